@@ -1,0 +1,56 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// The DSP core (ToneShaperCore) has no I/O and no C dependency; everything that touches
+// the outside world (libsndfile, JACK, liblo, the terminal) is a thin adapter around it.
+let package = Package(
+    name: "ToneShaper",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "toneshaper", targets: ["toneshaper"]),
+        .library(name: "ToneShaperCore", targets: ["ToneShaperCore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    ],
+    targets: [
+        // Pure DSP: documents, curve, integrator, waves, scalings, echo, renderer.
+        // Always optimised, so the DSP tests run fast. The compiler proves the render
+        // kernel free of allocation and locks (@_noAllocation, @_noLocks) only when it sees
+        // the whole module at once, as release builds do: REALTIME_PROOF turns the proof on
+        // there (Scripts/test.sh builds release, so CI checks it every run).
+        .target(name: "ToneShaperCore", swiftSettings: [
+            .unsafeFlags(["-O"]),
+            .define("REALTIME_PROOF", .when(configuration: .release)),
+        ]),
+
+        // C libraries from Debian, wrapped as system-library modules.
+        .systemLibrary(name: "CSndFile", pkgConfig: "sndfile",
+                       providers: [.apt(["libsndfile1-dev"])]),
+        .systemLibrary(name: "CJack", pkgConfig: "jack",
+                       providers: [.apt(["libjack-jackd2-dev"])]),
+        .systemLibrary(name: "CLiblo", pkgConfig: "liblo",
+                       providers: [.apt(["liblo-dev"])]),
+
+        // Adapters.
+        .target(name: "ToneShaperFiles", dependencies: ["ToneShaperCore", "CSndFile"]),
+        .target(name: "ToneShaperJack", dependencies: [
+            "ToneShaperCore", "CJack",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .target(name: "ToneShaperOSC", dependencies: [
+            "ToneShaperCore", "CLiblo",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+
+        // The command line.
+        .executableTarget(name: "toneshaper", dependencies: [
+            "ToneShaperCore", "ToneShaperFiles", "ToneShaperJack", "ToneShaperOSC",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+
+        .testTarget(name: "ToneShaperCoreTests", dependencies: ["ToneShaperCore"]),
+    ]
+)

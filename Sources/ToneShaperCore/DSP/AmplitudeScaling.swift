@@ -1,0 +1,27 @@
+/// Amplitude scaling over the cycle, scale(u) for u in [0, 1) (SPEC 5).
+public enum AmplitudeScaling {
+    /// ln(32767): the Exponential scaling falls to one 16-bit step at the cycle's end.
+    @usableFromInline static let exponentialRate = 10.397176190314027
+    @usableFromInline static let log2e = 1.4426950408889634
+
+    @inlinable @inline(__always)
+    public static func value(_ type: ScaleType, at u: Double) -> Double {
+        switch type {
+        case .none: return 1
+        case .linear: return 1 - u
+        case .sine: return sin2pi(u * 0.5)       // abs(sin(pi u)) = sin(pi u) on [0, 1)
+        case .triangle: return u <= 0.5 ? 2 * u : 2 * (1 - u)
+        case .parabolic: return (u - 1) * (u - 1)
+        case .exponential: return exp2Fast(-exponentialRate * log2e * u)
+        case .twoStep:
+            if u < 0.2 { return smoothstep(u / 0.2) }
+            if u <= 0.8 { return 1 }
+            return smoothstep((1 - u) / 0.2)
+        case .wideTwoStep:
+            return u <= 0.5 ? smoothstep(u / 0.5) : smoothstep((1 - u) / 0.5)
+        }
+    }
+
+    @inlinable @inline(__always)
+    static func smoothstep(_ x: Double) -> Double { x * x * (3 - 2 * x) }
+}

@@ -1,0 +1,108 @@
+/// One point of a drawn frequency curve: time in seconds, frequency in Hz.
+public struct CurvePoint: Equatable, Sendable {
+    public var time: Double
+    public var frequency: Double
+    public init(time: Double, frequency: Double) {
+        self.time = time
+        self.frequency = frequency
+    }
+}
+
+/// A tone shape: a frequency curve over one cycle and everything that says how it sounds.
+/// This is the document (SPEC 2) in memory, already validated: every value is in range.
+public struct ToneShape: Equatable, Sendable {
+    public var points: [CurvePoint]
+    public var duration: Double
+    public var minFrequency: Double
+    public var maxFrequency: Double
+    public var wave: WaveType
+    public var scale: ScaleType
+    public var echoOffset: Double
+    public var echoVolume: Double
+    public var fidelity: Int
+    /// Master gain, linear 0...1; also the hard limit no output sample exceeds.
+    public var amplitude: Double
+    public var fourierTerms: FourierTerms
+    /// Band-limit the plain Square, Triangle and Sawtooth (polyBLEP / polyBLAMP).
+    /// Off gives the naive shapes of the reference app, sample for sample.
+    public var antiAliased: Bool
+    public var name: String?
+    public var description: String?
+    /// Keys this project does not know, kept so that saving does not lose them.
+    public var extraKeys: [String: JSONValue]
+
+    public init(points: [CurvePoint], duration: Double, minFrequency: Double, maxFrequency: Double,
+                wave: WaveType = .sine, scale: ScaleType = .sine, echoOffset: Double = 0,
+                echoVolume: Double = 1, fidelity: Int = 500, amplitude: Double = 0.25,
+                fourierTerms: FourierTerms = .default, antiAliased: Bool = true,
+                name: String? = nil, description: String? = nil, extraKeys: [String: JSONValue] = [:]) {
+        self.points = points
+        self.duration = duration
+        self.minFrequency = minFrequency
+        self.maxFrequency = maxFrequency
+        self.wave = wave
+        self.scale = scale
+        self.echoOffset = echoOffset
+        self.echoVolume = echoVolume
+        self.fidelity = fidelity
+        self.amplitude = amplitude
+        self.fourierTerms = fourierTerms
+        self.antiAliased = antiAliased
+        self.name = name
+        self.description = description
+        self.extraKeys = extraKeys
+    }
+
+    /// What the node plays when given no document: a gentle two-second rise and fall
+    /// around A3, sine-scaled so that cycles join without a click.
+    public static let defaultShape = ToneShape(
+        points: [CurvePoint(time: 0, frequency: 220), CurvePoint(time: 1, frequency: 330),
+                 CurvePoint(time: 2, frequency: 220)],
+        duration: 2, minFrequency: 110, maxFrequency: 440, wave: .sine, scale: .sine,
+        echoOffset: 0, echoVolume: 1, fidelity: 500, amplitude: 0.25,
+        name: "default", description: "A gentle rise and fall around A3")
+
+    /// Remaps every point affinely from the current range onto [newMin, newMax], as the
+    /// reference app does when its range slider moves (SPEC 8). A zero-width old range
+    /// has no scale to carry, so the points are shifted with its lower end instead.
+    public mutating func remapFrequencyRange(min newMin: Double, max newMax: Double) {
+        let map = FrequencyMap(fromMin: minFrequency, fromMax: maxFrequency, toMin: newMin, toMax: newMax)
+        for i in points.indices { points[i].frequency = map.apply(points[i].frequency) }
+        minFrequency = newMin
+        maxFrequency = newMax
+    }
+
+    /// Changes the cycle length, stretching the point times with it so they stay inside it.
+    public mutating func rescaleDuration(_ newDuration: Double) {
+        let factor = newDuration / duration
+        for i in points.indices { points[i].time = min(points[i].time * factor, newDuration) }
+        duration = newDuration
+    }
+}
+
+/// The affine frequency map f' = offset + slope * f that a range change applies.
+public struct FrequencyMap: Equatable, Sendable {
+    public var offset: Double
+    public var slope: Double
+
+    public static let identity = FrequencyMap(offset: 0, slope: 1)
+
+    @inlinable
+    public init(offset: Double, slope: Double) {
+        self.offset = offset
+        self.slope = slope
+    }
+
+    @inlinable
+    public init(fromMin: Double, fromMax: Double, toMin: Double, toMax: Double) {
+        if fromMax > fromMin {
+            slope = (toMax - toMin) / (fromMax - fromMin)
+            offset = toMin - fromMin * slope
+        } else {
+            slope = 1
+            offset = toMin - fromMin
+        }
+    }
+
+    @inlinable @inline(__always) public func apply(_ f: Double) -> Double { offset + slope * f }
+}

@@ -1,0 +1,91 @@
+/// The periodic unit function s(p), p in [0, 1), that the phase drives (SPEC 4).
+public enum WaveType: String, CaseIterable, Sendable, Codable {
+    case sine = "Sine"
+    case square = "Square"
+    case squareFourier = "Square Fourier"
+    case triangle = "Triangle"
+    case triangleFourier = "Triangle Fourier"
+    case sawtooth = "Sawtooth"
+    case sawtoothFourier = "Sawtooth Fourier"
+
+    /// Matches a wave name case-insensitively, also accepting `-`/`_` for the space
+    /// ("square-fourier" is easier to type on a command line than "Square Fourier").
+    public init?(name: String) {
+        guard let match = WaveType.allCases.first(where: { nameKey($0.rawValue) == nameKey(name) }) else { return nil }
+        self = match
+    }
+
+    /// The index used by `/toneshaper/wave <int>`: the order of `allCases`.
+    public var index: Int { WaveType.allCases.firstIndex(of: self)! }
+
+    // Switches, not ==: a raw-valued enum's == may compare the raw strings.
+    @inlinable public var isFourier: Bool {
+        switch self {
+        case .squareFourier, .triangleFourier, .sawtoothFourier: return true
+        default: return false
+        }
+    }
+    /// Plain shapes with discontinuities in value or slope: they alias unless anti-aliased.
+    @inlinable public var hasCorners: Bool {
+        switch self {
+        case .square, .triangle, .sawtooth: return true
+        default: return false
+        }
+    }
+}
+
+/// Amplitude scaling over one cycle (SPEC 5).
+public enum ScaleType: String, CaseIterable, Sendable, Codable {
+    case none = "None"
+    case linear = "Linear"
+    case sine = "Sine"
+    case triangle = "Triangle"
+    case parabolic = "Parabolic"
+    case exponential = "Exponential"
+    case twoStep = "Two Step"
+    case wideTwoStep = "Wide Two Step"
+
+    public init?(name: String) {
+        guard let match = ScaleType.allCases.first(where: { nameKey($0.rawValue) == nameKey(name) }) else { return nil }
+        self = match
+    }
+
+    public var index: Int { ScaleType.allCases.firstIndex(of: self)! }
+}
+
+/// How many Fourier partials a Fourier wave sums (SPEC 4).
+public enum FourierTerms: Equatable, Sendable, CustomStringConvertible {
+    case count(Int)
+    /// As many as fit below the Nyquist frequency at the instantaneous frequency.
+    case nyquist
+
+    public static let `default` = FourierTerms.count(3)
+    /// A count large enough to mean "all of them": partials at or above Nyquist are dropped
+    /// sample by sample anyway, so `.nyquist` is `.count(unbounded)`.
+    static let unbounded = Int(Int32.max)
+
+    public var limit: Int {
+        switch self {
+        case .count(let n): return n
+        case .nyquist: return FourierTerms.unbounded
+        }
+    }
+
+    public init?(text: String) {
+        if text.lowercased() == "nyquist" { self = .nyquist; return }
+        guard let n = Int(text), n >= 1 else { return nil }
+        self = .count(n)
+    }
+
+    public var description: String {
+        switch self {
+        case .count(let n): return String(n)
+        case .nyquist: return "nyquist"
+        }
+    }
+}
+
+func nameKey(_ s: String) -> String {
+    String(s.lowercased().map { $0 == "-" || $0 == "_" ? " " : $0 })
+        .split(separator: " ").joined(separator: " ")
+}

@@ -1,0 +1,235 @@
+/// The real-time tone engine: renders any number of frames into a caller's buffer,
+/// continuing exactly where the last call stopped. After `init` it never allocates, locks
+/// or calls into C, so the JACK process callback and the offline renderer run the same
+/// code (SPEC 1, 7, 8, 11).
+///
+/// Ownership: `init` allocates scratch memory that `deallocate()` frees; call it once, off
+/// the audio thread, when the engine is done. Plans handed back by `takeRetiredPlan()`
+/// may be freed by their owner.
+public struct ToneEngine {
+    /// Samples rendered per inner pass; longer requests are cut into passes of this size.
+    public static let maximumBlock = 256
+    /// Length of a cross-fade (new plan, play, stop), in seconds.
+    public static let crossfadeSeconds = 0.005
+
+    /// The plan now playing and its two voices.
+    public private(set) var plan: RenderPlan
+    public private(set) var main: VoiceState
+    public private(set) var echo: VoiceState
+    /// The plan being faded out, while `fadeRemaining > 0`.
+    private var outgoingPlan: RenderPlan
+    private var outgoingMain: VoiceState
+    private var outgoingEcho: VoiceState
+    private var fadeRemaining = 0
+    private var fadeLength = 1
+
+    public private(set) var minFrequency: Ramp
+    public private(set) var maxFrequency: Ramp
+    public private(set) var amplitude: Ramp
+    public private(set) var echoVolume: Ramp
+    /// 0 = stopped, 1 = playing; ramps for stop and play.
+    public private(set) var gate: Ramp
+    /// How long continuous changes ramp, in samples: the host sets it to its period.
+    public var rampLength: Int
+
+    private var retired = RetiredPlans()
+    private let scratch: UnsafeMutablePointer<Double>
+
+    public init(plan: RenderPlan, minFrequency: Double, maxFrequency: Double, amplitude: Double,
+                echoVolume: Double, playing: Bool = true, rampLength: Int = 64) {
+        self.plan = plan
+        outgoingPlan = plan
+        self.minFrequency = Ramp(minFrequency)
+        self.maxFrequency = Ramp(maxFrequency)
+        self.amplitude = Ramp(amplitude)
+        self.echoVolume = Ramp(echoVolume)
+        gate = Ramp(playing ? 1 : 0)
+        self.rampLength = rampLength
+        let map = ToneEngine.map(for: plan, min: minFrequency, max: maxFrequency)
+        main = VoiceState.starting(at: 0, plan: plan, map: map)
+        echo = VoiceState.starting(at: plan.echoOffset, plan: plan, map: map)
+        outgoingMain = main
+        outgoingEcho = echo
+        scratch = UnsafeMutablePointer<Double>.allocate(capacity: 4 * ToneEngine.maximumBlock)
+        scratch.initialize(repeating: 0, count: 4 * ToneEngine.maximumBlock)
+    }
+
+    public func deallocate() { scratch.deallocate() }
+
+    public var isPlaying: Bool { gate.target > 0 }
+    public var isCrossfading: Bool { fadeRemaining > 0 }
+    /// False while a cross-fade runs or retired plans wait to be collected: the host keeps
+    /// a `replacePlan` command queued until then (at most a few milliseconds).
+    public var canAcceptPlan: Bool { fadeRemaining == 0 && retired.count < RetiredPlans.capacity - 1 }
+
+    /// The storage ID of a plan the engine no longer reads, if any; its owner may free it.
+    public mutating func takeRetiredPlan() -> Int? { retired.pop() }
+
+    /// Applies a change at the current sample. Continuous values ramp over `rampLength`;
+    /// jumps cross-fade. A `replacePlan` when `canAcceptPlan` is false is refused (false).
+    @discardableResult
+    public mutating func apply(_ command: EngineCommand) -> Bool {
+        switch command {
+        case .setFrequencyRange(let lo, let hi):
+            minFrequency.move(to: lo, over: rampLength)
+            maxFrequency.move(to: hi, over: rampLength)
+        case .setAmplitude(let a):
+            amplitude.move(to: a, over: rampLength)
+        case .setEchoVolume(let e):
+            echoVolume.move(to: e, over: rampLength)
+        case .replacePlan(let newPlan):
+            guard canAcceptPlan else { return false }
+            replacePlan(with: newPlan)
+        case .play:
+            if gate.value == 0 && gate.target == 0 { restartCycle() }
+            gate.move(to: 1, over: fadeSamples(plan))
+        case .stop:
+            gate.move(to: 0, over: fadeSamples(plan))
+        }
+        return true
+    }
+
+    /// Renders `count` frames into `out`, continuing from the last call.
+    #if REALTIME_PROOF
+    @_noLocks @_noAllocation
+    #endif
+    public mutating func render(into out: UnsafeMutablePointer<Float>, count: Int) {
+        var done = 0
+        while done < count {
+            if gate.value == 0 && !gate.isMoving {
+                // Stopped: silence, and the voices hold their place.
+                var i = done
+                while i < count { out[i] = 0; i += 1 }
+                return
+            }
+            var block = min(count - done, ToneEngine.maximumBlock)
+            // Cut the pass where a ramp or fade ends, so that every value is linear inside it.
+            block = ToneEngine.shorten(block, minFrequency.remaining)
+            block = ToneEngine.shorten(block, maxFrequency.remaining)
+            block = ToneEngine.shorten(block, amplitude.remaining)
+            block = ToneEngine.shorten(block, echoVolume.remaining)
+            block = ToneEngine.shorten(block, gate.remaining)
+            block = ToneEngine.shorten(block, fadeRemaining)
+            renderPass(into: out + done, count: block)
+            done += block
+        }
+    }
+
+    #if REALTIME_PROOF
+
+    @_noLocks @_noAllocation
+
+    #endif
+    private mutating func renderPass(into out: UnsafeMutablePointer<Float>, count: Int) {
+        let mainOut = scratch
+        let echoOut = scratch + ToneEngine.maximumBlock
+        let (map, mapStep) = rampedMap(for: plan, count: count)
+        VoiceKernel.render(plan: plan, voice: &main, count: count, map: map, mapStep: mapStep, out: mainOut)
+        VoiceKernel.render(plan: plan, voice: &echo, count: count, map: map, mapStep: mapStep, out: echoOut)
+        let fading = fadeRemaining > 0
+        let oldMainOut = scratch + 2 * ToneEngine.maximumBlock
+        let oldEchoOut = scratch + 3 * ToneEngine.maximumBlock
+        if fading {
+            let (oldMap, oldStep) = rampedMap(for: outgoingPlan, count: count)
+            VoiceKernel.render(plan: outgoingPlan, voice: &outgoingMain, count: count, map: oldMap, mapStep: oldStep, out: oldMainOut)
+            VoiceKernel.render(plan: outgoingPlan, voice: &outgoingEcho, count: count, map: oldMap, mapStep: oldStep, out: oldEchoOut)
+        }
+        let fadeStep = 1 / Double(fadeLength)
+        let fadeStart = 1 - Double(fadeRemaining) * fadeStep   // weight of the new plan
+        var i = 0
+        while i < count {
+            let echoGain = echoVolume.value(after: i)
+            var mix = mainOut[i] + echoGain * echoOut[i]
+            if fading {
+                let w = fadeStart + fadeStep * Double(i)
+                mix = w * mix + (1 - w) * (oldMainOut[i] + echoGain * oldEchoOut[i])
+            }
+            let limit = amplitude.value(after: i)
+            var sample = 0.5 * mix * limit * gate.value(after: i)
+            // The last line of defence: never beyond the amplitude, never NaN.
+            if sample > limit { sample = limit } else if sample < -limit { sample = -limit } else if sample.isNaN { sample = 0 }
+            out[i] = Float(sample)
+            i += 1
+        }
+        minFrequency.advance(by: count)
+        maxFrequency.advance(by: count)
+        amplitude.advance(by: count)
+        echoVolume.advance(by: count)
+        gate.advance(by: count)
+        if fading {
+            fadeRemaining -= count
+            if fadeRemaining == 0 { retired.push(outgoingPlan.storageID) }
+        }
+    }
+
+    @inline(__always)
+    private static func shorten(_ block: Int, _ remaining: Int) -> Int {
+        remaining > 0 && remaining < block ? remaining : block
+    }
+
+    /// The frequency map of `plan` now and its change per sample over the next `count` samples.
+    @inline(__always)
+    private func rampedMap(for plan: RenderPlan, count: Int) -> (FrequencyMap, FrequencyMap) {
+        let start = ToneEngine.map(for: plan, min: minFrequency.value, max: maxFrequency.value)
+        if !minFrequency.isMoving && !maxFrequency.isMoving { return (start, FrequencyMap(offset: 0, slope: 0)) }
+        let end = ToneEngine.map(for: plan, min: minFrequency.value(after: count), max: maxFrequency.value(after: count))
+        let perSample = 1 / Double(count)
+        return (start, FrequencyMap(offset: (end.offset - start.offset) * perSample, slope: (end.slope - start.slope) * perSample))
+    }
+
+    @inline(__always)
+    static func map(for plan: RenderPlan, min: Double, max: Double) -> FrequencyMap {
+        FrequencyMap(fromMin: plan.baseMinFrequency, fromMax: plan.baseMaxFrequency, toMin: min, toMax: max)
+    }
+
+    private func fadeSamples(_ plan: RenderPlan) -> Int {
+        max(1, Int(ToneEngine.crossfadeSeconds * plan.sampleRate))
+    }
+
+    private mutating func replacePlan(with newPlan: RenderPlan) {
+        if gate.value == 0 && !gate.isMoving {
+            // Silent: nothing to fade; take the new plan at once, from the cycle's start on play.
+            retired.push(plan.storageID)
+            plan = newPlan
+            restartCycle()
+            return
+        }
+        outgoingPlan = plan
+        outgoingMain = main
+        outgoingEcho = echo
+        // Keep the phase and the relative place in the cycle, so the new plan continues
+        // the sound rather than restarting it.
+        let index = min(newPlan.cycleLength - 1,
+                        Int(Double(main.cycleIndex) * Double(newPlan.cycleLength) / Double(plan.cycleLength)))
+        main = VoiceState(cycleIndex: index, integrator: main.integrator)
+        echo = VoiceState(cycleIndex: (index + newPlan.echoOffset) % newPlan.cycleLength, integrator: echo.integrator)
+        plan = newPlan
+        fadeLength = fadeSamples(newPlan)
+        fadeRemaining = fadeLength
+    }
+
+    private mutating func restartCycle() {
+        let map = ToneEngine.map(for: plan, min: minFrequency.target, max: maxFrequency.target)
+        main = VoiceState.starting(at: 0, plan: plan, map: map)
+        echo = VoiceState.starting(at: plan.echoOffset, plan: plan, map: map)
+    }
+}
+
+/// A fixed ring of storage IDs the engine has stopped reading, waiting for the host.
+struct RetiredPlans {
+    static let capacity = 8
+    private var ids: (Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0)
+    private(set) var count = 0
+
+    mutating func push(_ id: Int) {
+        guard count < RetiredPlans.capacity else { return }
+        withUnsafeMutableBytes(of: &ids) { $0.storeBytes(of: id, toByteOffset: count * MemoryLayout<Int>.stride, as: Int.self) }
+        count += 1
+    }
+
+    mutating func pop() -> Int? {
+        guard count > 0 else { return nil }
+        count -= 1
+        return withUnsafeBytes(of: &ids) { $0.load(fromByteOffset: count * MemoryLayout<Int>.stride, as: Int.self) }
+    }
+}

@@ -1,0 +1,43 @@
+/// Renders a tone shape to samples with the live node's own engine (SPEC 11): a file is a
+/// faithful recording of what the node plays, because it is the same code.
+public enum OfflineRenderer {
+    public enum Length: Sendable, Equatable {
+        case cycles(Int)
+        case seconds(Double)
+    }
+
+    /// Frames a render of `length` takes at `sampleRate`.
+    public static func frameCount(of shape: ToneShape, length: Length, sampleRate: Double) -> Int {
+        switch length {
+        case .cycles(let n): return n * max(1, Int(shape.duration * sampleRate))
+        case .seconds(let s): return Int((s * sampleRate).rounded())
+        }
+    }
+
+    /// Renders `frames` frames in blocks of up to `blockSize`, handing each to `sink` with
+    /// the number of frames done so far. `sink` may throw to stop early.
+    public static func render(_ shape: ToneShape, sampleRate: Double, frames: Int, blockSize: Int = 8192,
+                              sink: (UnsafeBufferPointer<Float>, _ done: Int) throws -> Void) rethrows {
+        let controller = EngineController(shape: shape, sampleRate: sampleRate)
+        var engine = controller.makeEngine()
+        defer { engine.deallocate() }
+        let buffer = UnsafeMutablePointer<Float>.allocate(capacity: blockSize)
+        defer { buffer.deallocate() }
+        var done = 0
+        while done < frames {
+            let count = min(blockSize, frames - done)
+            engine.render(into: buffer, count: count)
+            done += count
+            try sink(UnsafeBufferPointer(start: buffer, count: count), done)
+        }
+        withExtendedLifetime(controller) {}
+    }
+
+    /// Renders into an array (for tests and small jobs).
+    public static func render(_ shape: ToneShape, sampleRate: Double, frames: Int) -> [Float] {
+        var out: [Float] = []
+        out.reserveCapacity(frames)
+        render(shape, sampleRate: sampleRate, frames: frames) { block, _ in out.append(contentsOf: block) }
+        return out
+    }
+}
