@@ -1,0 +1,15 @@
+import ArgumentParser
+
+@main
+struct ToneShaperCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "toneshaper",
+        abstract: "Play tone shapes in a JACK graph, control them over OSC, render them to files.",
+        discussion: """
+        A tone shape is a drawn curve of instantaneous frequency over one cycle, integrated \
+        into a phase and played through a periodic wave. Documents are JSON (.toneshaper, \
+        as written by the original ToneShaper app); built-in shapes are loaded by name \
+        (see `toneshaper presets`).
+        """,
+        subcommands: [RunCommand.self, RenderCommand.self, PresetsCommand.self, SendCommand.self])
+}
