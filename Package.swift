@@ -51,6 +51,8 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
 
-        .testTarget(name: "ToneShaperCoreTests", dependencies: ["ToneShaperCore"]),
+        // Signal measurements shared by the test targets (FFT, zero crossings, levels).
+        .target(name: "ToneShaperTestSupport", path: "Tests/ToneShaperTestSupport"),
+        .testTarget(name: "ToneShaperCoreTests", dependencies: ["ToneShaperCore", "ToneShaperTestSupport"]),
     ]
 )
