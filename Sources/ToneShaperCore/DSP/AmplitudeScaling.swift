@@ -1,7 +1,7 @@
 /// Amplitude scaling over the cycle, scale(u) for u in [0, 1) (SPEC 5).
 public enum AmplitudeScaling {
     /// ln(32767): the Exponential scaling falls to one 16-bit step at the cycle's end.
-    @usableFromInline static let exponentialRate = 10.397176190314027
+    @usableFromInline static let exponentialRate = 10.397177190355384
     @usableFromInline static let log2e = 1.4426950408889634
 
     @inlinable @inline(__always)
