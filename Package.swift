@@ -53,6 +53,8 @@ let package = Package(
 
         // Signal measurements shared by the test targets (FFT, zero crossings, levels).
         .target(name: "ToneShaperTestSupport", path: "Tests/ToneShaperTestSupport"),
-        .testTarget(name: "ToneShaperCoreTests", dependencies: ["ToneShaperCore", "ToneShaperTestSupport"]),
+        // Interposes malloc in the test executable to count allocations on one thread.
+        .target(name: "CAllocationCounter", path: "Tests/CAllocationCounter"),
+        .testTarget(name: "ToneShaperCoreTests", dependencies: ["ToneShaperCore", "ToneShaperTestSupport", "CAllocationCounter"]),
     ]
 )

@@ -5,6 +5,9 @@
 /// alive until the audio thread hands the plan back.
 public struct RenderPlan: @unchecked Sendable {
     public let grid: UnsafePointer<Double>
+    /// cumulative[i] = integral of the grid's linear interpolant from 0 to i (grid units):
+    /// lets the echo voice find the phase it must have in O(1) (see `phaseAhead`).
+    public let cumulative: UnsafePointer<Double>
     public let fidelity: Int
     /// S: samples in one cycle.
     public let cycleLength: Int
@@ -37,12 +40,44 @@ public struct RenderPlan: @unchecked Sendable {
         let a = grid[i]
         return a + (grid[i + 1] - a) * frac
     }
+
+    /// The integral of the grid's interpolant from position 0 to `position`, in grid units.
+    @inline(__always)
+    func gridIntegral(to position: Double) -> Double {
+        let i = Int(position)
+        let f = position - Double(i)
+        return cumulative[i] + f * grid[i] + 0.5 * f * f * (grid[i + 1] - grid[i])
+    }
+
+    /// The phase (in cycles, not wrapped) a voice gathers playing `count` samples of the
+    /// cycle from sample `start` under `map`, for count < S: what puts the echo voice
+    /// exactly "offset ahead" of the main one, echo(t) = main(t + offset) (SPEC 6).
+    /// Arithmetic only, so it is safe on the audio thread.
+    public func phaseAhead(from start: Int, by count: Int, map: FrequencyMap) -> Double {
+        guard count > 0 else { return 0 }
+        // Integral over samples of u, from sample a to sample b within one cycle.
+        func within(_ a: Int, _ b: Int) -> Double {
+            if gridStep == 0 { return grid[0] * Double(b - a) }
+            return (gridIntegral(to: Double(b) * gridStep) - gridIntegral(to: Double(a) * gridStep)) / gridStep
+        }
+        let end = start + count
+        var u: Double
+        if end < cycleLength {
+            u = within(start, end)
+        } else {
+            // Across the cycle's end: to the last sample, one trapezoid back to sample 0, on.
+            let last = cycleLength - 1
+            u = within(start, last) + 0.5 * (curveValue(at: last) + curveValue(at: 0)) + within(0, end - cycleLength)
+        }
+        return (map.offset * Double(count) + map.slope * u) / sampleRate
+    }
 }
 
 /// Owner of a plan's grid memory. Lives on the control side only.
 public final class CurveStorage: @unchecked Sendable {
     public let id: Int
     let buffer: UnsafeMutableBufferPointer<Double>
+    let cumulativeBuffer: UnsafeMutableBufferPointer<Double>
     /// True when some point of the curve lies above Nyquist at this plan's sample rate.
     public let exceedsNyquist: Bool
     public let plan: RenderPlan
@@ -52,12 +87,19 @@ public final class CurveStorage: @unchecked Sendable {
         let grid = FrequencyCurve.grid(points: shape.points, fidelity: shape.fidelity)
         buffer = UnsafeMutableBufferPointer<Double>.allocate(capacity: grid.count)
         _ = buffer.initialize(from: grid)
+        cumulativeBuffer = UnsafeMutableBufferPointer<Double>.allocate(capacity: grid.count)
+        var sum = 0.0
+        for i in 0..<grid.count {
+            cumulativeBuffer[i] = sum
+            if i + 1 < grid.count { sum += 0.5 * (grid[i] + grid[i + 1]) }
+        }
         self.id = id
         let cycleLength = max(1, Int(shape.duration * sampleRate))
         let nyquist = sampleRate / 2
         exceedsNyquist = shape.points.contains { $0.frequency > nyquist }
         plan = RenderPlan(
             grid: UnsafePointer(buffer.baseAddress!),
+            cumulative: UnsafePointer(cumulativeBuffer.baseAddress!),
             fidelity: shape.fidelity,
             cycleLength: cycleLength,
             gridStep: cycleLength > 1 ? Double(shape.fidelity) / Double(cycleLength - 1) : 0,
@@ -75,5 +117,8 @@ public final class CurveStorage: @unchecked Sendable {
             storageID: id)
     }
 
-    deinit { buffer.deallocate() }
+    deinit {
+        buffer.deallocate()
+        cumulativeBuffer.deallocate()
+    }
 }

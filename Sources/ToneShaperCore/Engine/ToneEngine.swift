@@ -47,7 +47,7 @@ public struct ToneEngine {
         self.rampLength = rampLength
         let map = ToneEngine.map(for: plan, min: minFrequency, max: maxFrequency)
         main = VoiceState.starting(at: 0, plan: plan, map: map)
-        echo = VoiceState.starting(at: plan.echoOffset, plan: plan, map: map)
+        echo = VoiceState.starting(at: plan.echoOffset, phase: ToneEngine.echoPhase(plan, from: 0, map: map), plan: plan, map: map)
         outgoingMain = main
         outgoingEcho = echo
         scratch = UnsafeMutablePointer<Double>.allocate(capacity: 4 * ToneEngine.maximumBlock)
@@ -202,7 +202,11 @@ public struct ToneEngine {
         let index = min(newPlan.cycleLength - 1,
                         Int(Double(main.cycleIndex) * Double(newPlan.cycleLength) / Double(plan.cycleLength)))
         main = VoiceState(cycleIndex: index, integrator: main.integrator)
-        echo = VoiceState(cycleIndex: (index + newPlan.echoOffset) % newPlan.cycleLength, integrator: echo.integrator)
+        // The echo keeps reading "offset ahead" of the main voice, under the new offset.
+        let map = ToneEngine.map(for: newPlan, min: minFrequency.value, max: maxFrequency.value)
+        var echoIntegrator = main.integrator
+        echoIntegrator.phase = ToneEngine.wrapPhase(main.integrator.phase + ToneEngine.echoPhase(newPlan, from: index, map: map))
+        echo = VoiceState(cycleIndex: (index + newPlan.echoOffset) % newPlan.cycleLength, integrator: echoIntegrator)
         plan = newPlan
         fadeLength = fadeSamples(newPlan)
         fadeRemaining = fadeLength
@@ -211,7 +215,20 @@ public struct ToneEngine {
     private mutating func restartCycle() {
         let map = ToneEngine.map(for: plan, min: minFrequency.target, max: maxFrequency.target)
         main = VoiceState.starting(at: 0, plan: plan, map: map)
-        echo = VoiceState.starting(at: plan.echoOffset, plan: plan, map: map)
+        echo = VoiceState.starting(at: plan.echoOffset, phase: ToneEngine.echoPhase(plan, from: 0, map: map), plan: plan, map: map)
+    }
+
+    /// The phase the echo voice is ahead of a main voice at cycle sample `index`.
+    static func echoPhase(_ plan: RenderPlan, from index: Int, map: FrequencyMap) -> Double {
+        wrapPhase(plan.phaseAhead(from: index, by: plan.echoOffset, map: map))
+    }
+
+    /// x - floor(x) for finite x, without calling C.
+    static func wrapPhase(_ x: Double) -> Double {
+        guard x.isFinite else { return 0 }
+        let whole = Double(Int(x))
+        let r = x - whole
+        return r < 0 ? r + 1 : r
     }
 }
 

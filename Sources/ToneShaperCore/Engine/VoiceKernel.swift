@@ -9,10 +9,12 @@ public struct VoiceState: Equatable, Sendable {
         self.integrator = integrator
     }
 
-    /// A voice starting at cycle sample `index`, its first sample at phase 0.
-    public static func starting(at index: Int, plan: RenderPlan, map: FrequencyMap) -> VoiceState {
+    /// A voice starting at cycle sample `index`, its first sample at `phase` (in [0, 1)).
+    public static func starting(at index: Int, phase: Double = 0, plan: RenderPlan, map: FrequencyMap) -> VoiceState {
         let v0 = VoiceKernel.clampFrequency(map.apply(plan.curveValue(at: index)), nyquist: plan.nyquist)
-        return VoiceState(cycleIndex: index, integrator: PhaseIntegrator(firstFrequency: v0, halfSamplePeriod: plan.halfSamplePeriod))
+        var integrator = PhaseIntegrator(firstFrequency: v0, halfSamplePeriod: plan.halfSamplePeriod)
+        integrator.phase += phase
+        return VoiceState(cycleIndex: index, integrator: integrator)
     }
 }
 

@@ -1,0 +1,171 @@
+import Testing
+@testable import ToneShaperCore
+import ToneShaperTestSupport
+
+/// A steady tone: one point, no scaling, so levels and frequencies are easy to predict.
+func steadyTone(_ f: Double = 1000, wave: WaveType = .sine, echoOffset: Double = 0, echoVolume: Double = 0,
+                amplitude: Double = 0.5, duration: Double = 1) -> ToneShape {
+    ToneShape(points: [CurvePoint(time: 0, frequency: f)], duration: duration, minFrequency: f, maxFrequency: f,
+              wave: wave, scale: .none, echoOffset: echoOffset, echoVolume: echoVolume, amplitude: amplitude)
+}
+
+/// Drives an engine as the JACK callback does: commands applied between periods.
+struct EngineHarness {
+    let controller: EngineController
+    var engine: ToneEngine
+    var output: [Float] = []
+    let period: Int
+
+    init(_ shape: ToneShape, period: Int = 64, rate: Double = 48000) {
+        controller = EngineController(shape: shape, sampleRate: rate)
+        engine = controller.makeEngine(rampLength: period)
+        self.period = period
+    }
+
+    mutating func run(periods: Int) {
+        var buffer = [Float](repeating: 0, count: period)
+        for _ in 0..<periods {
+            while let next = controller.commands.peek() {
+                if next.command.replacesPlan && !engine.canAcceptPlan { break }
+                engine.apply(controller.commands.pop()!.command)
+            }
+            buffer.withUnsafeMutableBufferPointer { engine.render(into: $0.baseAddress!, count: period) }
+            while let id = engine.takeRetiredPlan() { controller.retired.push(id) }
+            output += buffer
+        }
+        controller.collectRetired()
+    }
+
+    func free() { engine.deallocate() }
+}
+
+@Suite struct EchoAndAmplitude {
+    @Test func echoMixIsTheReferenceFormula() {
+        // Offset 0 and volume 1: the echo is the main voice, the mix (m + e) / 2 is m.
+        let same = OfflineRenderer.render(steadyTone(echoVolume: 1), sampleRate: 48000, frames: 48000)
+        #expect(abs(SignalAnalysis.peak(same) - 0.5) < 1e-3)
+        // Volume 0: half the level.
+        let none = OfflineRenderer.render(steadyTone(echoVolume: 0), sampleRate: 48000, frames: 48000)
+        #expect(abs(SignalAnalysis.peak(none) - 0.25) < 1e-3)
+        // Half a period of 1 kHz ahead, volume 1: the echo cancels the main voice.
+        let cancel = OfflineRenderer.render(steadyTone(echoOffset: 0.0005, echoVolume: 1), sampleRate: 48000, frames: 48000)
+        #expect(SignalAnalysis.peak(cancel) < 1e-3)
+        // Volume 0.5 in phase: (1 + 0.5) / 2 = 0.75 of the amplitude.
+        let threeQuarters = OfflineRenderer.render(steadyTone(echoOffset: 0.001, echoVolume: 0.5), sampleRate: 48000, frames: 48000)
+        #expect(abs(SignalAnalysis.peak(threeQuarters) - 0.375) < 1e-3)
+    }
+
+    @Test func echoReadsTheCycleAheadWithItsOwnScaling() {
+        var shape = steadyTone(echoOffset: 0.5, echoVolume: 1)
+        shape.scale = .linear
+        let out = OfflineRenderer.render(shape, sampleRate: 48000, frames: 48000)
+        // At the start the main voice scales by 1 and the echo (half a cycle ahead) by 0.5.
+        let start = SignalAnalysis.peak(out, range: 0..<480)
+        #expect(abs(start - 0.5 * (1 + 0.5) / 2) < 0.01)
+    }
+
+    @Test func noSampleGoesBeyondTheAmplitude() {
+        for wave in WaveType.allCases {
+            var shape = steadyTone(3000, wave: wave, echoOffset: 0, echoVolume: 1, amplitude: 0.3)
+            shape.antiAliased = true
+            let out = OfflineRenderer.render(shape, sampleRate: 48000, frames: 20000)
+            #expect(SignalAnalysis.peak(out) <= 0.3 + 1e-7, "\(wave)")
+            #expect(SignalAnalysis.allFinite(out))
+        }
+    }
+
+    @Test func frequenciesAboveNyquistAreClamped() {
+        let out = OfflineRenderer.render(steadyTone(30000), sampleRate: 48000, frames: 4800)
+        #expect(SignalAnalysis.allFinite(out))
+        let controller = EngineController(shape: steadyTone(30000), sampleRate: 48000)
+        #expect(controller.exceedsNyquist)
+    }
+}
+
+@Suite struct ChangesWhilePlaying {
+    /// The steepest step a sine of amplitude a at f can take between two samples.
+    func sineStep(_ f: Double, _ a: Double) -> Double { 2 * Double.pi * f * a / 48000 }
+
+    @Test func rangeChangeMovesTheFrequencyWithoutAClick() throws {
+        var h = EngineHarness(steadyTone(500, echoVolume: 1, amplitude: 1))
+        defer { h.free() }
+        h.run(periods: 100)
+        try h.controller.setFrequencyRange(min: 1500, max: 1500)
+        h.run(periods: 200)
+        let before = SignalAnalysis.zeroCrossingFrequency(h.output, sampleRate: 48000, range: 1000..<6000)!
+        let after = SignalAnalysis.zeroCrossingFrequency(h.output, sampleRate: 48000, range: 8000..<19000)!
+        #expect(abs(before - 500) < 1 && abs(after - 1500) < 1, "\(before) -> \(after)")
+        #expect(SignalAnalysis.maximumStep(h.output) <= sineStep(1500, 1) * 1.01)
+    }
+
+    @Test func amplitudeRampsAcrossThePeriod() throws {
+        var h = EngineHarness(steadyTone(200, echoVolume: 1, amplitude: 0))
+        defer { h.free() }
+        h.run(periods: 10)
+        try h.controller.set(.amplitude, to: .real(1))
+        h.run(periods: 10)
+        #expect(SignalAnalysis.peak(h.output, range: 0..<640) == 0)
+        // The first period after the change ramps; the next ones play at full level.
+        #expect(SignalAnalysis.maximumStep(h.output) <= sineStep(200, 1) + 1.0 / 64 + 1e-6)
+        #expect(SignalAnalysis.peak(h.output, range: 704..<1280) > 0.99)
+    }
+
+    @Test(arguments: [ParameterID.wave, .echoOffset, .duration, .fidelity, .scale])
+    func jumpsCrossfadeWithoutAClick(_ id: ParameterID) throws {
+        var shape = steadyTone(300, echoVolume: 0.7, amplitude: 1)
+        shape.points = [CurvePoint(time: 0, frequency: 300), CurvePoint(time: 1, frequency: 310)]
+        shape.maxFrequency = 310
+        var h = EngineHarness(shape)
+        defer { h.free() }
+        h.run(periods: 50)
+        let values: [ParameterID: ParameterValue] = [
+            .wave: .text("Triangle Fourier"), .echoOffset: .real(0.37), .duration: .real(2.5), .fidelity: .integer(3),
+            .scale: .text("Parabolic"),
+        ]
+        try h.controller.set(id, to: values[id]!)
+        h.run(periods: 50)
+        // Crossfading two waves of amplitude 1 at ~300 Hz over 5 ms moves at most a few
+        // times the sine's own steepest step; a hard switch could jump by up to 2.
+        #expect(SignalAnalysis.maximumStep(h.output) < 4 * sineStep(310, 1), "\(id): \(SignalAnalysis.maximumStep(h.output))")
+        #expect(h.controller.livePlanCount == 1, "the old plan was retired and freed")
+    }
+
+    @Test func stopFadesOutAndPlayFadesIn() throws {
+        var h = EngineHarness(steadyTone(440, echoVolume: 1, amplitude: 1))
+        defer { h.free() }
+        h.run(periods: 20)
+        try h.controller.stop()
+        h.run(periods: 20)
+        #expect(SignalAnalysis.peak(h.output, range: (20 * 64 + 300)..<(40 * 64)) == 0)
+        try h.controller.play()
+        h.run(periods: 20)
+        #expect(SignalAnalysis.peak(h.output, range: (40 * 64 + 300)..<(60 * 64)) > 0.99)
+        #expect(SignalAnalysis.maximumStep(h.output) <= sineStep(440, 1) * 1.2)
+    }
+
+    @Test func aNewDocumentWhileStoppedStartsAtTheCycleStart() throws {
+        var h = EngineHarness(steadyTone(440, echoVolume: 1, amplitude: 1))
+        defer { h.free() }
+        try h.controller.stop()
+        h.run(periods: 20)
+        try h.controller.load(steadyTone(880, echoVolume: 1, amplitude: 1))
+        try h.controller.play()
+        h.run(periods: 40)
+        let f = SignalAnalysis.zeroCrossingFrequency(h.output, sampleRate: 48000, range: (25 * 64)..<(60 * 64))!
+        #expect(abs(f - 880) < 1)
+        #expect(h.controller.livePlanCount == 1)
+    }
+
+    @Test func aFullQueueRefusesTheChangeWhole() throws {
+        let controller = EngineController(shape: steadyTone(), sampleRate: 48000)
+        var refused = 0
+        for i in 0..<2000 {
+            do { try controller.set(.amplitude, to: .real(Double(i % 100) / 100)) } catch { refused += 1 }
+        }
+        #expect(refused > 0)
+        // The shape holds the last value that was queued, not one that was refused.
+        var last: EngineCommand?
+        while let c = controller.commands.pop() { last = c.command }
+        if case .setAmplitude(let a)? = last { #expect(a == controller.shape.amplitude) } else { Issue.record("no amplitude command") }
+    }
+}
