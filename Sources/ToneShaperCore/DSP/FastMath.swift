@@ -14,6 +14,33 @@ public func sin2pi(_ p: Double) -> Double {
     return sinPoly(r * (2 * Double.pi))
 }
 
+/// sin(2 pi p) for p in [0, 1), branch-free so that loops over it vectorise.
+@inlinable @inline(__always)
+public func sinUnit(_ p: Double) -> Double {
+    // sin(2 pi p) = -sin(2 pi r) with r = p - 1/2 in [-1/2, 1/2); fold r onto [-1/4, 1/4].
+    let r = p - 0.5
+    let a = r < 0 ? -r : r
+    let folded = a > 0.25 ? 0.5 - a : a
+    return -sinPoly(r < 0 ? -folded * (2 * Double.pi) : folded * (2 * Double.pi))
+}
+
+/// sin(2 pi p) for p in [0, 1) in single precision, error below 6e-7 (-124 dB): an odd
+/// polynomial fitted (near-minimax) over the whole of [-pi, pi], so there is no folding
+/// and no select, and loops over it vectorise at full width even on plain SSE2.
+@inlinable @inline(__always)
+public func sinUnit(_ p: Float) -> Float {
+    let x = (p - 0.5) * (2 * Float.pi)          // sin(2 pi p) = -sin(x)
+    let x2 = x * x
+    var s: Float = 1.3451461569247259e-10
+    s = s * x2 - 2.4676965266708353e-08
+    s = s * x2 + 2.75294538093851e-06
+    s = s * x2 - 0.0001984015533614497
+    s = s * x2 + 0.00833331039101189
+    s = s * x2 - 0.1666666458053284
+    s = s * x2 + 0.9999999944739341
+    return -(x * s)
+}
+
 /// Odd Taylor polynomial of sin on [-pi/2, pi/2] through x^17 (error below 3e-14 there).
 @inlinable @inline(__always)
 func sinPoly(_ x: Double) -> Double {

@@ -33,7 +33,11 @@ public struct ToneEngine {
     public var rampLength: Int
 
     private var retired = RetiredPlans()
+    /// The voices' working arrays, then the ramp 0, 1, 2, ...
     private let scratch: UnsafeMutablePointer<Double>
+    private static let scratchCount = (1 + VoiceScratch.arrays) * maximumBlock
+    /// The four voice outputs (main, echo, and the outgoing plan's two).
+    private let voiceOut: UnsafeMutablePointer<Float>
 
     public init(plan: RenderPlan, minFrequency: Double, maxFrequency: Double, amplitude: Double,
                 echoVolume: Double, playing: Bool = true, rampLength: Int = 64) {
@@ -50,11 +54,17 @@ public struct ToneEngine {
         echo = VoiceState.starting(at: plan.echoOffset, phase: ToneEngine.echoPhase(plan, from: 0, map: map), plan: plan, map: map)
         outgoingMain = main
         outgoingEcho = echo
-        scratch = UnsafeMutablePointer<Double>.allocate(capacity: 4 * ToneEngine.maximumBlock)
-        scratch.initialize(repeating: 0, count: 4 * ToneEngine.maximumBlock)
+        scratch = UnsafeMutablePointer<Double>.allocate(capacity: ToneEngine.scratchCount)
+        scratch.initialize(repeating: 0, count: ToneEngine.scratchCount)
+        for k in 0..<ToneEngine.maximumBlock { scratch[VoiceScratch.arrays * ToneEngine.maximumBlock + k] = Double(k) }
+        voiceOut = UnsafeMutablePointer<Float>.allocate(capacity: 4 * ToneEngine.maximumBlock)
+        voiceOut.initialize(repeating: 0, count: 4 * ToneEngine.maximumBlock)
     }
 
-    public func deallocate() { scratch.deallocate() }
+    public func deallocate() {
+        scratch.deallocate()
+        voiceOut.deallocate()
+    }
 
     public var isPlaying: Bool { gate.target > 0 }
     public var isCrossfading: Bool { fadeRemaining > 0 }
@@ -121,35 +131,44 @@ public struct ToneEngine {
 
     #endif
     private mutating func renderPass(into out: UnsafeMutablePointer<Float>, count: Int) {
-        let mainOut = scratch
-        let echoOut = scratch + ToneEngine.maximumBlock
+        let mainOut = voiceOut
+        let echoOut = voiceOut + ToneEngine.maximumBlock
+        let oldMainOut = voiceOut + 2 * ToneEngine.maximumBlock
+        let oldEchoOut = voiceOut + 3 * ToneEngine.maximumBlock
+        let ramp = scratch + VoiceScratch.arrays * ToneEngine.maximumBlock
+        let work = VoiceScratch(base: scratch, stride: ToneEngine.maximumBlock, ramp: ramp)
         let (map, mapStep) = rampedMap(for: plan, count: count)
-        VoiceKernel.render(plan: plan, voice: &main, count: count, map: map, mapStep: mapStep, out: mainOut)
-        VoiceKernel.render(plan: plan, voice: &echo, count: count, map: map, mapStep: mapStep, out: echoOut)
+        VoiceKernel.renderPair(plan: plan, main: &main, echo: &echo, count: count, map: map, mapStep: mapStep,
+                               scratch: work, mainOut: mainOut, echoOut: echoOut)
         let fading = fadeRemaining > 0
-        let oldMainOut = scratch + 2 * ToneEngine.maximumBlock
-        let oldEchoOut = scratch + 3 * ToneEngine.maximumBlock
         if fading {
             let (oldMap, oldStep) = rampedMap(for: outgoingPlan, count: count)
-            VoiceKernel.render(plan: outgoingPlan, voice: &outgoingMain, count: count, map: oldMap, mapStep: oldStep, out: oldMainOut)
-            VoiceKernel.render(plan: outgoingPlan, voice: &outgoingEcho, count: count, map: oldMap, mapStep: oldStep, out: oldEchoOut)
+            VoiceKernel.renderPair(plan: outgoingPlan, main: &outgoingMain, echo: &outgoingEcho, count: count, map: oldMap,
+                                   mapStep: oldStep, scratch: work, mainOut: oldMainOut, echoOut: oldEchoOut)
         }
-        let fadeStep = 1 / Double(fadeLength)
-        let fadeStart = 1 - Double(fadeRemaining) * fadeStep   // weight of the new plan
-        var i = 0
-        while i < count {
-            let echoGain = echoVolume.value(after: i)
-            var mix = mainOut[i] + echoGain * echoOut[i]
-            if fading {
-                let w = fadeStart + fadeStep * Double(i)
-                mix = w * mix + (1 - w) * (oldMainOut[i] + echoGain * oldEchoOut[i])
+        // Every gain is linear inside a pass (passes end where ramps end): start + step * k.
+        let echo0 = Float(echoVolume.value), echoStep = Float(echoVolume.value(after: count) - echoVolume.value) / Float(count)
+        let amp0 = amplitude.value, ampStep = (amplitude.value(after: count) - amplitude.value) / Double(count)
+        let gate0 = gate.value, gateStep = (gate.value(after: count) - gate.value) / Double(count)
+        if fading {
+            let fadeStep = Float(1 / Double(fadeLength))
+            let fade0 = 1 - Float(fadeRemaining) * fadeStep   // weight of the new plan
+            for i in 0..<count {
+                let k = Float(i)
+                let e = echo0 + echoStep * k, w = fade0 + fadeStep * k
+                mainOut[i] = w * (mainOut[i] + e * echoOut[i]) + (1 - w) * (oldMainOut[i] + e * oldEchoOut[i])
+                echoOut[i] = 0
             }
-            let limit = amplitude.value(after: i)
-            var sample = 0.5 * mix * limit * gate.value(after: i)
+        }
+        for i in 0..<count {
+            let k = Double(i)
+            let limit = amp0 + ampStep * k
+            let mix = Double(mainOut[i] + (echo0 + echoStep * Float(i)) * echoOut[i])
+            let sample = 0.5 * mix * limit * (gate0 + gateStep * k)
             // The last line of defence: never beyond the amplitude, never NaN.
-            if sample > limit { sample = limit } else if sample < -limit { sample = -limit } else if sample.isNaN { sample = 0 }
-            out[i] = Float(sample)
-            i += 1
+            let high = sample > limit ? limit : sample
+            let clamped = high < -limit ? -limit : high
+            out[i] = Float(clamped == clamped ? clamped : 0)
         }
         minFrequency.advance(by: count)
         maxFrequency.advance(by: count)

@@ -18,52 +18,144 @@ public struct VoiceState: Equatable, Sendable {
     }
 }
 
-/// The per-sample work of one voice, free of allocation, locks and calls into C: the
-/// compiler checks that (`@_noAllocation`, `@_noLocks`), which is what makes it safe to
-/// run inside the JACK process callback.
+/// Scratch memory for rendering a pair of voices: four arrays per voice, and the ramp
+/// 0, 1, 2, ... that lets the inner loops count in Double without converting integers.
+public struct VoiceScratch {
+    public static let arrays = 8
+    let base: UnsafeMutablePointer<Double>
+    let stride: Int
+    let ramp: UnsafePointer<Double>
+
+    public init(base: UnsafeMutablePointer<Double>, stride: Int, ramp: UnsafePointer<Double>) {
+        self.base = base
+        self.stride = stride
+        self.ramp = ramp
+    }
+
+    @inline(__always) func array(_ k: Int) -> UnsafeMutablePointer<Double> { base + k * stride }
+}
+
+/// The per-sample work of a voice pair (main and echo), free of allocation, locks and calls
+/// into C: release builds have the compiler check that (`@_noAllocation`, `@_noLocks`),
+/// which is what makes it safe inside the JACK process callback.
+///
+/// It works in three stages over a block, so that only the integrator is serial:
+/// A. each sample's frequency v (from the curve grid and the range map) and cycle position u;
+/// B. the trapezoid integrator for both voices in one loop (two independent chains);
+/// C. wave and scaling, branch-free loops the compiler vectorises.
 public enum VoiceKernel {
-    /// Renders `count` samples of wave times scaling into `out`.
-    /// The frequency map moves linearly from `map` by `mapStep` per sample (a range ramp).
     #if REALTIME_PROOF
     @_noLocks @_noAllocation
     #endif
-    public static func render(plan: RenderPlan, voice: inout VoiceState, count: Int,
-                              map: FrequencyMap, mapStep: FrequencyMap,
-                              out: UnsafeMutablePointer<Double>) {
-        let h = plan.halfSamplePeriod
-        let nyquist = plan.nyquist
-        let cycleLength = plan.cycleLength
-        let fraction = plan.cycleFractionPerSample
-        let wave = plan.wave
-        let scale = plan.scale
-        let antiAliased = plan.antiAliased && wave.hasCorners
-        let terms = plan.fourierTerms
+    public static func renderPair(plan: RenderPlan, main: inout VoiceState, echo: inout VoiceState, count: Int,
+                                  map: FrequencyMap, mapStep: FrequencyMap, scratch: VoiceScratch,
+                                  mainOut: UnsafeMutablePointer<Float>, echoOut: UnsafeMutablePointer<Float>) {
+        let vMain = scratch.array(0), uMain = scratch.array(1), pMain = scratch.array(2), dMain = scratch.array(3)
+        let vEcho = scratch.array(4), uEcho = scratch.array(5), pEcho = scratch.array(6), dEcho = scratch.array(7)
+        frequencies(plan: plan, voice: &main, count: count, map: map, mapStep: mapStep, ramp: scratch.ramp, v: vMain, u: uMain)
+        frequencies(plan: plan, voice: &echo, count: count, map: map, mapStep: mapStep, ramp: scratch.ramp, v: vEcho, u: uEcho)
+        integrate(h: plan.halfSamplePeriod, count: count, main: &main.integrator, echo: &echo.integrator,
+                  vMain: vMain, vEcho: vEcho, pMain: pMain, dMain: dMain, pEcho: pEcho, dEcho: dEcho)
+        shape(plan: plan, count: count, v: vMain, u: uMain, phase: pMain, dt: dMain, out: mainOut)
+        shape(plan: plan, count: count, v: vEcho, u: uEcho, phase: pEcho, dt: dEcho, out: echoOut)
+    }
+
+    /// Stage A: v[i] in Hz (clamped to [0, Nyquist]) and u[i], the cycle fraction.
+    ///
+    /// Inside one grid cell the curve is a straight line, so the block is walked in runs
+    /// of samples that share a cell: each run's inner loop has no conversion or lookup
+    /// and vectorises. Every value is still computed by the one formula of SPEC 3, from
+    /// the sample's own index, so the result does not depend on where blocks begin.
+    @inline(__always)
+    static func frequencies(plan: RenderPlan, voice: inout VoiceState, count: Int, map: FrequencyMap, mapStep: FrequencyMap,
+                            ramp: UnsafePointer<Double>, v: UnsafeMutablePointer<Double>, u: UnsafeMutablePointer<Double>) {
+        let nyquist = plan.nyquist, step = plan.gridStep, fraction = plan.cycleFractionPerSample
+        let grid = plan.grid, cycleLength = plan.cycleLength
         var n = voice.cycleIndex
-        var integrator = voice.integrator
         var i = 0
         while i < count {
-            let k = Double(i)
-            let offset = map.offset + mapStep.offset * k
-            let slope = map.slope + mapStep.slope * k
-            let v = clampFrequency(offset + slope * plan.curveValue(at: n), nyquist: nyquist)
-            let previous = integrator.lastFrequency
-            let p = integrator.advance(v, halfSamplePeriod: h)
-            let s: Double
-            if wave.isFourier {
-                let highest = UnitWave.highestHarmonicBelowNyquist(frequency: v, nyquist: nyquist)
-                s = UnitWave.fourier(wave, p, terms: terms, highest: highest)
-            } else if antiAliased {
-                s = UnitWave.antiAliased(wave, p, (previous + v) * h)
-            } else {
-                s = UnitWave.naive(wave, p)
+            let start = Double(n)
+            let position = start * step
+            let j = Int(position)
+            let jd = Double(j)
+            // Samples left in this cell (one fewer than the estimate, so rounding can never
+            // carry a sample past the cell's end), in the cycle, and in the block.
+            var run = step > 0 ? Int((jd + 1 - position) / step) : count
+            run = run < 1 ? 1 : run
+            run = min(min(run, cycleLength - n), count - i)
+            let a = grid[j], slope = grid[j + 1] - a
+            let out = v + i, cyc = u + i
+            let offset0 = map.offset + mapStep.offset * Double(i), slope0 = map.slope + mapStep.slope * Double(i)
+            for k in 0..<run {
+                let r = ramp[k]
+                let curve = a + slope * ((start + r) * step - jd)
+                let f = (offset0 + mapStep.offset * r) + (slope0 + mapStep.slope * r) * curve
+                let low = f < 0 ? 0 : f
+                out[k] = low > nyquist ? nyquist : low
+                cyc[k] = (start + r) * fraction
             }
-            out[i] = s * AmplitudeScaling.value(scale, at: Double(n) * fraction)
-            n += 1
+            n += run
             if n == cycleLength { n = 0 }
-            i += 1
+            i += run
         }
         voice.cycleIndex = n
-        voice.integrator = integrator
+    }
+
+    /// Stage B: the phases, and each sample's phase step (for anti-aliasing).
+    @inline(__always)
+    static func integrate(h: Double, count: Int, main: inout PhaseIntegrator, echo: inout PhaseIntegrator,
+                          vMain: UnsafeMutablePointer<Double>, vEcho: UnsafeMutablePointer<Double>,
+                          pMain: UnsafeMutablePointer<Double>, dMain: UnsafeMutablePointer<Double>,
+                          pEcho: UnsafeMutablePointer<Double>, dEcho: UnsafeMutablePointer<Double>) {
+        var a = main, b = echo
+        var i = 0
+        while i < count {
+            let va = vMain[i], vb = vEcho[i]
+            dMain[i] = (a.lastFrequency + va) * h
+            dEcho[i] = (b.lastFrequency + vb) * h
+            pMain[i] = a.advance(va, halfSamplePeriod: h)
+            pEcho[i] = b.advance(vb, halfSamplePeriod: h)
+            i += 1
+        }
+        main = a
+        echo = b
+    }
+
+    /// Stage C: out[i] = wave(phase[i]) * scale(u[i]), in single precision (the output's),
+    /// from the double-precision phase and cycle position.
+    @inline(__always)
+    static func shape(plan: RenderPlan, count: Int, v: UnsafeMutablePointer<Double>, u: UnsafeMutablePointer<Double>,
+                      phase: UnsafeMutablePointer<Double>, dt: UnsafeMutablePointer<Double>, out: UnsafeMutablePointer<Float>) {
+        let antiAliased = plan.antiAliased
+        switch plan.wave {
+        case .sine:
+            for i in 0..<count { out[i] = sinUnit(Float(phase[i])) }
+        case .square:
+            if antiAliased { for i in 0..<count { out[i] = Float(UnitWave.squareAA(phase[i], dt[i])) } }
+            else { for i in 0..<count { out[i] = phase[i] < 0.5 ? 1 : -1 } }
+        case .triangle:
+            if antiAliased { for i in 0..<count { out[i] = Float(UnitWave.triangleAA(phase[i], dt[i])) } }
+            else { for i in 0..<count { out[i] = Float(UnitWave.naive(.triangle, phase[i])) } }
+        case .sawtooth:
+            if antiAliased { for i in 0..<count { out[i] = Float(UnitWave.sawtoothAA(phase[i], dt[i])) } }
+            else { for i in 0..<count { out[i] = Float(2 * phase[i] - 1) } }
+        case .squareFourier, .triangleFourier, .sawtoothFourier:
+            let wave = plan.wave, terms = plan.fourierTerms, nyquist = plan.nyquist
+            for i in 0..<count {
+                let highest = UnitWave.highestHarmonicBelowNyquist(frequency: v[i], nyquist: nyquist)
+                out[i] = Float(UnitWave.fourier(wave, phase[i], terms: terms, highest: highest))
+            }
+        }
+        switch plan.scale {
+        case .none: break
+        case .linear: for i in 0..<count { out[i] *= Float(1 - u[i]) }
+        case .sine: for i in 0..<count { out[i] *= sinUnit(Float(u[i] * 0.5)) }
+        case .triangle: for i in 0..<count { let x = u[i]; out[i] *= Float(x <= 0.5 ? 2 * x : 2 * (1 - x)) }
+        case .parabolic: for i in 0..<count { let x = u[i] - 1; out[i] *= Float(x * x) }
+        case .exponential, .twoStep, .wideTwoStep:
+            let scale = plan.scale
+            for i in 0..<count { out[i] *= Float(AmplitudeScaling.value(scale, at: u[i])) }
+        }
     }
 
     /// Frequencies live in [0, Nyquist]; NaN (which no validated input produces) becomes 0.

@@ -1,0 +1,66 @@
+import ToneShaperCore
+
+/// One measured case: ns per output sample, median over runs.
+struct KernelCase {
+    let name: String
+    let shape: ToneShape
+    var goal: Double?   // ns per sample, when the issue sets one
+
+    /// Renders `frames` frames per run in JACK-sized periods and returns the median ns/sample.
+    func measure(frames: Int, runs: Int, period: Int = 256) -> Double {
+        let controller = EngineController(shape: shape, sampleRate: 48000)
+        var engine = controller.makeEngine(rampLength: period)
+        defer { engine.deallocate() }
+        let buffer = UnsafeMutablePointer<Float>.allocate(capacity: period)
+        defer { buffer.deallocate() }
+        var sink: Float = 0
+        var times: [Double] = []
+        // One warm-up run, then the measured ones.
+        for run in 0...runs {
+            let start = ContinuousClock.now
+            var done = 0
+            while done < frames {
+                engine.render(into: buffer, count: period)
+                sink += buffer[0]
+                done += period
+            }
+            let elapsed = ContinuousClock.now - start
+            if run > 0 { times.append(elapsed.nanoseconds / Double(done)) }
+        }
+        blackHole(sink)
+        return median(times)
+    }
+}
+
+@inline(never) func blackHole<T>(_ x: T) { _ = x }
+
+func median(_ xs: [Double]) -> Double {
+    let s = xs.sorted()
+    return s.count % 2 == 1 ? s[s.count / 2] : 0.5 * (s[s.count / 2 - 1] + s[s.count / 2])
+}
+
+extension Duration {
+    var nanoseconds: Double {
+        let (s, a) = components
+        return Double(s) * 1e9 + Double(a) / 1e9
+    }
+}
+
+/// A steady or swept tone shape for the kernel cases.
+func benchShape(_ wave: WaveType, from f0: Double, to f1: Double, scale: ScaleType = .sine, echo: Bool = true,
+                terms: FourierTerms = .default, duration: Double = 10) -> ToneShape {
+    ToneShape(points: [CurvePoint(time: 0, frequency: f0), CurvePoint(time: duration, frequency: f1)], duration: duration,
+              minFrequency: min(f0, f1), maxFrequency: max(f0, f1), wave: wave, scale: scale,
+              echoOffset: echo ? duration / 3 : 0, echoVolume: echo ? 0.5 : 0, fidelity: 500, fourierTerms: terms)
+}
+
+let kernelCases: [KernelCase] = [
+    KernelCase(name: "sine, echo, sine scaling", shape: benchShape(.sine, from: 30, to: 440), goal: 3),
+    KernelCase(name: "square (anti-aliased)", shape: benchShape(.square, from: 30, to: 440), goal: 5),
+    KernelCase(name: "triangle (anti-aliased)", shape: benchShape(.triangle, from: 30, to: 440), goal: 5),
+    KernelCase(name: "sawtooth (anti-aliased)", shape: benchShape(.sawtooth, from: 30, to: 440), goal: 5),
+] + [20.0, 200, 2000, 20000].flatMap { f in
+    [WaveType.squareFourier, .triangleFourier, .sawtoothFourier].map { w in
+        KernelCase(name: "\(w.rawValue), nyquist terms, \(Int(f)) Hz", shape: benchShape(w, from: f, to: f, terms: .nyquist), goal: 20)
+    }
+}
