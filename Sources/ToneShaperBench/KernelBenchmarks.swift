@@ -64,3 +64,38 @@ let kernelCases: [KernelCase] = [
         KernelCase(name: "\(w.rawValue), nyquist terms, \(Int(f)) Hz", shape: benchShape(w, from: f, to: f, terms: .nyquist), goal: 20)
     }
 }
+
+struct IndependencePair {
+    let title: String
+    let a: KernelCase
+    let b: KernelCase
+}
+
+/// Shapes that differ only in what must not change the cost: points, fidelity, duration.
+let independencePairs: [IndependencePair] = {
+    func points(_ count: Int) -> ToneShape {
+        var s = benchShape(.sine, from: 100, to: 1000)
+        s.points = (0..<count).map { i in
+            CurvePoint(time: 10 * Double(i) / Double(count - 1), frequency: 100 + 900 * Double((i * 7919) % 1000) / 1000)
+        }
+        return s
+    }
+    func fidelity(_ n: Int) -> ToneShape {
+        var s = points(1000)
+        s.fidelity = n
+        return s
+    }
+    func duration(_ d: Double) -> ToneShape {
+        var s = benchShape(.sine, from: 100, to: 1000, duration: d)
+        s.echoOffset = d / 3
+        return s
+    }
+    return [
+        IndependencePair(title: "points: 2 vs 100000", a: KernelCase(name: "2 points", shape: points(2)),
+                         b: KernelCase(name: "100000 points", shape: points(100_000))),
+        IndependencePair(title: "fidelity: 1 vs 1000000", a: KernelCase(name: "fidelity 1", shape: fidelity(1)),
+                         b: KernelCase(name: "fidelity 1000000", shape: fidelity(1_000_000))),
+        IndependencePair(title: "duration: 0.01 s vs 3600 s", a: KernelCase(name: "0.01 s", shape: duration(0.01)),
+                         b: KernelCase(name: "3600 s", shape: duration(3600))),
+    ]
+}()

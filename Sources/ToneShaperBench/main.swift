@@ -1,11 +1,44 @@
 import Foundation
 import ToneShaperCore
 
+// The engine's speed, measured (never asserted): ns per output sample at 48 kHz on one
+// core, median of several runs. Usage: ToneShaperBench [filter]; BENCH_FRAMES sets the length.
 let frames = Int(ProcessInfo.processInfo.environment["BENCH_FRAMES"] ?? "") ?? 480_000
-print("case".padding(toLength: 44, withPad: " ", startingAt: 0), "ns/sample", "goal")
+let runs = Int(ProcessInfo.processInfo.environment["BENCH_RUNS"] ?? "") ?? 5
 let filter = CommandLine.arguments.dropFirst().first
-for c in kernelCases where filter.map({ c.name.contains($0) }) ?? true {
-    let ns = c.measure(frames: frames, runs: 5)
-    let goal = c.goal.map { ns <= $0 ? "<= \($0) ok" : "<= \($0) MISSED" } ?? ""
-    print(c.name.padding(toLength: 44, withPad: " ", startingAt: 0), String(format: "%8.2f", ns), goal)
+
+func row(_ name: String, _ value: String, _ note: String = "") {
+    print(name.padding(toLength: 48, withPad: " ", startingAt: 0), value.padding(toLength: 12, withPad: " ", startingAt: 0), note)
+}
+
+func selected(_ name: String) -> Bool { filter.map { name.contains($0) } ?? true }
+
+print("# kernel cost, ns per output sample (median of \(runs) runs of \(frames) frames, periods of 256)")
+for c in kernelCases where selected(c.name) {
+    let ns = c.measure(frames: frames, runs: runs)
+    row(c.name, String(format: "%.2f", ns), c.goal.map { ns <= $0 ? "goal <= \($0): met" : "goal <= \($0): missed" } ?? "")
+}
+
+print("\n# cost independent of the document (pairs should agree within 10%)")
+for pair in independencePairs where selected(pair.title) {
+    // Alternate the two, one run at a time, so that load on a shared machine hits both alike.
+    var ta: [Double] = [], tb: [Double] = []
+    for _ in 0..<runs {
+        ta.append(pair.a.measure(frames: frames, runs: 1))
+        tb.append(pair.b.measure(frames: frames, runs: 1))
+    }
+    let a = median(ta), b = median(tb)
+    row(pair.title, String(format: "%.2f / %.2f", a, b), String(format: "ratio %.2f", max(a, b) / min(a, b)))
+}
+
+if selected("baseline") {
+    print("\n# against a straightforward renderer written the way the original app renders")
+    let shape = benchShape(.sine, from: 30, to: 440)
+    var te: [Double] = [], tr: [Double] = []
+    for _ in 0..<runs {
+        te.append(kernelCases[0].measure(frames: frames, runs: 1))
+        tr.append(measureReference(shape, frames: frames, runs: 1))
+    }
+    let engine = median(te), reference = median(tr)
+    row("baseline (sine, echo, sine scaling)", String(format: "%.2f", reference), String(format: "engine %.2f: %.1fx faster", engine, reference / engine))
 }

@@ -62,33 +62,31 @@ public enum VoiceKernel {
 
     /// Stage A: v[i] in Hz (clamped to [0, Nyquist]) and u[i], the cycle fraction.
     ///
-    /// Inside one grid cell the curve is a straight line, so the block is walked in runs
-    /// of samples that share a cell: each run's inner loop has no conversion or lookup
-    /// and vectorises. Every value is still computed by the one formula of SPEC 3, from
-    /// the sample's own index, so the result does not depend on where blocks begin.
+    /// The same few operations for every sample whatever the curve (SPEC 3: cost must not
+    /// depend on the points or the fidelity): position n * N / (S - 1), its cell, a lerp.
+    /// The cell index comes from the 1.5 * 2^52 rounding trick instead of a checked
+    /// conversion, so the loop has no branch; at an exact cell edge it may pick the cell
+    /// below with fraction 1, which gives the same value. Runs stop at the cycle's end.
     @inline(__always)
     static func frequencies(plan: RenderPlan, voice: inout VoiceState, count: Int, map: FrequencyMap, mapStep: FrequencyMap,
                             ramp: UnsafePointer<Double>, v: UnsafeMutablePointer<Double>, u: UnsafeMutablePointer<Double>) {
         let nyquist = plan.nyquist, step = plan.gridStep, fraction = plan.cycleFractionPerSample
         let grid = plan.grid, cycleLength = plan.cycleLength
+        let magic = 6755399441055744.0              // 1.5 * 2^52: adding it rounds to an integer
         var n = voice.cycleIndex
         var i = 0
         while i < count {
+            let run = min(cycleLength - n, count - i)
             let start = Double(n)
-            let position = start * step
-            let j = Int(position)
-            let jd = Double(j)
-            // Samples left in this cell (one fewer than the estimate, so rounding can never
-            // carry a sample past the cell's end), in the cycle, and in the block.
-            var run = step > 0 ? Int((jd + 1 - position) / step) : count
-            run = run < 1 ? 1 : run
-            run = min(min(run, cycleLength - n), count - i)
-            let a = grid[j], slope = grid[j + 1] - a
             let out = v + i, cyc = u + i
             let offset0 = map.offset + mapStep.offset * Double(i), slope0 = map.slope + mapStep.slope * Double(i)
             for k in 0..<run {
                 let r = ramp[k]
-                let curve = a + slope * ((start + r) * step - jd)
+                let position = (start + r) * step
+                let rounded = (position - 0.5) + magic
+                let j = Int(truncatingIfNeeded: rounded.bitPattern & 0xFFFF_FFFF)
+                let a = grid[j]
+                let curve = a + (grid[j + 1] - a) * (position - (rounded - magic))
                 let f = (offset0 + mapStep.offset * r) + (slope0 + mapStep.slope * r) * curve
                 let low = f < 0 ? 0 : f
                 out[k] = low > nyquist ? nyquist : low
