@@ -1,0 +1,56 @@
+import Testing
+import ToneShaperCore
+@testable import ToneShaperOSC
+
+@Suite("/state and /stats")
+struct QueryTests {
+    @Test("/state carries every parameter of the table, then playing and points")
+    func state() throws {
+        let fixture = try OSCFixture()
+        #expect(try fixture.request("/toneshaper/wave", [.string("Triangle Fourier")])?.path == "/toneshaper/ok")
+        #expect(try fixture.request("/toneshaper/stop")?.path == "/toneshaper/ok")
+
+        let reply = try #require(try fixture.request("/toneshaper/state"))
+        #expect(reply.path == "/toneshaper/state")
+        #expect(reply.arguments.count == 2 * (ParameterTable.all.count + 2))
+        let pairs = reply.pairs
+        let shape = fixture.controller.shape
+        for spec in ParameterTable.all {
+            let sent = try #require(pairs[spec.oscPath], "/state lacks \(spec.oscPath)")
+            switch shape.value(of: spec.id) {
+            case .real(let d): #expect(sent == .float(Float(d)), "\(spec.oscPath)")
+            case .integer(let i): #expect(sent == .int32(Int32(i)), "\(spec.oscPath)")
+            case .text(let s): #expect(sent == .string(s), "\(spec.oscPath)")
+            case .flag(let b): #expect(sent == .int32(b ? 1 : 0), "\(spec.oscPath)")
+            }
+        }
+        #expect(pairs["wave"] == .string("Triangle Fourier"))
+        #expect(pairs["playing"] == .int32(0))
+        #expect(pairs["points"] == .int32(3))
+        // Keys come in the table's order.
+        #expect(reply.arguments.first == .string(ParameterTable.all[0].oscPath))
+        // A query changes nothing.
+        #expect(fixture.takeCommands().count == 2)
+    }
+
+    @Test("/stats reports what the host's closure returns")
+    func stats() throws {
+        let figures = NodeStatistics(p50: 12.5, p99: 40, p999: 80.25, max: 120, xruns: 2, periods: 1_000_000,
+                                     bufferSize: 256, sampleRate: 48_000)
+        let fixture = try OSCFixture(services: OSCHostServices(statistics: { figures }))
+        let reply = try #require(try fixture.request("/toneshaper/stats"))
+        #expect(reply == OSCMessage(path: "/toneshaper/stats", arguments: [
+            .string("p50"), .float(12.5), .string("p99"), .float(40), .string("p999"), .float(80.25),
+            .string("max"), .float(120), .string("xruns"), .int32(2), .string("periods"), .int32(1_000_000),
+            .string("bufferSize"), .int32(256), .string("sampleRate"), .float(48_000),
+        ]))
+    }
+
+    @Test("/stats without an audio engine is an error, not silence")
+    func statsWithoutEngine() throws {
+        let fixture = try OSCFixture()
+        let reply = try #require(try fixture.request("/toneshaper/stats"))
+        #expect(reply.path == "/toneshaper/error")
+        #expect(reply.arguments.first == .string("/toneshaper/stats"))
+    }
+}

@@ -1,0 +1,109 @@
+import Testing
+import ToneShaperCore
+@testable import ToneShaperOSC
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A controller with no audio thread, an OSC server on a free loopback port, and a client
+/// talking to it over real UDP: everything but JACK.
+final class OSCFixture {
+    let controller: EngineController
+    let server: OSCControlServer
+    let client: OSCClient
+
+    init(_ configure: (inout OSCControlServer.Configuration) -> Void = { _ in },
+         services: OSCHostServices = OSCHostServices(), clientHost: String = "127.0.0.1") throws {
+        controller = EngineController(shape: .defaultShape, sampleRate: 48_000)
+        var configuration = OSCControlServer.Configuration(port: 0)
+        configure(&configuration)
+        server = try OSCControlServer(controller: controller, configuration: configuration, services: services)
+        try server.start()
+        client = try OSCClient(host: clientHost, port: server.port)
+    }
+
+    deinit {
+        server.stop()
+    }
+
+    /// Sends one message and returns the single reply (nil after `timeout`).
+    func request(_ path: String, _ arguments: [OSCValue] = [], at tag: OSCTimeTag? = nil,
+                 timeout: Double = 2) throws -> OSCMessage? {
+        let replies = try client.request(path, arguments, at: tag, timeout: timeout)
+        return replies.first
+    }
+
+    /// Everything the controller queued for the (absent) audio thread.
+    func takeCommands() -> [TimedCommand] {
+        var commands: [TimedCommand] = []
+        while let command = controller.commands.pop() { commands.append(command) }
+        return commands
+    }
+}
+
+/// Polls `condition` until it holds or `timeout` passes.
+func eventually(timeout: Double = 2, _ condition: () -> Bool) -> Bool {
+    let deadline = monotonicSeconds() + timeout
+    while monotonicSeconds() < deadline {
+        if condition() { return true }
+        usleep(2_000)
+    }
+    return condition()
+}
+
+extension OSCMessage {
+    /// A key/value reply (`/state`, `/stats`) as a dictionary.
+    var pairs: [String: OSCValue] {
+        var result: [String: OSCValue] = [:]
+        var i = 0
+        while i + 1 < arguments.count {
+            if case .string(let key) = arguments[i] { result[key] = arguments[i + 1] }
+            i += 2
+        }
+        return result
+    }
+}
+
+/// A non-loopback IPv4 address of this machine, if it has one (to send from a source the
+/// default policy refuses).
+func nonLoopbackIPv4Address() -> String? {
+    var list: UnsafeMutablePointer<ifaddrs>?
+    guard getifaddrs(&list) == 0 else { return nil }
+    defer { freeifaddrs(list) }
+    var cursor = list
+    while let entry = cursor {
+        defer { cursor = entry.pointee.ifa_next }
+        guard let address = entry.pointee.ifa_addr, address.pointee.sa_family == sa_family_t(AF_INET),
+              entry.pointee.ifa_flags & UInt32(IFF_UP) != 0 else { continue }
+        let bits = address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { UInt32(bigEndian: $0.pointee.sin_addr.s_addr) }
+        if bits >> 24 == 127 { continue }
+        return IPAddress.v4(bits).description
+    }
+    return nil
+}
+
+/// Sends raw bytes as one UDP datagram to a loopback port: for packets no OSC library
+/// would build.
+func sendRawDatagram(_ bytes: [UInt8], toPort port: Int) -> Bool {
+    let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+    guard fd >= 0 else { return false }
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = UInt16(port).bigEndian
+    address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+    let sent = withUnsafePointer(to: &address) { pointer in
+        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
+            bytes.withUnsafeBytes { sendto(fd, $0.baseAddress, $0.count, 0, socketAddress, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+    }
+    return sent == bytes.count
+}
+
+/// An OSC string: the bytes, a NUL, padded to a multiple of four.
+func oscString(_ s: String) -> [UInt8] {
+    var bytes = Array(s.utf8) + [0]
+    while bytes.count % 4 != 0 { bytes.append(0) }
+    return bytes
+}
