@@ -169,3 +169,25 @@ struct EngineHarness {
         if case .setAmplitude(let a)? = last { #expect(a == controller.shape.amplitude) } else { Issue.record("no amplitude command") }
     }
 }
+
+@Suite struct ControllerLimits {
+    @Test func plansPileUpOnlyToALimitWhenNobodyPlays() {
+        let controller = EngineController(shape: steadyTone(), sampleRate: 48000)
+        var refused = 0
+        for i in 0..<50 {
+            do { try controller.set(.fidelity, to: .integer(100 + i)) } catch { refused += 1 }
+        }
+        #expect(controller.livePlanCount <= EngineController.maximumLivePlans)
+        #expect(refused > 0)
+        // Ramped values still go through: they need no plan.
+        #expect(throws: Never.self) { try controller.set(.amplitude, to: .real(0.1)) }
+    }
+
+    @Test func severalValuesAtOnceAllOrNothing() throws {
+        let controller = EngineController(shape: steadyTone(), sampleRate: 48000)
+        try controller.set([(.echoOffset, .real(0.25)), (.echoVolume, .real(0.5))])
+        #expect(controller.shape.echoOffset == 0.25 && controller.shape.echoVolume == 0.5)
+        #expect(throws: ParameterError.self) { try controller.set([(.echoOffset, .real(0.5)), (.echoVolume, .real(7))]) }
+        #expect(controller.shape.echoOffset == 0.25)
+    }
+}

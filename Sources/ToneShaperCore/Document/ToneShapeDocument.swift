@@ -25,7 +25,7 @@ public enum ToneShapeDocument {
     /// near it, and parsing a huge file would stall whoever asked.
     public static let maximumSize = 16 * 1024 * 1024
     /// Bounds that keep a document's memory use sane (the curve grid holds fidelity + 2 doubles).
-    public static let maximumFidelity = 10_000_000
+    public static let maximumFidelity = 2_000_000
     public static let maximumPoints = 1_000_000
     public static let maximumDuration = 24.0 * 3600
 

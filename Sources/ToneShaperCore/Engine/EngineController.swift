@@ -61,9 +61,23 @@ public final class EngineController: @unchecked Sendable {
 
     // MARK: Changes
 
+    /// Plans built and not yet handed back at which further plan-building changes are
+    /// refused: when the audio thread stops taking changes (no JACK server, say), a flood
+    /// of new curves must not pile up memory without bound.
+    public static let maximumLivePlans = 8
+
     /// Sets one parameter of the table.
     public func set(_ id: ParameterID, to value: ParameterValue, due: Double? = nil) throws(ParameterError) {
         try change(due: due) { shape throws(ParameterError) in try shape.setting(id, to: value) }
+    }
+
+    /// Sets several parameters as one change: all of them or, if any is refused, none.
+    public func set(_ values: [(ParameterID, ParameterValue)], due: Double? = nil) throws(ParameterError) {
+        try change(due: due) { shape throws(ParameterError) in
+            var result = shape
+            for (id, value) in values { result = try result.setting(id, to: value) }
+            return result
+        }
     }
 
     public func setFrequencyRange(min lo: Double, max hi: Double, due: Double? = nil) throws(ParameterError) {
@@ -126,6 +140,10 @@ public final class EngineController: @unchecked Sendable {
             }
             if new.amplitude != old.amplitude { batch.append(TimedCommand(.setAmplitude(new.amplitude), due: due)) }
             if new.echoVolume != old.echoVolume { batch.append(TimedCommand(.setEchoVolume(new.echoVolume), due: due)) }
+            if EngineController.needsNewPlan(old, new) && s.storages.count >= EngineController.maximumLivePlans {
+                throw ParameterError(parameter: "engine",
+                                     problem: "the audio thread is not taking new curves right now (is the JACK server running?); try again in a moment")
+            }
             s.shape = new
             if EngineController.needsNewPlan(old, new) {
                 let plan = EngineController.buildPlan(&s)
