@@ -165,10 +165,12 @@ public struct ToneEngine {
             let limit = amp0 + ampStep * k
             let mix = Double(mainOut[i] + (echo0 + echoStep * Float(i)) * echoOut[i])
             let sample = 0.5 * mix * limit * (gate0 + gateStep * k)
-            // The last line of defence: never beyond the amplitude, never NaN.
+            // The last line of defence: never beyond the amplitude, never NaN, never a
+            // subnormal (which costs downstream DSP dearly and is far below any 24-bit step).
             let high = sample > limit ? limit : sample
             let clamped = high < -limit ? -limit : high
-            out[i] = Float(clamped == clamped ? clamped : 0)
+            let magnitude = clamped < 0 ? -clamped : clamped
+            out[i] = Float(magnitude >= 1e-30 ? clamped : 0)
         }
         minFrequency.advance(by: count)
         maxFrequency.advance(by: count)
