@@ -191,3 +191,17 @@ struct EngineHarness {
         #expect(controller.shape.echoOffset == 0.25)
     }
 }
+
+@Suite struct SilentEcho {
+    /// An echo turned up from 0 sounds as if it had played all along: with offset half a
+    /// period of 1 kHz it cancels the main voice, exactly as when it started audible.
+    @Test func anEchoTurnedUpFromSilenceIsInPlace() throws {
+        var h = EngineHarness(steadyTone(1000, echoOffset: 0.0005, echoVolume: 0, amplitude: 1))
+        defer { h.free() }
+        h.run(periods: 100)
+        #expect(SignalAnalysis.peak(h.output, range: 0..<6400) > 0.49)
+        try h.controller.set(.echoVolume, to: .real(1))
+        h.run(periods: 100)
+        #expect(SignalAnalysis.peak(h.output, range: 6500..<12800) < 1e-3)
+    }
+}

@@ -86,6 +86,14 @@ public struct ToneEngine {
         case .setAmplitude(let a):
             amplitude.move(to: a, over: rampLength)
         case .setEchoVolume(let e):
+            if echoVolume.value == 0 && !echoVolume.isMoving && e != 0 {
+                // The echo was silent and not rendered: give it the phase it would have had.
+                echo = ToneEngine.echoVoice(following: main, plan: plan, map: ToneEngine.map(for: plan, min: minFrequency.value, max: maxFrequency.value))
+                if fadeRemaining > 0 {
+                    outgoingEcho = ToneEngine.echoVoice(following: outgoingMain, plan: outgoingPlan,
+                                                        map: ToneEngine.map(for: outgoingPlan, min: minFrequency.value, max: maxFrequency.value))
+                }
+            }
             echoVolume.move(to: e, over: rampLength)
         case .replacePlan(let newPlan):
             guard canAcceptPlan else { return false }
@@ -137,14 +145,29 @@ public struct ToneEngine {
         let oldEchoOut = voiceOut + 3 * ToneEngine.maximumBlock
         let ramp = scratch + VoiceScratch.arrays * ToneEngine.maximumBlock
         let work = VoiceScratch(base: scratch, stride: ToneEngine.maximumBlock, ramp: ramp)
+        // An echo at volume 0 that is not ramping is not heard: render the main voice only,
+        // keep the echo's place in the cycle, and re-derive its phase when it is heard again.
+        let echoSilent = echoVolume.value == 0 && !echoVolume.isMoving
         let (map, mapStep) = rampedMap(for: plan, count: count)
-        VoiceKernel.renderPair(plan: plan, main: &main, echo: &echo, count: count, map: map, mapStep: mapStep,
-                               scratch: work, mainOut: mainOut, echoOut: echoOut)
         let fading = fadeRemaining > 0
-        if fading {
-            let (oldMap, oldStep) = rampedMap(for: outgoingPlan, count: count)
-            VoiceKernel.renderPair(plan: outgoingPlan, main: &outgoingMain, echo: &outgoingEcho, count: count, map: oldMap,
-                                   mapStep: oldStep, scratch: work, mainOut: oldMainOut, echoOut: oldEchoOut)
+        let (oldMap, oldStep) = fading ? rampedMap(for: outgoingPlan, count: count) : (map, mapStep)
+        if echoSilent {
+            VoiceKernel.renderSingle(plan: plan, voice: &main, count: count, map: map, mapStep: mapStep, scratch: work, out: mainOut)
+            echo.cycleIndex = (echo.cycleIndex + count) % plan.cycleLength
+            if fading {
+                VoiceKernel.renderSingle(plan: outgoingPlan, voice: &outgoingMain, count: count, map: oldMap, mapStep: oldStep,
+                                         scratch: work, out: oldMainOut)
+                outgoingEcho.cycleIndex = (outgoingEcho.cycleIndex + count) % outgoingPlan.cycleLength
+            }
+            var i = 0
+            while i < count { echoOut[i] = 0; oldEchoOut[i] = 0; i += 1 }
+        } else {
+            VoiceKernel.renderPair(plan: plan, main: &main, echo: &echo, count: count, map: map, mapStep: mapStep,
+                                   scratch: work, mainOut: mainOut, echoOut: echoOut)
+            if fading {
+                VoiceKernel.renderPair(plan: outgoingPlan, main: &outgoingMain, echo: &outgoingEcho, count: count, map: oldMap,
+                                       mapStep: oldStep, scratch: work, mainOut: oldMainOut, echoOut: oldEchoOut)
+            }
         }
         // Every gain is linear inside a pass (passes end where ramps end): start + step * k.
         let echo0 = Float(echoVolume.value), echoStep = Float(echoVolume.value(after: count) - echoVolume.value) / Float(count)
@@ -225,9 +248,7 @@ public struct ToneEngine {
         main = VoiceState(cycleIndex: index, integrator: main.integrator)
         // The echo keeps reading "offset ahead" of the main voice, under the new offset.
         let map = ToneEngine.map(for: newPlan, min: minFrequency.value, max: maxFrequency.value)
-        var echoIntegrator = main.integrator
-        echoIntegrator.phase = ToneEngine.wrapPhase(main.integrator.phase + ToneEngine.echoPhase(newPlan, from: index, map: map))
-        echo = VoiceState(cycleIndex: (index + newPlan.echoOffset) % newPlan.cycleLength, integrator: echoIntegrator)
+        echo = ToneEngine.echoVoice(following: main, plan: newPlan, map: map)
         plan = newPlan
         fadeLength = fadeSamples(newPlan)
         fadeRemaining = fadeLength
@@ -237,6 +258,15 @@ public struct ToneEngine {
         let map = ToneEngine.map(for: plan, min: minFrequency.target, max: maxFrequency.target)
         main = VoiceState.starting(at: 0, plan: plan, map: map)
         echo = VoiceState.starting(at: plan.echoOffset, phase: ToneEngine.echoPhase(plan, from: 0, map: map), plan: plan, map: map)
+    }
+
+    /// The echo voice that belongs with `main`: `offset` ahead in the cycle and in phase.
+    static func echoVoice(following main: VoiceState, plan: RenderPlan, map: FrequencyMap) -> VoiceState {
+        var integrator = main.integrator
+        integrator.phase = wrapPhase(main.integrator.phase + echoPhase(plan, from: main.cycleIndex, map: map))
+        let index = (main.cycleIndex + plan.echoOffset) % plan.cycleLength
+        integrator.lastFrequency = VoiceKernel.clampFrequency(map.apply(plan.curveValue(at: index)), nyquist: plan.nyquist)
+        return VoiceState(cycleIndex: index, integrator: integrator)
     }
 
     /// The phase the echo voice is ahead of a main voice at cycle sample `index`.

@@ -60,6 +60,27 @@ public enum VoiceKernel {
         shape(plan: plan, count: count, v: vEcho, u: uEcho, phase: pEcho, dt: dEcho, out: echoOut)
     }
 
+    /// One voice alone: what a silent echo leaves to do.
+    #if REALTIME_PROOF
+    @_noLocks @_noAllocation
+    #endif
+    public static func renderSingle(plan: RenderPlan, voice: inout VoiceState, count: Int, map: FrequencyMap,
+                                    mapStep: FrequencyMap, scratch: VoiceScratch, out: UnsafeMutablePointer<Float>) {
+        let v = scratch.array(0), u = scratch.array(1), p = scratch.array(2), d = scratch.array(3)
+        frequencies(plan: plan, voice: &voice, count: count, map: map, mapStep: mapStep, ramp: scratch.ramp, v: v, u: u)
+        let h = plan.halfSamplePeriod
+        var integrator = voice.integrator
+        var i = 0
+        while i < count {
+            let f = v[i]
+            d[i] = (integrator.lastFrequency + f) * h
+            p[i] = integrator.advance(f, halfSamplePeriod: h)
+            i += 1
+        }
+        voice.integrator = integrator
+        shape(plan: plan, count: count, v: v, u: u, phase: p, dt: d, out: out)
+    }
+
     /// Stage A: v[i] in Hz (clamped to [0, Nyquist]) and u[i], the cycle fraction.
     ///
     /// The same few operations for every sample whatever the curve (SPEC 3: cost must not
