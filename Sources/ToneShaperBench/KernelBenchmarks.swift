@@ -56,6 +56,7 @@ func benchShape(_ wave: WaveType, from f0: Double, to f1: Double, scale: ScaleTy
 
 let kernelCases: [KernelCase] = [
     KernelCase(name: "sine, echo, sine scaling", shape: benchShape(.sine, from: 30, to: 440), goal: 3),
+    KernelCase(name: "sine alone (the 600 s sweep's settings)", shape: benchShape(.sine, from: 30, to: 440, scale: .none, echo: false)),
     KernelCase(name: "square (anti-aliased)", shape: benchShape(.square, from: 30, to: 440), goal: 5),
     KernelCase(name: "triangle (anti-aliased)", shape: benchShape(.triangle, from: 30, to: 440), goal: 5),
     KernelCase(name: "sawtooth (anti-aliased)", shape: benchShape(.sawtooth, from: 30, to: 440), goal: 5),

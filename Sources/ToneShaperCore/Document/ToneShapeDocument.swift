@@ -53,7 +53,7 @@ public enum ToneShapeDocument {
         guard case .object(let object) = root else {
             throw fail(nil, "the document is \(root.typeName), expected a JSON object with keys such as \"points\" and \"duration\"")
         }
-        var reader = KeyReader(object: object, fail: fail)
+        let reader = KeyReader(object: object, fail: fail)
 
         let duration = try reader.number("duration")
         guard duration > 0 else { throw fail("duration", "must be greater than 0 seconds, got \(duration)") }

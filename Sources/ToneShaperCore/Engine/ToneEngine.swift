@@ -36,8 +36,9 @@ public struct ToneEngine {
     /// The voices' working arrays, then the ramp 0, 1, 2, ...
     private let scratch: UnsafeMutablePointer<Double>
     private static let scratchCount = (1 + VoiceScratch.arrays) * maximumBlock
-    /// The four voice outputs (main, echo, and the outgoing plan's two).
+    /// The four voice outputs (main, echo, and the outgoing plan's two), then 0, 1, 2, ...
     private let voiceOut: UnsafeMutablePointer<Float>
+    private var rampF: UnsafeMutablePointer<Float> { voiceOut + 4 * ToneEngine.maximumBlock }
 
     public init(plan: RenderPlan, minFrequency: Double, maxFrequency: Double, amplitude: Double,
                 echoVolume: Double, playing: Bool = true, rampLength: Int = 64) {
@@ -57,8 +58,9 @@ public struct ToneEngine {
         scratch = UnsafeMutablePointer<Double>.allocate(capacity: ToneEngine.scratchCount)
         scratch.initialize(repeating: 0, count: ToneEngine.scratchCount)
         for k in 0..<ToneEngine.maximumBlock { scratch[VoiceScratch.arrays * ToneEngine.maximumBlock + k] = Double(k) }
-        voiceOut = UnsafeMutablePointer<Float>.allocate(capacity: 4 * ToneEngine.maximumBlock)
-        voiceOut.initialize(repeating: 0, count: 4 * ToneEngine.maximumBlock)
+        voiceOut = UnsafeMutablePointer<Float>.allocate(capacity: 5 * ToneEngine.maximumBlock)
+        voiceOut.initialize(repeating: 0, count: 5 * ToneEngine.maximumBlock)
+        for k in 0..<ToneEngine.maximumBlock { voiceOut[4 * ToneEngine.maximumBlock + k] = Float(k) }
     }
 
     public func deallocate() {
@@ -139,6 +141,7 @@ public struct ToneEngine {
 
     #endif
     private mutating func renderPass(into out: UnsafeMutablePointer<Float>, count: Int) {
+        let fadingNow = fadeRemaining > 0
         let mainOut = voiceOut
         let echoOut = voiceOut + ToneEngine.maximumBlock
         let oldMainOut = voiceOut + 2 * ToneEngine.maximumBlock
@@ -147,20 +150,29 @@ public struct ToneEngine {
         let work = VoiceScratch(base: scratch, stride: ToneEngine.maximumBlock, ramp: ramp)
         // An echo at volume 0 that is not ramping is not heard: render the main voice only,
         // keep the echo's place in the cycle, and re-derive its phase when it is heard again.
+        // And an echo with offset 0 is the main voice itself, sample for sample.
         let echoSilent = echoVolume.value == 0 && !echoVolume.isMoving
+        let echoIsMain = plan.echoOffset == 0 && (!fadingNow || outgoingPlan.echoOffset == 0)
         let (map, mapStep) = rampedMap(for: plan, count: count)
-        let fading = fadeRemaining > 0
+        let fading = fadingNow
         let (oldMap, oldStep) = fading ? rampedMap(for: outgoingPlan, count: count) : (map, mapStep)
-        if echoSilent {
+        if echoSilent || echoIsMain {
             VoiceKernel.renderSingle(plan: plan, voice: &main, count: count, map: map, mapStep: mapStep, scratch: work, out: mainOut)
-            echo.cycleIndex = (echo.cycleIndex + count) % plan.cycleLength
             if fading {
                 VoiceKernel.renderSingle(plan: outgoingPlan, voice: &outgoingMain, count: count, map: oldMap, mapStep: oldStep,
                                          scratch: work, out: oldMainOut)
-                outgoingEcho.cycleIndex = (outgoingEcho.cycleIndex + count) % outgoingPlan.cycleLength
             }
-            var i = 0
-            while i < count { echoOut[i] = 0; oldEchoOut[i] = 0; i += 1 }
+            if echoIsMain {
+                echo = main
+                outgoingEcho = outgoingMain
+                var i = 0
+                while i < count { echoOut[i] = mainOut[i]; oldEchoOut[i] = oldMainOut[i]; i += 1 }
+            } else {
+                echo.cycleIndex = (echo.cycleIndex + count) % plan.cycleLength
+                if fading { outgoingEcho.cycleIndex = (outgoingEcho.cycleIndex + count) % outgoingPlan.cycleLength }
+                var i = 0
+                while i < count { echoOut[i] = 0; oldEchoOut[i] = 0; i += 1 }
+            }
         } else {
             VoiceKernel.renderPair(plan: plan, main: &main, echo: &echo, count: count, map: map, mapStep: mapStep,
                                    scratch: work, mainOut: mainOut, echoOut: echoOut)
@@ -177,23 +189,26 @@ public struct ToneEngine {
             let fadeStep = Float(1 / Double(fadeLength))
             let fade0 = 1 - Float(fadeRemaining) * fadeStep   // weight of the new plan
             for i in 0..<count {
-                let k = Float(i)
+                let k = rampF[i]
                 let e = echo0 + echoStep * k, w = fade0 + fadeStep * k
                 mainOut[i] = w * (mainOut[i] + e * echoOut[i]) + (1 - w) * (oldMainOut[i] + e * oldEchoOut[i])
                 echoOut[i] = 0
             }
         }
+        // The mix in single precision (the output's), counting with the Float ramp.
+        let framp = rampF
+        let a0 = Float(amp0), aStep = Float(ampStep), g0 = Float(gate0), gStep = Float(gateStep)
         for i in 0..<count {
-            let k = Double(i)
-            let limit = amp0 + ampStep * k
-            let mix = Double(mainOut[i] + (echo0 + echoStep * Float(i)) * echoOut[i])
-            let sample = 0.5 * mix * limit * (gate0 + gateStep * k)
+            let k = framp[i]
+            let limit = a0 + aStep * k
+            let mix = mainOut[i] + (echo0 + echoStep * k) * echoOut[i]
+            let sample = 0.5 * mix * limit * (g0 + gStep * k)
             // The last line of defence: never beyond the amplitude, never NaN, never a
             // subnormal (which costs downstream DSP dearly and is far below any 24-bit step).
             let high = sample > limit ? limit : sample
             let clamped = high < -limit ? -limit : high
             let magnitude = clamped < 0 ? -clamped : clamped
-            out[i] = Float(magnitude >= 1e-30 ? clamped : 0)
+            out[i] = magnitude >= 1e-30 ? clamped : 0
         }
         minFrequency.advance(by: count)
         maxFrequency.advance(by: count)

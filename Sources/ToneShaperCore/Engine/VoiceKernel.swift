@@ -101,17 +101,34 @@ public enum VoiceKernel {
             let start = Double(n)
             let out = v + i, cyc = u + i
             let offset0 = map.offset + mapStep.offset * Double(i), slope0 = map.slope + mapStep.slope * Double(i)
-            for k in 0..<run {
-                let r = ramp[k]
-                let position = (start + r) * step
-                let rounded = (position - 0.5) + magic
-                let j = Int(truncatingIfNeeded: rounded.bitPattern & 0xFFFF_FFFF)
-                let a = grid[j]
-                let curve = a + (grid[j + 1] - a) * (position - (rounded - magic))
-                let f = (offset0 + mapStep.offset * r) + (slope0 + mapStep.slope * r) * curve
-                let low = f < 0 ? 0 : f
-                out[k] = low > nyquist ? nyquist : low
-                cyc[k] = (start + r) * fraction
+            if mapStep.offset == 0 && mapStep.slope == 0 {
+                // No range ramp under way: the common case, a little cheaper.
+                for k in 0..<run {
+                    let r = ramp[k]
+                    let position = (start + r) * step
+                    let rounded = (position - 0.5) + magic
+                    let j = Int(truncatingIfNeeded: rounded.bitPattern & 0xFFFF_FFFF)
+                    let a = grid[j]
+                    let f = map.offset + map.slope * (a + (grid[j + 1] - a) * (position - (rounded - magic)))
+                    let low = f < 0 ? 0 : f
+                    out[k] = low > nyquist ? nyquist : low
+                }
+            } else {
+                for k in 0..<run {
+                    let r = ramp[k]
+                    let position = (start + r) * step
+                    let rounded = (position - 0.5) + magic
+                    let j = Int(truncatingIfNeeded: rounded.bitPattern & 0xFFFF_FFFF)
+                    let a = grid[j]
+                    let curve = a + (grid[j + 1] - a) * (position - (rounded - magic))
+                    let f = (offset0 + mapStep.offset * r) + (slope0 + mapStep.slope * r) * curve
+                    let low = f < 0 ? 0 : f
+                    out[k] = low > nyquist ? nyquist : low
+                }
+            }
+            // The cycle fraction feeds only the scaling.
+            if plan.scale != .none {
+                for k in 0..<run { cyc[k] = (start + ramp[k]) * fraction }
             }
             n += run
             if n == cycleLength { n = 0 }

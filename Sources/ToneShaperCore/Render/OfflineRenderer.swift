@@ -6,11 +6,16 @@ public enum OfflineRenderer {
         case seconds(Double)
     }
 
-    /// Frames a render of `length` takes at `sampleRate`.
+    /// Frames a render of `length` takes at `sampleRate` (Int.max when absurdly long: the
+    /// caller refuses that with its own limit).
     public static func frameCount(of shape: ToneShape, length: Length, sampleRate: Double) -> Int {
         switch length {
-        case .cycles(let n): return n * max(1, Int(shape.duration * sampleRate))
-        case .seconds(let s): return Int((s * sampleRate).rounded())
+        case .cycles(let n):
+            let (frames, overflow) = n.multipliedReportingOverflow(by: max(1, Int(shape.duration * sampleRate)))
+            return overflow ? Int.max : frames
+        case .seconds(let s):
+            let frames = (s * sampleRate).rounded()
+            return frames.isFinite && frames < 9e18 ? max(0, Int(frames)) : Int.max
         }
     }
 
