@@ -1,7 +1,83 @@
 import ArgumentParser
+import ToneShaperCore
+import ToneShaperFiles
 
-// Placeholder: replaced by the real `presets` command.
+/// `toneshaper presets`: the built-in tone shapes, and the user's own, one line each.
 struct PresetsCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "presets", abstract: "(not yet built)")
-    func run() throws { throw ValidationError("'presets' is not built yet") }
+    static let configuration = CommandConfiguration(
+        commandName: "presets",
+        abstract: "List the built-in tone shapes and those in your library.",
+        discussion: """
+        Any name listed can be given to `toneshaper render` and `toneshaper run`, or loaded \
+        over OSC. Your library (TONESHAPER_LIBRARY, else $XDG_DATA_HOME/toneshaper/library, \
+        else ~/.local/share/toneshaper/library) is searched before the built-ins.
+        """)
+
+    func run() throws {
+        let library = DocumentLibrary()
+        let builtIns = library.entries(.builtIn)
+        let user = library.entries(.user)
+        let builtInNames = Set(builtIns.map(\.name))
+
+        if let sessions = library.locations.sessionsDirectory {
+            print("Built-in tone shapes (\(sessions)):")
+            print(PresetTable(builtIns.map { PresetRow($0, note: nil) }).render())
+        } else {
+            print("No built-in tone shapes found (looked in \(library.locations.sessionsCandidates.joined(separator: ", "))); set TONESHAPER_SESSIONS to the Sessions folder.")
+        }
+        if !user.isEmpty {
+            print("")
+            print("Your library (\(library.locations.userDirectory)):")
+            print(PresetTable(user.map { PresetRow($0, note: builtInNames.contains($0.name) ? "(hides the built-in)" : nil) }).render())
+        }
+    }
+}
+
+/// One listed document, already turned into the text of its columns.
+struct PresetRow {
+    var cells: [String]
+
+    init(_ entry: DocumentLibrary.Entry, note: String?) {
+        switch entry.shape {
+        case .success(let shape):
+            let (low, high) = PresetRow.audibleRange(shape)
+            let range = low == high ? hertz(low) : "\(PresetRow.number(low))-\(hertz(high))"
+            let description = [shape.description ?? "", note ?? ""].filter { !$0.isEmpty }.joined(separator: " ")
+            cells = [entry.name, "\(seconds3(shape.duration)) s", range, shape.wave.rawValue, description]
+        case .failure(let error):
+            cells = [entry.name, "-", "-", "-", "cannot be loaded: \(error)"]
+        }
+    }
+
+    /// The range the curve really plays: the fidelity grid, not the drawn points (a low
+    /// fidelity can drop some). Very fine grids are skipped; their points are close enough.
+    static func audibleRange(_ shape: ToneShape) -> (Double, Double) {
+        let values = shape.fidelity <= 100_000
+            ? FrequencyCurve.grid(points: shape.points, fidelity: shape.fidelity)
+            : shape.points.map(\.frequency)
+        return (values.min() ?? 0, values.max() ?? 0)
+    }
+
+    static func number(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : seconds3(value)
+    }
+}
+
+/// Left-aligned columns; the last column (the description) runs free.
+struct PresetTable {
+    static let header = ["NAME", "DURATION", "FREQUENCIES", "WAVE", "DESCRIPTION"]
+    var rows: [PresetRow]
+
+    init(_ rows: [PresetRow]) { self.rows = rows }
+
+    func render() -> String {
+        let all = [PresetTable.header] + rows.map(\.cells)
+        let widths = (0..<(PresetTable.header.count - 1)).map { column in all.map { $0[column].count }.max() ?? 0 }
+        return all.map { cells in
+            let padded = cells.enumerated().map { i, cell in
+                i < widths.count ? cell.padding(toLength: widths[i], withPad: " ", startingAt: 0) : cell
+            }
+            return "  " + padded.joined(separator: "  ")
+        }.joined(separator: "\n")
+    }
 }

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Installs what ToneShaper needs on a fresh Debian 12 / Ubuntu machine, then builds it
+# (release). Safe to run again: apt is skipped when every package is already installed.
+# Run as root, or as a user who may use sudo.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# Libraries to build against, the JACK server, and the tools the tests and demo use.
+packages=(libsndfile1-dev libjack-jackd2-dev liblo-dev jackd2 jack-capture liblo-tools sox)
+
+say() { printf '==> %s\n' "$*"; }
+
+installed() {
+    dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'
+}
+
+missing=()
+for package in "${packages[@]}"; do
+    installed "$package" || missing+=("$package")
+done
+
+if ((${#missing[@]} == 0)); then
+    say "System packages already installed: ${packages[*]}"
+else
+    if [[ $(id -u) -eq 0 ]]; then
+        as_root=()
+    elif command -v sudo >/dev/null; then
+        as_root=(sudo)
+    else
+        echo "setup.sh: need root (or sudo) to install: ${missing[*]}" >&2
+        exit 1
+    fi
+    # jackd2 asks whether to enable real-time priorities; answer "no" in advance so the
+    # install never stops at a prompt (the node runs fine without them; see README).
+    say "Preseeding jackd2: jackd/tweak_rt_limits = false"
+    echo "jackd2 jackd/tweak_rt_limits boolean false" | "${as_root[@]}" debconf-set-selections
+    say "apt-get update"
+    "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update
+    say "apt-get install ${missing[*]}"
+    "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
+fi
+
+if ! command -v swift >/dev/null; then
+    echo "setup.sh: the Swift toolchain (6.3 or later) is not on PATH; install it from swift.org and run this again" >&2
+    exit 1
+fi
+say "Swift: $(swift --version 2>&1 | head -n 1)"
+
+say "swift build -c release"
+swift build -c release
+say "Built $(swift build -c release --show-bin-path)/toneshaper"

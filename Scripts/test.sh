@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# What CI runs: install and build, then the release build (which also proves the
+# real-time kernel: REALTIME_PROOF turns on the compiler's @_noAllocation/@_noLocks
+# checks there) and the whole test suite. Exits non-zero if anything fails.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+say() { printf '==> %s\n' "$*"; }
+
+bash Scripts/setup.sh
+
+say "swift build -c release (real-time proof of the render kernel)"
+swift build -c release
+
+say "swift test"
+swift test
+
+say "All tests passed"

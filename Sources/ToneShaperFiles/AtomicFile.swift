@@ -1,0 +1,156 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A problem with the file system, worded for the person who chose the path.
+struct FileProblem: Error, CustomStringConvertible {
+    var path: String
+    var message: String
+    var description: String { "\(path): \(message)" }
+}
+
+/// A file written under a temporary name in its target's directory and renamed over the
+/// target only when complete, so that nobody ever sees a half-written file under the name
+/// they asked for: a crash, a full disk or a refusal leaves the old file (or nothing).
+///
+/// The temporary lives in the same directory because rename(2) is atomic only within one
+/// file system. Call `commit()` when everything is written; until then, `discard()` (or
+/// deinit) removes the temporary.
+final class AtomicFile {
+    let targetPath: String
+    let temporaryPath: String
+    /// Open for writing until `commit()` or `discard()`.
+    private(set) var descriptor: Int32
+    private var finished = false
+
+    init(targetPath: String) throws(FileProblem) {
+        let (directory, file) = AtomicFile.split(targetPath)
+        guard !file.isEmpty, file != ".", file != ".." else {
+            throw FileProblem(path: targetPath, message: "is not a file name; give a path that ends in one, such as out/siren.wav")
+        }
+        try AtomicFile.checkDirectory(directory, for: targetPath)
+        var st = stat()
+        if stat(targetPath, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR {
+            throw FileProblem(path: targetPath, message: "is a directory; give a file name inside it, such as \(targetPath)/\(AtomicFile.exampleName(targetPath))")
+        }
+        // Unique per process and per call; O_EXCL refuses to follow a planted symlink.
+        let temporary = AtomicFile.join(directory, ".\(file).partial-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+        guard fd >= 0 else {
+            throw FileProblem(path: targetPath, message: AtomicFile.explainCreateFailure(errno, directory: directory))
+        }
+        self.targetPath = targetPath
+        temporaryPath = temporary
+        descriptor = fd
+    }
+
+    deinit { discard() }
+
+    /// Writes all of `bytes` (for small files such as documents).
+    func writeAll(_ bytes: [UInt8]) throws(FileProblem) {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw FileProblem(path: targetPath, message: "writing failed: \(AtomicFile.errorText(errno))")
+            }
+            offset += n
+        }
+    }
+
+    /// Flushes the data to disk, closes, and renames the temporary over the target.
+    /// On failure the temporary is removed and the target is untouched.
+    func commit() throws(FileProblem) {
+        precondition(!finished, "AtomicFile committed twice")
+        // fsync before rename: otherwise a power cut can leave the new name on an empty file.
+        if fsync(descriptor) != 0 {
+            let e = errno
+            discard()
+            throw FileProblem(path: targetPath, message: "could not flush to disk: \(AtomicFile.errorText(e))")
+        }
+        let closed = close(descriptor)
+        descriptor = -1
+        if closed != 0 {
+            let e = errno
+            discard()
+            throw FileProblem(path: targetPath, message: "could not finish writing: \(AtomicFile.errorText(e))")
+        }
+        if rename(temporaryPath, targetPath) != 0 {
+            let e = errno
+            discard()
+            throw FileProblem(path: targetPath, message: "could not put the file in place: \(AtomicFile.errorText(e))")
+        }
+        finished = true
+        // Make the rename itself durable; failing here loses nothing already visible.
+        let dir = open(AtomicFile.split(targetPath).directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if dir >= 0 {
+            _ = fsync(dir)
+            close(dir)
+        }
+    }
+
+    /// Removes the temporary; the target is left as it was. Safe to call more than once.
+    func discard() {
+        guard !finished else { return }
+        finished = true
+        if descriptor >= 0 {
+            close(descriptor)
+            descriptor = -1
+        }
+        unlink(temporaryPath)
+    }
+
+    // MARK: Paths and messages
+
+    /// The directory (never empty: "." for a bare name) and the last component.
+    static func split(_ path: String) -> (directory: String, file: String) {
+        guard let slash = path.lastIndex(of: "/") else { return (".", path) }
+        let directory = String(path[..<slash])
+        return (directory.isEmpty ? "/" : directory, String(path[path.index(after: slash)...]))
+    }
+
+    static func join(_ directory: String, _ file: String) -> String {
+        directory.hasSuffix("/") ? directory + file : directory + "/" + file
+    }
+
+    private static func exampleName(_ path: String) -> String {
+        path.hasSuffix(".toneshaper") ? "name.toneshaper" : "out.wav"
+    }
+
+    /// Checks the directory up front, so the common mistakes get a precise answer.
+    static func checkDirectory(_ directory: String, for target: String) throws(FileProblem) {
+        var st = stat()
+        guard stat(directory, &st) == 0 else {
+            if errno == ENOENT {
+                throw FileProblem(path: target, message: "the directory \(directory) does not exist; create it first (mkdir -p \(directory)) or choose another path")
+            }
+            throw FileProblem(path: target, message: "cannot use the directory \(directory): \(errorText(errno))")
+        }
+        guard (st.st_mode & S_IFMT) == S_IFDIR else {
+            throw FileProblem(path: target, message: "\(directory) is not a directory; choose a path inside a directory")
+        }
+        guard access(directory, W_OK) == 0 else {
+            throw FileProblem(path: target, message: "the directory \(directory) is not writable (\(errorText(errno))); choose another path or fix its permissions")
+        }
+    }
+
+    static func explainCreateFailure(_ code: Int32, directory: String) -> String {
+        switch code {
+        case EACCES, EPERM:
+            return "the directory \(directory) is not writable (\(errorText(code))); choose another path or fix its permissions"
+        case EROFS:
+            return "the directory \(directory) is on a read-only file system; choose another path"
+        case ENOSPC, EDQUOT:
+            return "no space left in \(directory) (\(errorText(code))); free some space or choose another path"
+        default:
+            return "cannot create a file in \(directory): \(errorText(code))"
+        }
+    }
+
+    static func errorText(_ code: Int32) -> String {
+        String(cString: strerror(code))
+    }
+}

@@ -1,0 +1,156 @@
+import Foundation
+import ToneShaperCore
+
+/// Finds, reads and saves tone-shape documents by name or path (SPEC 2, 10).
+///
+/// A name (`siren`) is looked up in the user's library first, then among the built-ins in
+/// `Sessions/`; a path (anything with a slash, or ending in .toneshaper or .json) is read
+/// as given. Saving goes to the user's library only, atomically, and never under the name
+/// of a built-in.
+public struct DocumentLibrary: Sendable {
+    public static let fileExtension = ".toneshaper"
+    public static let maximumNameLength = 64
+
+    public let locations: LibraryLocations
+
+    public init(locations: LibraryLocations = .standard()) {
+        self.locations = locations
+    }
+
+    /// A document found in a library.
+    public struct Entry: Sendable {
+        public enum Origin: Sendable, Equatable { case builtIn, user }
+        public var name: String
+        public var path: String
+        public var origin: Origin
+        /// The document, or why it could not be used.
+        public var shape: Result<ToneShape, LibraryError>
+    }
+
+    // MARK: Finding and reading
+
+    /// Whether `reference` is a path rather than a library name.
+    public static func isPath(_ reference: String) -> Bool {
+        reference.contains("/") || reference.hasSuffix(fileExtension) || reference.hasSuffix(".json")
+    }
+
+    /// The file a name or path refers to.
+    public func locate(_ reference: String) throws(LibraryError) -> String {
+        if DocumentLibrary.isPath(reference) { return reference }
+        return try locate(named: reference)
+    }
+
+    /// The file of a library name; never a path, so a name cannot reach outside the
+    /// library directories.
+    public func locate(named name: String) throws(LibraryError) -> String {
+        let notFound = LibraryError.notFound(name: name, searched: [locations.userDirectory] + locations.sessionsCandidates)
+        guard (try? DocumentLibrary.checkName(name)) != nil else { throw notFound }
+        for directory in searchDirectories {
+            let path = AtomicFile.join(directory, name + DocumentLibrary.fileExtension)
+            if FileManager.default.fileExists(atPath: path) { return path }
+        }
+        throw notFound
+    }
+
+    /// Reads the document a name or path refers to (the command line's way).
+    public func load(_ reference: String) throws(LibraryError) -> ToneShape {
+        try DocumentLibrary.read(path: locate(reference))
+    }
+
+    /// Reads a document by library name only, never a path: for remote control (OSC),
+    /// where a path would let a controller read files anywhere on the machine.
+    public func load(named name: String) throws(LibraryError) -> ToneShape {
+        try DocumentLibrary.read(path: locate(named: name))
+    }
+
+    /// Reads and checks one document file; files over `ToneShapeDocument.maximumSize`
+    /// are refused before anything is read.
+    public static func read(path: String) throws(LibraryError) -> ToneShape {
+        let bytes = try DocumentFile.readBytes(path: path, limit: ToneShapeDocument.maximumSize)
+        do { return try ToneShapeDocument.decode(bytes, source: path) } catch { throw .invalidDocument(error) }
+    }
+
+    // MARK: Listing
+
+    /// The built-in documents that load, sorted by name.
+    public func listBuiltIns() -> [(name: String, shape: ToneShape)] {
+        loaded(entries(.builtIn))
+    }
+
+    /// The documents in the user's library that load, sorted by name.
+    public func listUserLibrary() -> [(name: String, shape: ToneShape)] {
+        loaded(entries(.user))
+    }
+
+    /// Every document of one library, including those that fail to load, sorted by name.
+    public func entries(_ origin: Entry.Origin) -> [Entry] {
+        guard let directory = origin == .builtIn ? locations.sessionsDirectory : locations.userDirectory,
+              let files = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
+        return files
+            .filter { $0.hasSuffix(DocumentLibrary.fileExtension) && !$0.hasPrefix(".") }
+            .sorted()
+            .map { file in
+                let path = AtomicFile.join(directory, file)
+                let shape = Result { () throws(LibraryError) in try DocumentLibrary.read(path: path) }
+                return Entry(name: String(file.dropLast(DocumentLibrary.fileExtension.count)), path: path,
+                             origin: origin, shape: shape)
+            }
+    }
+
+    // MARK: Saving
+
+    /// Saves `shape` as `name` in the user's library, creating the library if needed.
+    /// The file is replaced atomically: readers see the old document or the new one.
+    /// Returns the path written.
+    @discardableResult
+    public func save(_ shape: ToneShape, name: String) throws(LibraryError) -> String {
+        try DocumentLibrary.checkName(name)
+        if let sessions = locations.sessionsDirectory,
+           FileManager.default.fileExists(atPath: AtomicFile.join(sessions, name + DocumentLibrary.fileExtension)) {
+            throw .builtInName(name)
+        }
+        let directory = locations.userDirectory
+        let path = AtomicFile.join(directory, name + DocumentLibrary.fileExtension)
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw .saveFailed(path: path, reason: "cannot create the library directory \(directory) (\(error.localizedDescription)); set TONESHAPER_LIBRARY to a writable directory")
+        }
+        do {
+            let file = try AtomicFile(targetPath: path)
+            try file.writeAll(ToneShapeDocument.encode(shape))
+            try file.commit()
+        } catch {
+            throw .saveFailed(path: path, reason: error.message)
+        }
+        return path
+    }
+
+    /// A library name is one plain file name: letters, digits, '.', '_' and '-', not
+    /// starting with '.', at most 64 characters. Anything else could leave the library
+    /// directory ("../x", "a/b") or hide the file (".x").
+    public static func checkName(_ name: String) throws(LibraryError) {
+        func refuse(_ reason: String) -> LibraryError { .invalidName(name, reason: reason) }
+        guard !name.isEmpty else { throw refuse("the name is empty") }
+        guard name.count <= maximumNameLength else { throw refuse("names are at most \(maximumNameLength) characters") }
+        guard !name.hasPrefix(".") else { throw refuse("names may not start with '.'") }
+        guard !name.hasSuffix(fileExtension) else {
+            throw refuse("give the name without the \(fileExtension) extension, such as \"\(name.dropLast(fileExtension.count))\"")
+        }
+        let allowed = name.unicodeScalars.allSatisfy { c in
+            (c >= "a" && c <= "z") || (c >= "A" && c <= "Z") || (c >= "0" && c <= "9") || c == "." || c == "_" || c == "-"
+        }
+        guard allowed else { throw refuse("use only letters, digits, '.', '_' and '-' (no spaces or slashes)") }
+    }
+
+    // MARK: Private
+
+    /// Where names are looked up, in order: the user's library wins.
+    private var searchDirectories: [String] {
+        [locations.userDirectory] + (locations.sessionsDirectory.map { [$0] } ?? [])
+    }
+
+    private func loaded(_ entries: [Entry]) -> [(name: String, shape: ToneShape)] {
+        entries.compactMap { entry in (try? entry.shape.get()).map { (entry.name, $0) } }
+    }
+}

@@ -1,0 +1,170 @@
+import Foundation
+import Testing
+@testable import ToneShaperFiles
+
+/// The `toneshaper` executable built beside this test bundle, run as a user would.
+private struct Toneshaper {
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    static var executable: String {
+        let bundle = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        return URL(fileURLWithPath: bundle).deletingLastPathComponent().appendingPathComponent("toneshaper").path
+    }
+
+    /// Runs with an empty user library of its own and no TONESHAPER_SESSIONS, so the
+    /// built-ins are found the way an installed binary finds them (walking up).
+    static func run(_ arguments: [String], library: String, shellPrefix: String? = nil) throws -> Result {
+        let process = Process()
+        if let shellPrefix {
+            process.executableURL = URL(fileURLWithPath: "/bin/bash")
+            let quoted = ([executable] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+            process.arguments = ["-c", shellPrefix + "; exec " + quoted.joined(separator: " ")]
+        } else {
+            process.executableURL = URL(fileURLWithPath: executable)
+            process.arguments = arguments
+        }
+        var environment = ProcessInfo.processInfo.environment
+        environment["TONESHAPER_LIBRARY"] = library
+        environment["TONESHAPER_SESSIONS"] = nil
+        process.environment = environment
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        // Read before waiting, so a full pipe cannot block the child.
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                      stderr: String(decoding: stderr, as: UTF8.self))
+    }
+}
+
+@Suite struct CommandLineTests {
+    @Test func executableIsBuilt() {
+        #expect(FileManager.default.isExecutableFile(atPath: Toneshaper.executable), "build the package first: \(Toneshaper.executable)")
+    }
+
+    @Test func rendersABuiltInToFlac() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let output = dir.file("siren.flac")
+        let result = try Toneshaper.run(["render", "siren", "--output", output, "--cycles", "2", "--sample-rate", "44100"], library: dir.path)
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(result.stdout.contains("Wrote \(output)"))
+        #expect(result.stdout.contains("44100 Hz"))
+        let info = try AudioFileReader.info(path: output)
+        #expect(info.sampleRate == 44100)
+        #expect(info.container == .flac)
+        #expect(info.sampleFormat == .s24)
+        #expect(info.frames == 2 * 4 * 44100)
+        #expect(dir.contents() == ["siren.flac"])
+    }
+
+    @Test func rendersSecondsWithExplicitFormat() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let output = dir.file("chirp.audio")
+        let result = try Toneshaper.run(["render", "chirp", "-o", output, "--seconds", "0.5", "--format", "wav", "--sample-format", "s16"], library: dir.path)
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let info = try AudioFileReader.info(path: output)
+        #expect(info.container == .wav)
+        #expect(info.sampleFormat == .s16)
+        #expect(info.frames == 24000)
+    }
+
+    @Test func badDocumentFailsReadablyAndWritesNothing() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        try dir.write("bad.toneshaper", "{ \"points\": [[0, 100], [0.9, 200]], \"duration\": 0.5, \"minFrequency\": 0, \"maxFrequency\": 1000 }")
+        let result = try Toneshaper.run(["render", dir.file("bad.toneshaper"), "-o", dir.file("bad.wav")], library: dir.path)
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("points[1]"))
+        #expect(result.stderr.contains("time 0.9 is beyond duration 0.5"))
+        #expect(dir.contents() == ["bad.toneshaper"])
+    }
+
+    @Test func unknownNameFails() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let result = try Toneshaper.run(["render", "no-such-shape", "-o", dir.file("x.wav")], library: dir.path)
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("no-such-shape"))
+        #expect(result.stderr.contains("toneshaper presets"))
+        #expect(dir.contents().isEmpty)
+    }
+
+    @Test(arguments: [
+        ["--cycles", "0"], ["--seconds", "0"], ["--seconds", "-1"], ["--cycles", "2", "--seconds", "1"],
+        ["--sample-rate", "1000"], ["--sample-rate", "400000"], ["--format", "mp3"], ["--sample-format", "s8"],
+    ])
+    func badOptionsFail(options: [String]) throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let result = try Toneshaper.run(["render", "siren", "-o", dir.file("x.wav")] + options, library: dir.path)
+        #expect(result.status != 0, "\(options) was accepted")
+        #expect(!result.stderr.isEmpty)
+        #expect(dir.contents().isEmpty)
+    }
+
+    @Test func impossibleCombinationsFailReadably() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let flac = try Toneshaper.run(["render", "siren", "-o", dir.file("x.flac"), "--sample-format", "f32"], library: dir.path)
+        #expect(flac.status != 0)
+        #expect(flac.stderr.contains("s24"))
+        let unknown = try Toneshaper.run(["render", "siren", "-o", dir.file("x.mp3")], library: dir.path)
+        #expect(unknown.status != 0)
+        #expect(unknown.stderr.contains("--format"))
+        #expect(dir.contents().isEmpty)
+    }
+
+    @Test func unwritableOutputFailsReadably() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let result = try Toneshaper.run(["render", "siren", "-o", dir.file("missing/x.wav")], library: dir.path)
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("does not exist"))
+        #expect(dir.contents().isEmpty)
+    }
+
+    /// A write that fails part way (here the file-size limit, standing in for a full disk)
+    /// leaves neither the file nor its temporary.
+    @Test func failingWriteLeavesNothing() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let result = try Toneshaper.run(["render", "siren", "-o", dir.file("x.wav"), "--cycles", "4"], library: dir.path,
+                                        shellPrefix: "trap '' XFSZ; ulimit -f 200")
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("x.wav"))
+        #expect(dir.contents().isEmpty)
+    }
+
+    @Test func aboveNyquistWarns() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let result = try Toneshaper.run(["render", "audible-sweep", "-o", dir.file("x.wav"), "--sample-rate", "8000", "--seconds", "0.1"], library: dir.path)
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(result.stderr.contains("Nyquist"))
+    }
+
+    @Test func presetsListsTheBuiltInsAndTheUsersOwn() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let plain = try Toneshaper.run(["presets"], library: dir.path)
+        #expect(plain.status == 0, "stderr: \(plain.stderr)")
+        #expect(plain.stdout.contains("siren"))
+        #expect(!plain.stdout.contains("Your library"))
+
+        try dir.write("mine.toneshaper", "{ \"points\": [[0, 300]], \"duration\": 1, \"minFrequency\": 0, \"maxFrequency\": 1000, \"description\": \"my own\" }")
+        let withUser = try Toneshaper.run(["presets"], library: dir.path)
+        #expect(withUser.status == 0)
+        #expect(withUser.stdout.contains("Your library"))
+        #expect(withUser.stdout.contains("mine"))
+        #expect(withUser.stdout.contains("my own"))
+    }
+}

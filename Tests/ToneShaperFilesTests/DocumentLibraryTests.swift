@@ -1,0 +1,192 @@
+import Foundation
+import Testing
+import ToneShaperCore
+@testable import ToneShaperFiles
+
+private func documentText(frequency: Double, name: String? = nil) -> String {
+    let nameKey = name.map { "\"name\": \"\($0)\", " } ?? ""
+    return "{ \(nameKey)\"points\": [[0, \(frequency)], [1, \(frequency)]], \"duration\": 1, \"minFrequency\": 100, \"maxFrequency\": 1000 }"
+}
+
+/// A library with its own user and built-in directories, so tests neither see nor touch
+/// the real ones.
+private struct Fixture {
+    let user: TemporaryDirectory
+    let sessions: TemporaryDirectory
+    let library: DocumentLibrary
+
+    init() throws {
+        user = try TemporaryDirectory()
+        sessions = try TemporaryDirectory()
+        try sessions.write("bell.toneshaper", documentText(frequency: 440, name: "bell"))
+        try sessions.write("horn.toneshaper", documentText(frequency: 220))
+        library = DocumentLibrary(locations: LibraryLocations(userDirectory: user.path, sessionsDirectory: sessions.path))
+    }
+
+    func remove() {
+        user.remove()
+        sessions.remove()
+    }
+}
+
+@Suite struct DocumentLibraryTests {
+    @Test func findsBuiltInsByName() throws {
+        let f = try Fixture()
+        defer { f.remove() }
+        #expect(try f.library.load("bell").points[0].frequency == 440)
+        #expect(try f.library.locate("horn") == f.sessions.file("horn.toneshaper"))
+        #expect(f.library.listBuiltIns().map(\.name) == ["bell", "horn"])
+        #expect(f.library.listUserLibrary().isEmpty)
+    }
+
+    @Test func userLibraryComesFirst() throws {
+        let f = try Fixture()
+        defer { f.remove() }
+        try f.user.write("bell.toneshaper", documentText(frequency: 880))
+        #expect(try f.library.load("bell").points[0].frequency == 880)
+        #expect(try f.library.load("horn").points[0].frequency == 220)
+        #expect(f.library.listUserLibrary().map(\.name) == ["bell"])
+    }
+
+    @Test func pathsAreReadAsGiven() throws {
+        let f = try Fixture()
+        defer { f.remove() }
+        try f.user.write("elsewhere.json", documentText(frequency: 330))
+        #expect(try f.library.load(f.user.file("elsewhere.json")).points[0].frequency == 330)
+        #expect(DocumentLibrary.isPath("a/b"))
+        #expect(DocumentLibrary.isPath("x.toneshaper"))
+        #expect(DocumentLibrary.isPath("x.json"))
+        #expect(!DocumentLibrary.isPath("siren"))
+    }
+
+    @Test func namesOnlyLoadingRefusesPaths() throws {
+        let f = try Fixture()
+        defer { f.remove() }
+        #expect(try f.library.load(named: "bell").points[0].frequency == 440)
+        for reference in [f.sessions.file("bell.toneshaper"), "../bell", "bell.toneshaper", "/etc/passwd"] {
+            let error = #expect(throws: LibraryError.self) { try f.library.load(named: reference) }
+            if case .notFound? = error {} else { Issue.record("\(reference): expected notFound, got \(String(describing: error))") }
+        }
+    }
+
+    @Test func unknownNameSaysWhereItLookedAndWhatToDo() throws {
+        let f = try Fixture()
+        defer { f.remove() }
+        let error = #expect(throws: LibraryError.self) { try f.library.load("nosuch") }
+        let text = error?.description ?? ""
+        #expect(text.contains("nosuch"))
+        #expect(text.contains(f.user.path))
+        #expect(text.contains(f.sessions.path))
+        #expect(text.contains("toneshaper presets"))
+    }
+
+    @Test func badDocumentNamesFileKeyAndProblem() throws {
+        let f = try Fixture()
+        defer { f.remove() }
+        try f.user.write("bad.toneshaper", "{ \"points\": [[0, 100], [2, 100]], \"duration\": 1, \"minFrequency\": 0, \"maxFrequency\": 1000 }")
+        let error = #expect(throws: LibraryError.self) { try f.library.load("bad") }
+        guard case .invalidDocument(let documentError)? = error else {
+            Issue.record("expected invalidDocument, got \(String(describing: error))")
+            return
+        }
+        #expect(documentError.source == f.user.file("bad.toneshaper"))
+        #expect(documentError.key == "points[1]")
+        #expect(error?.description.contains("beyond duration") == true)
+    }
+
+    @Test func oversizedFileIsRefusedBeforeReading() throws {
+        let f = try Fixture()
+        defer { f.remove() }
+        let path = f.user.file("huge.toneshaper")
+        #expect(FileManager.default.createFile(atPath: path, contents: nil))
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        try handle.truncate(atOffset: UInt64(ToneShapeDocument.maximumSize + 1))   // sparse: costs no disk
+        try handle.close()
+        let error = #expect(throws: LibraryError.self) { try f.library.load("huge") }
+        #expect(error?.description.contains("more than the \(ToneShapeDocument.maximumSize)") == true)
+    }
+
+    @Test func directoryIsNotADocument() throws {
+        let f = try Fixture()
+        defer { f.remove() }
+        let error = #expect(throws: LibraryError.self) { try f.library.load(f.user.path + "/") }
+        #expect(error?.description.contains("directory") == true)
+    }
+
+    @Test(arguments: ["../x", "a/b", ".hidden", "", "has space", String(repeating: "n", count: 65), "x.toneshaper", "é"])
+    func refusesNamesThatCouldEscape(name: String) throws {
+        let f = try Fixture()
+        defer { f.remove() }
+        let error = #expect(throws: LibraryError.self) { try f.library.save(ToneShape.defaultShape, name: name) }
+        if case .invalidName? = error {} else { Issue.record("expected invalidName for \"\(name)\", got \(String(describing: error))") }
+        #expect(f.user.contents().isEmpty)
+    }
+
+    @Test func acceptsPlainNames() throws {
+        for name in ["a", "My_shape-2.v1", String(repeating: "n", count: 64)] {
+            #expect(throws: Never.self) { try DocumentLibrary.checkName(name) }
+        }
+    }
+
+    @Test func refusesToHideABuiltIn() throws {
+        let f = try Fixture()
+        defer { f.remove() }
+        let error = #expect(throws: LibraryError.self) { try f.library.save(ToneShape.defaultShape, name: "bell") }
+        #expect(error == .builtInName("bell"))
+        #expect(error?.description.contains("choose another name") == true)
+        #expect(f.user.contents().isEmpty)
+    }
+
+    @Test func saveRoundTripsAtomicallyAndReplaces() throws {
+        let f = try Fixture()
+        let nested = f.user.path + "/not/yet/there"
+        defer { f.remove() }
+        let library = DocumentLibrary(locations: LibraryLocations(userDirectory: nested, sessionsDirectory: f.sessions.path))
+        var shape = ToneShape.defaultShape
+        shape.description = "saved by a test"
+        shape.extraKeys = ["colour": .string("blue")]
+        let path = try library.save(shape, name: "mine")
+        #expect(path == nested + "/mine.toneshaper")
+        #expect(try library.load("mine") == shape)
+
+        shape.amplitude = 0.5
+        try library.save(shape, name: "mine")
+        #expect(try library.load("mine").amplitude == 0.5)
+        // Nothing but the document: no temporary left behind.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: nested) == ["mine.toneshaper"])
+        #expect(library.listUserLibrary().map(\.name) == ["mine"])
+    }
+
+    @Test func saveIntoAnUnwritablePlaceSaysSo() throws {
+        let library = DocumentLibrary(locations: LibraryLocations(userDirectory: "/proc/toneshaper-library", sessionsDirectory: nil))
+        let error = #expect(throws: LibraryError.self) { try library.save(ToneShape.defaultShape, name: "x") }
+        if case .saveFailed? = error {} else { Issue.record("expected saveFailed, got \(String(describing: error))") }
+    }
+
+    @Test func entriesReportDocumentsThatDoNotLoad() throws {
+        let f = try Fixture()
+        defer { f.remove() }
+        try f.sessions.write("broken.toneshaper", "{")
+        let entries = f.library.entries(.builtIn)
+        #expect(entries.map(\.name) == ["bell", "broken", "horn"])
+        #expect((try? entries[1].shape.get()) == nil)
+        #expect(f.library.listBuiltIns().map(\.name) == ["bell", "horn"])
+    }
+
+    // MARK: Locations
+
+    @Test func userDirectoryFollowsTheEnvironment() {
+        #expect(LibraryLocations.userDirectory(environment: ["TONESHAPER_LIBRARY": "/l", "XDG_DATA_HOME": "/x", "HOME": "/h"]) == "/l")
+        #expect(LibraryLocations.userDirectory(environment: ["XDG_DATA_HOME": "/x", "HOME": "/h"]) == "/x/toneshaper/library")
+        #expect(LibraryLocations.userDirectory(environment: ["XDG_DATA_HOME": "relative", "HOME": "/h"]) == "/h/.local/share/toneshaper/library")
+        #expect(LibraryLocations.userDirectory(environment: ["HOME": "/h"]) == "/h/.local/share/toneshaper/library")
+    }
+
+    @Test func sessionsFollowTheEnvironmentElseTheExecutable() {
+        #expect(LibraryLocations.findSessions(environment: ["TONESHAPER_SESSIONS": "/s"]).found == "/s")
+        // The test executable lives in .build*/debug inside the repository: walking up finds
+        // the repository's Sessions.
+        let found = LibraryLocations.findSessions(environment: [:]).found
+        #expect(found.map { URL(fileURLWithPath: $0).standardizedFileURL.path } == URL(fileURLWithPath: repositorySessions).standardizedFileURL.path)
+    }
+}
