@@ -51,10 +51,16 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
 
+        // Benchmarks of the engine (run: Scripts/bench.sh); measured, never asserted in tests.
+        .executableTarget(name: "ToneShaperBench", dependencies: ["ToneShaperCore"]),
+
         // Signal measurements shared by the test targets (FFT, zero crossings, levels).
         .target(name: "ToneShaperTestSupport", path: "Tests/ToneShaperTestSupport"),
         // Interposes malloc in the test executable to count allocations on one thread.
         .target(name: "CAllocationCounter", path: "Tests/CAllocationCounter"),
         .testTarget(name: "ToneShaperCoreTests", dependencies: ["ToneShaperCore", "ToneShaperTestSupport", "CAllocationCounter"]),
+        .testTarget(name: "ToneShaperJackTests", dependencies: ["ToneShaperJack", "ToneShaperCore", "ToneShaperTestSupport", "toneshaper", "CAllocationCounter"]),
+        .testTarget(name: "ToneShaperOSCTests", dependencies: ["ToneShaperOSC", "ToneShaperCore"]),
+        .testTarget(name: "ToneShaperFilesTests", dependencies: ["ToneShaperFiles", "ToneShaperCore", "ToneShaperTestSupport", "toneshaper"]),
     ]
 )

@@ -1,7 +1,140 @@
 import ArgumentParser
+import Foundation
+import Logging
+import ToneShaperCore
+import ToneShaperFiles
+import ToneShaperJack
+import ToneShaperOSC
 
-// Placeholder: replaced by the real `run` command.
+/// `toneshaper run`: the live node. Plays a tone shape as a JACK client and takes changes
+/// over OSC until SIGINT or SIGTERM.
 struct RunCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "run", abstract: "(not yet built)")
-    func run() throws { throw ValidationError("'run' is not built yet") }
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Play a tone shape as a JACK client, controlled over OSC.",
+        discussion: """
+        Needs a running JACK server (the node never starts one; JACK_DEFAULT_SERVER picks \
+        the server). When ready it prints two lines on stdout:
+          JACK: <client>:<port> ...
+          OSC: osc.udp://<host>:<port>/
+        If the server goes away the node keeps its state and reconnects when one is back.
+        """)
+
+    @Argument(help: "A document: a built-in or user-library name (see `toneshaper presets`) or a path. Default: a gentle rise and fall around A3.")
+    var document: String?
+
+    @Option(name: .customLong("name"), help: "JACK client name.")
+    var clientName = "toneshaper"
+
+    @Option(name: .customLong("server"), help: "JACK server name (default: JACK_DEFAULT_SERVER, else \"default\").")
+    var serverName: String?
+
+    @Option(name: .customLong("osc-port"), help: "OSC UDP port (0: any free port; the chosen one is printed).")
+    var oscPort = 9000
+
+    @Option(name: .customLong("osc-host"), help: "Accept OSC control from this interface's network (default: this machine only; 0.0.0.0: anyone).")
+    var oscHost: String?
+
+    @Option(name: .customLong("osc-prefix"), help: "OSC address prefix.")
+    var oscPrefix = "/toneshaper"
+
+    @Option(name: .customLong("osc-allow"), help: "Also accept OSC control from these senders (CIDR, repeatable).")
+    var oscAllow: [String] = []
+
+    @Flag(name: .customLong("no-osc"), help: "Do not listen for OSC at all.")
+    var noOSC = false
+
+    @Option(name: .customLong("connect"), help: "Connect the output to this JACK port instead of the system playback ports (repeatable).")
+    var connect: [String] = []
+
+    @Flag(name: .customLong("no-auto-connect"), help: "Do not connect to the system playback ports.")
+    var noAutoConnect = false
+
+    @Flag(help: "Two output ports (out_1, out_2) carrying the same signal, instead of one (out).")
+    var stereo = false
+
+    @Option(help: "Master gain, linear 0...1 (overrides the document's).")
+    var amplitude: Double?
+
+    @Flag(help: "Start silent; /toneshaper/play starts it.")
+    var paused = false
+
+    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
+    var logLevel = "info"
+
+    func validate() throws {
+        guard Logger.Level(rawValue: logLevel.lowercased()) != nil else {
+            throw ValidationError("unknown log level \"\(logLevel)\"; use trace, debug, info, notice, warning, error or critical")
+        }
+        if let amplitude, !(amplitude.isFinite && (0...1).contains(amplitude)) {
+            throw ValidationError("--amplitude must be between 0 and 1 (linear gain), not \(amplitude)")
+        }
+    }
+
+    func run() throws {
+        // First, before any thread exists: every thread started from here on (JACK's,
+        // liblo's, the node's) inherits the block, so the signals wait for `sigwait` below.
+        TerminationSignals.block()
+        RunCommand.bootstrapLogging(level: Logger.Level(rawValue: logLevel.lowercased()) ?? .info)
+        let logger = Logger(label: "toneshaper")
+
+        let library = DocumentLibrary()
+        var shape = ToneShape.defaultShape
+        if let document {
+            do { shape = try library.load(document) } catch { throw ValidationError(error.description) }
+        }
+        if let amplitude {
+            do { shape = try shape.setting(.amplitude, to: .real(amplitude)) } catch { throw ValidationError(error.description) }
+        }
+        // The node adopts the server's rate before the first sound.
+        let controller = EngineController(shape: shape, sampleRate: 48_000, playing: !paused)
+
+        let node = JackNode(controller: controller, configuration: JackNodeConfiguration(
+            clientName: clientName, serverName: serverName, stereo: stereo, connectTo: connect, autoConnect: !noAutoConnect))
+        try node.start()
+        logger.info("playing \"\(shape.name ?? document ?? "default")\" at \(controller.sampleRate) Hz\(paused ? " (paused)" : "")")
+
+        var osc: OSCControlServer?
+        if !noOSC {
+            do {
+                osc = try startOSC(controller: controller, node: node, library: library)
+            } catch {
+                node.stop()
+                throw error
+            }
+        }
+
+        // Straight to file descriptor 1, unbuffered: whoever waits for these lines (a
+        // script, a test) sees them at once even through a pipe.
+        var ready = "JACK: \(node.portNames.joined(separator: " "))\n"
+        if let osc { ready += "OSC: \(osc.url)\n" }
+        FileHandle.standardOutput.write(Data(ready.utf8))
+
+        let signal = TerminationSignals.wait()
+        logger.info("\(signal == SIGINT ? "SIGINT" : "SIGTERM"): closing")
+        osc?.stop()
+        node.stop()
+    }
+
+    /// The OSC control surface, wired to the controller, the node's statistics and the
+    /// document library.
+    private func startOSC(controller: EngineController, node: JackNode, library: DocumentLibrary) throws -> OSCControlServer {
+        let configuration = OSCControlServer.Configuration(port: oscPort, host: oscHost, prefix: oscPrefix, allow: oscAllow)
+        let services = OSCHostServices(
+            statistics: { node.stats() },
+            load: { name in try library.load(name) },
+            save: { shape, name in _ = try library.save(shape, name: name) })
+        let server = try OSCControlServer(controller: controller, configuration: configuration, services: services)
+        try server.start()
+        return server
+    }
+
+    /// Human-readable log lines on stderr, at the chosen level.
+    private static func bootstrapLogging(level: Logger.Level) {
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+    }
 }

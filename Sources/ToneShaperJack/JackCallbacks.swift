@@ -1,0 +1,64 @@
+import CJack
+
+/// The C callbacks JACK calls. They live here, in a library with no actor isolation,
+/// because a closure written in the executable's main file would be main-actor isolated
+/// and trap on JACK's threads. The closures passed to JACK capture nothing (so they are
+/// plain C function pointers) and forward to these functions.
+enum JackCallbacks {
+    /// The process callback: real-time safe (no allocation, locks, I/O or logging).
+    /// `arg` is the node's `RealtimeState`.
+    static func process(_ nframes: jack_nframes_t, _ arg: UnsafeMutableRawPointer?) -> Int32 {
+        guard let arg else { return 0 }
+        let state = arg.assumingMemoryBound(to: RealtimeState.self)
+        let hooks = state.pointee.hooks
+        hooks?.enter()
+        let start = toneshaper_monotonic_nanoseconds()
+        state.pointee.runCycle(frames: nframes)
+        state.pointee.record(callbackNanoseconds: toneshaper_monotonic_nanoseconds() &- start)
+        hooks?.exit()
+        return 0
+    }
+
+    // The notifications below run on JACK's notification thread (or, for shutdown, any
+    // thread): they only store into atomics. `arg` is the client's `SessionToken`.
+
+    static func sampleRateChanged(_ rate: jack_nframes_t, _ arg: UnsafeMutableRawPointer?) -> Int32 {
+        withSignals(arg) { s, _ in s.sampleRate.store(Int(rate), ordering: .releasing) }
+        return 0
+    }
+
+    static func bufferSizeChanged(_ frames: jack_nframes_t, _ arg: UnsafeMutableRawPointer?) -> Int32 {
+        withSignals(arg) { s, _ in s.bufferSize.store(Int(frames), ordering: .releasing) }
+        return 0
+    }
+
+    static func xrun(_ arg: UnsafeMutableRawPointer?) -> Int32 {
+        withSignals(arg) { s, _ in s.xruns.wrappingAdd(1, ordering: .relaxed) }
+        return 0
+    }
+
+    /// Server gone (jack_on_info_shutdown): remember the reason, raise the flag, wake the
+    /// control loop. Never close the client here (it would hang).
+    static func infoShutdown(_ code: jack_status_t, _ reason: UnsafePointer<CChar>?, _ arg: UnsafeMutableRawPointer?) {
+        withSignals(arg) { s, generation in
+            s.shutdownReason.record(reason, generation: generation)
+            s.lostGeneration.store(generation, ordering: .releasing)
+            s.wake.signal()
+        }
+    }
+
+    /// Server gone (jack_on_shutdown, no reason given). Idempotent with `infoShutdown`.
+    static func shutdown(_ arg: UnsafeMutableRawPointer?) {
+        withSignals(arg) { s, generation in
+            s.lostGeneration.store(generation, ordering: .releasing)
+            s.wake.signal()
+        }
+    }
+
+    @inline(__always)
+    private static func withSignals(_ arg: UnsafeMutableRawPointer?, _ body: (NodeSignals, Int) -> Void) {
+        guard let arg else { return }
+        let token = arg.assumingMemoryBound(to: SessionToken.self).pointee
+        token.signals._withUnsafeGuaranteedRef { body($0, token.generation) }
+    }
+}

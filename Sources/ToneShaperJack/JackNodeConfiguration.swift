@@ -1,0 +1,58 @@
+/// How the node appears in the JACK graph.
+public struct JackNodeConfiguration: Sendable {
+    /// The client name; JACK may append a number when the name is taken.
+    public var clientName: String
+    /// The JACK server to join; nil means libjack's choice (JACK_DEFAULT_SERVER, else
+    /// "default").
+    public var serverName: String?
+    /// Two ports, `out_1` and `out_2`, carrying the same signal, instead of one `out`.
+    public var stereo: Bool
+    /// Ports to connect to at start ("system:playback_1"); empty means the physical
+    /// playback ports, when `autoConnect` is on.
+    public var connectTo: [String]
+    /// Connect to the system's playback ports when `connectTo` is empty.
+    public var autoConnect: Bool
+    /// How often the node tries to open a client again after losing its server.
+    public var reconnectInterval: Double
+    /// How often the control loop runs (freeing old plans, clock offset, notifications).
+    public var controlInterval: Double
+    /// How long `jack_client_close` may take before the node stops waiting for it
+    /// (it has been seen to hang after server restarts, jack2 issue 395).
+    public var closeTimeout: Double
+    /// Functions the process callback calls on entry and exit, for tests that watch the
+    /// audio thread (allocation counting). Nil in normal use.
+    public var cycleHooks: RealtimeCycleHooks?
+
+    public init(clientName: String = "toneshaper", serverName: String? = nil, stereo: Bool = false, connectTo: [String] = [],
+                autoConnect: Bool = true, reconnectInterval: Double = 0.25, controlInterval: Double = 0.05,
+                closeTimeout: Double = 1, cycleHooks: RealtimeCycleHooks? = nil) {
+        self.clientName = clientName
+        self.serverName = serverName
+        self.stereo = stereo
+        self.connectTo = connectTo
+        self.autoConnect = autoConnect
+        self.reconnectInterval = reconnectInterval
+        self.controlInterval = controlInterval
+        self.closeTimeout = closeTimeout
+        self.cycleHooks = cycleHooks
+    }
+
+    /// The server's name as the user knows it, for messages.
+    public var effectiveServerName: String { serverName ?? JackNodeError.serverName }
+
+    /// The short names of the node's output ports.
+    public var portShortNames: [String] { stereo ? ["out_1", "out_2"] : ["out"] }
+}
+
+/// Two C functions the process callback calls at its start and end (see
+/// `JackNodeConfiguration.cycleHooks`). C function pointers capture nothing, so calling
+/// them costs no allocation or reference counting.
+public struct RealtimeCycleHooks: @unchecked Sendable {
+    public var enter: @convention(c) () -> Void
+    public var exit: @convention(c) () -> Void
+
+    public init(enter: @convention(c) () -> Void, exit: @convention(c) () -> Void) {
+        self.enter = enter
+        self.exit = exit
+    }
+}

@@ -1,0 +1,98 @@
+import CJack
+import ToneShaperCore
+
+/// What the process callback reads and writes, in one heap block whose address JACK passes
+/// back as the callback's `arg`. It holds no Swift references that would be retained or
+/// released per cycle: the queues and the signals are kept as `Unmanaged` (retained once
+/// here, released in `destroy`) and used through `_withUnsafeGuaranteedRef`.
+///
+/// The control thread writes `client` and the ports only while no client is active (before
+/// `jack_activate`, which orders the writes before the first callback).
+struct RealtimeState {
+    var renderer: RealtimeRenderer
+    var client: OpaquePointer?
+    var port: OpaquePointer?
+    /// Stereo: a second port that gets a copy of the first.
+    var mirrorPort: OpaquePointer?
+    let commands: Unmanaged<SPSCQueue<TimedCommand>>
+    let retired: Unmanaged<SPSCQueue<Int>>
+    let signals: Unmanaged<NodeSignals>
+    let histogram: UnsafeMutablePointer<UInt64>
+    let hooks: RealtimeCycleHooks?
+
+    /// Allocates the state, off the audio thread. The renderer (and its engine) belong to it.
+    static func make(renderer: RealtimeRenderer, controller: EngineController, signals: NodeSignals,
+                     hooks: RealtimeCycleHooks?) -> UnsafeMutablePointer<RealtimeState> {
+        let state = UnsafeMutablePointer<RealtimeState>.allocate(capacity: 1)
+        state.initialize(to: RealtimeState(
+            renderer: renderer, client: nil, port: nil, mirrorPort: nil,
+            commands: .passRetained(controller.commands), retired: .passRetained(controller.retired),
+            signals: .passRetained(signals), histogram: signals.histogram.buckets, hooks: hooks))
+        return state
+    }
+
+    /// Frees everything, once no callback can run any more (the client is closed).
+    static func destroy(_ state: UnsafeMutablePointer<RealtimeState>) {
+        state.pointee.renderer.deallocate()
+        state.pointee.commands.release()
+        state.pointee.retired.release()
+        state.pointee.signals.release()
+        state.deinitialize(count: 1)
+        state.deallocate()
+    }
+
+    /// One JACK period: fetch the port buffer and the period's timing, then render.
+    @inline(__always)
+    mutating func runCycle(frames nframes: jack_nframes_t) {
+        guard nframes > 0, let client, let port, let raw = jack_port_get_buffer(port, nframes) else { return }
+        let frames = Int(nframes)
+        let out = raw.assumingMemoryBound(to: Float.self)
+        let clock = periodClock(client: client, frames: frames)
+        commands._withUnsafeGuaranteedRef { commands in
+            retired._withUnsafeGuaranteedRef { retired in
+                renderer.renderPeriod(into: out, frames: frames, clock: clock, commands: commands, retired: retired)
+            }
+        }
+        if let mirrorPort, let copy = jack_port_get_buffer(mirrorPort, nframes) {
+            copy.copyMemory(from: raw, byteCount: frames * MemoryLayout<Float>.stride)
+        }
+    }
+
+    /// This period in wall-clock time, from `jack_get_cycle_times` (called once per cycle)
+    /// and the control side's published wall-minus-JACK offset (SPEC 12).
+    @inline(__always)
+    private func periodClock(client: OpaquePointer, frames: Int) -> PeriodClock {
+        let offset = Double(signals._withUnsafeGuaranteedRef { $0.wallClockOffsetMicros.load(ordering: .relaxed) })
+        var currentFrames: jack_nframes_t = 0
+        var currentUsecs: jack_time_t = 0
+        var nextUsecs: jack_time_t = 0
+        var periodUsecs: Float = 0
+        if jack_get_cycle_times(client, &currentFrames, &currentUsecs, &nextUsecs, &periodUsecs) == 0,
+           nextUsecs > currentUsecs {
+            return PeriodClock(startMicros: Double(currentUsecs) + offset,
+                               microsPerFrame: Double(nextUsecs - currentUsecs) / Double(frames))
+        }
+        // No timing from the server (should not happen inside the callback): now, nominal rate.
+        return PeriodClock(startMicros: Double(jack_get_time()) + offset,
+                           microsPerFrame: 1_000_000 / renderer.engine.plan.sampleRate)
+    }
+
+    /// Counts the period and its duration. Single writer: the audio thread.
+    @inline(__always)
+    func record(callbackNanoseconds ns: UInt64) {
+        CallbackTimingHistogram.record(ns, into: histogram)
+        signals._withUnsafeGuaranteedRef { s in
+            s.periods.wrappingAdd(1, ordering: .relaxed)
+            if ns > s.maxCallbackNanoseconds.load(ordering: .relaxed) {
+                s.maxCallbackNanoseconds.store(ns, ordering: .relaxed)
+            }
+        }
+    }
+}
+
+/// What the server-notification callbacks of one client get as `arg`: where to report,
+/// and which client they belong to.
+struct SessionToken {
+    let signals: Unmanaged<NodeSignals>
+    let generation: Int
+}

@@ -1,0 +1,71 @@
+import CAllocationCounter
+import Foundation
+import Synchronization
+import Testing
+import ToneShaperCore
+import ToneShaperJack
+
+/// Allocations counted on JACK's process thread between the hooks below.
+private let audioThreadAllocations = Atomic<UInt64>(0)
+private let countedCycles = Atomic<Int>(0)
+
+extension WithJackServer {
+    /// The node inside the test process, so the test can watch its process callback.
+    @Suite struct NodeInProcess {
+        static let countingHooks = RealtimeCycleHooks(
+            enter: { allocation_counter_start() },
+            exit: {
+                audioThreadAllocations.wrappingAdd(allocation_counter_stop(), ordering: .relaxed)
+                countedCycles.wrappingAdd(1, ordering: .relaxed)
+            })
+
+        @Test func processCallbackAllocatesNothingWhileTakingChanges() async throws {
+            let server = try PrivateJackServer()
+            // A rate other than the server's: the node must adopt the server's before playing.
+            let controller = EngineController(shape: .defaultShape, sampleRate: 44_100)
+            let node = JackNode(controller: controller, configuration: JackNodeConfiguration(
+                clientName: "ts-alloc", serverName: server.name, autoConnect: false, cycleHooks: Self.countingHooks))
+            audioThreadAllocations.store(0, ordering: .relaxed)
+            countedCycles.store(0, ordering: .relaxed)
+            try node.start()
+            defer { node.stop() }
+            #expect(controller.sampleRate == 48_000)
+            #expect(node.portNames == ["ts-alloc:out"])
+
+            // Changes of every kind while it plays: ramps, new plans, time-tagged ones.
+            let waves = ["Square", "Sawtooth Fourier", "Triangle", "Sine"]
+            for i in 0..<24 {
+                let now = wallClockSeconds()
+                try controller.set(.amplitude, to: .real(0.1 + 0.01 * Double(i)), due: now + 0.005 * Double(i % 5))
+                try controller.setFrequencyRange(min: 100 + Double(i), max: 600 + Double(i), due: i % 2 == 0 ? nil : now + 0.02)
+                if i % 3 == 0 {
+                    // The controller refuses a new curve while too many wait for the audio
+                    // thread (EngineController.maximumLivePlans); on a busy machine, wait.
+                    let wave = waves[(i / 3) % waves.count]
+                    #expect(await eventually(timeout: 2) { (try? controller.set(.wave, to: .text(wave))) != nil })
+                }
+                if i == 10 { try controller.stop() }
+                if i == 14 { try controller.play(due: now + 0.01) }
+                try await Task.sleep(for: .milliseconds(25))
+            }
+            try await Task.sleep(for: .milliseconds(300))
+
+            let stats = node.stats()
+            #expect(countedCycles.load(ordering: .relaxed) > 200)
+            #expect(audioThreadAllocations.load(ordering: .relaxed) == 0)
+            #expect(stats.periods >= countedCycles.load(ordering: .relaxed) - 1)
+            #expect(stats.bufferSize == 64)
+            #expect(stats.sampleRate == 48_000)
+            #expect(stats.p50 > 0 && stats.p50 <= stats.p99 && stats.p99 <= stats.p999 && stats.p999 <= stats.max)
+            // The control loop frees what the audio thread handed back.
+            #expect(await eventually(timeout: 2) { controller.livePlanCount == 1 })
+        }
+
+        @Test func noServerIsAClearError() throws {
+            let controller = EngineController(shape: .defaultShape, sampleRate: 48_000)
+            let node = JackNode(controller: controller, configuration: JackNodeConfiguration(serverName: "ts-test-nobody-\(getpid())"))
+            #expect(throws: JackNodeError.noServer(serverName: "ts-test-nobody-\(getpid())")) { try node.start() }
+            #expect(JackNodeError.noServer(serverName: "x").description.contains("no JACK server is running (server name \"x\")"))
+        }
+    }
+}

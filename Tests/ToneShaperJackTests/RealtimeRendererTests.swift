@@ -1,0 +1,169 @@
+import CAllocationCounter
+import Testing
+import ToneShaperCore
+import ToneShaperJack
+
+/// The audio-thread logic without JACK: commands reach the engine at the right sample, in
+/// the right order, and nothing allocates.
+@Suite struct RealtimeRendererTests {
+    static let rate = 48_000.0
+    static let period = 64
+    static let microsPerFrame = 1_000_000 / rate
+    /// Some wall-clock moment (µs) for period 0 to start at.
+    static let origin = 1_700_000_000_000_000.0
+
+    /// A controller and the renderer it feeds, rendering period after period with a clock
+    /// that advances exactly one period each time.
+    final class Harness {
+        let controller: EngineController
+        var renderer: RealtimeRenderer
+        let buffer = UnsafeMutablePointer<Float>.allocate(capacity: RealtimeRendererTests.period)
+        var periodIndex = 0
+        var output: [Float] = []
+
+        init(shape: ToneShape = RealtimeRendererTests.steadyShape) {
+            controller = EngineController(shape: shape, sampleRate: RealtimeRendererTests.rate)
+            renderer = RealtimeRenderer(engine: controller.makeEngine(rampLength: RealtimeRendererTests.period))
+        }
+
+        deinit {
+            renderer.deallocate()
+            buffer.deallocate()
+        }
+
+        static func clock(forPeriod index: Int) -> PeriodClock {
+            PeriodClock(startMicros: origin + Double(index * period) * microsPerFrame, microsPerFrame: microsPerFrame)
+        }
+
+        /// Unix seconds of sample `n` since period 0 began.
+        static func due(atSample n: Int) -> Double { (origin + Double(n) * microsPerFrame) / 1_000_000 }
+
+        func render(periods: Int, keep: Bool = true) {
+            for _ in 0..<periods {
+                renderer.renderPeriod(into: buffer, frames: RealtimeRendererTests.period, clock: Harness.clock(forPeriod: periodIndex),
+                                      commands: controller.commands, retired: controller.retired)
+                if keep { output += UnsafeBufferPointer(start: buffer, count: RealtimeRendererTests.period) }
+                periodIndex += 1
+            }
+        }
+    }
+
+    /// A steady 440 Hz sine, no amplitude scaling: any change shows at once.
+    static let steadyShape = ToneShape(points: [CurvePoint(time: 0, frequency: 440)], duration: 1,
+                                       minFrequency: 20, maxFrequency: 2000, scale: .none, amplitude: 0.5)
+
+    /// The first sample at which two renderings differ.
+    static func firstDifference(_ a: [Float], _ b: [Float]) -> Int? {
+        zip(a, b).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+    }
+
+    @Test func timeTaggedChangeStartsAtItsSample() throws {
+        let reference = Harness(), tagged = Harness()
+        // Period 3, sample 37 of it.
+        let sample = 3 * Self.period + 37
+        try tagged.controller.set(.amplitude, to: .real(0.1), due: Harness.due(atSample: sample))
+        reference.render(periods: 6)
+        tagged.render(periods: 6)
+        // A ramp starts at its sample with the old value, so the first different sample is the next one.
+        #expect(Self.firstDifference(reference.output, tagged.output) == sample + 1)
+        #expect(tagged.renderer.engine.amplitude.target == 0.1)
+    }
+
+    @Test func futureChangeWaitsInThePendingListAcrossPeriods() throws {
+        let reference = Harness(), tagged = Harness()
+        let sample = 40 * Self.period + 5
+        try tagged.controller.set(.amplitude, to: .real(0.2), due: Harness.due(atSample: sample))
+        reference.render(periods: 2)
+        tagged.render(periods: 2)
+        #expect(tagged.renderer.pendingCount == 1)
+        #expect(tagged.controller.commands.count == 0)
+        reference.render(periods: 40)
+        tagged.render(periods: 40)
+        #expect(tagged.renderer.pendingCount == 0)
+        #expect(Self.firstDifference(reference.output, tagged.output) == sample + 1)
+    }
+
+    @Test func untimedAndPastChangesApplyAtThePeriodStart() throws {
+        for due in [nil, Harness.due(atSample: -10_000)] as [Double?] {
+            let reference = Harness(), changed = Harness()
+            reference.render(periods: 2)
+            changed.render(periods: 2)
+            try changed.controller.set(.amplitude, to: .real(0.05), due: due)
+            reference.render(periods: 2)
+            changed.render(periods: 2)
+            #expect(Self.firstDifference(reference.output, changed.output) == 2 * Self.period + 1)
+        }
+    }
+
+    @Test func changesDueTogetherApplyInTheOrderSent() throws {
+        let h = Harness()
+        let due = Harness.due(atSample: 100)
+        try h.controller.set(.amplitude, to: .real(0.1), due: due)
+        try h.controller.set(.amplitude, to: .real(0.3), due: due)
+        try h.controller.set(.amplitude, to: .real(0.2), due: due)
+        // An untimed change sent later than a past-due one wins over it.
+        h.render(periods: 3)
+        #expect(h.renderer.engine.amplitude.target == 0.2)
+        try h.controller.set(.amplitude, to: .real(0.4), due: Harness.due(atSample: 0))
+        try h.controller.set(.amplitude, to: .real(0.35))
+        h.render(periods: 1)
+        #expect(h.renderer.engine.amplitude.target == 0.35)
+    }
+
+    @Test func aNewPlanWaitsForTheCrossfadeAndOldPlansAreHandedBack() throws {
+        let h = Harness()
+        h.render(periods: 1)
+        try h.controller.set(.wave, to: .text("Square"))
+        try h.controller.set(.wave, to: .text("Triangle"))
+        h.render(periods: 1)
+        // The first new plan is fading in; the second waits for it.
+        #expect(h.renderer.engine.isCrossfading)
+        #expect(h.renderer.engine.plan.wave == .square)
+        #expect(h.renderer.pendingCount == 1)
+        h.render(periods: 20)
+        #expect(h.renderer.engine.plan.wave == .triangle)
+        #expect(h.renderer.pendingCount == 0)
+        h.controller.collectRetired()
+        #expect(h.controller.livePlanCount == 1)
+        #expect(h.output.allSatisfy { $0.isFinite && abs($0) <= 0.5 })
+    }
+
+    @Test func aFloodOfFutureChangesOverflowsIntoImmediateOnes() throws {
+        let h = Harness()
+        for i in 0..<100 {
+            try h.controller.set(.amplitude, to: .real(0.001 * Double(i + 1)), due: Harness.due(atSample: 1_000_000 + i))
+        }
+        h.render(periods: 1)
+        #expect(h.renderer.pendingCount == 64)
+        #expect(h.controller.commands.count == 0)
+    }
+
+    @Test func renderingWithTimedCommandsAndNewPlansAllocatesNothing() throws {
+        let h = Harness(shape: .defaultShape)
+        // Everything is prepared on this "control" thread first: the controller allocates.
+        for i in 0..<40 {
+            let due = Harness.due(atSample: 500 + i * 2_400 + i % 64)
+            try h.controller.set(.amplitude, to: .real(0.1 + 0.01 * Double(i)), due: due)
+            // At most EngineController.maximumLivePlans plans may wait at once.
+            if i % 8 == 0 { try h.controller.set(.wave, to: .text(i % 10 == 0 ? "Square" : "Sawtooth Fourier")) }
+            if i % 7 == 0 { try h.controller.setFrequencyRange(min: 100 + Double(i), max: 800, due: i % 2 == 0 ? nil : due) }
+        }
+        for _ in 0..<100 { try h.controller.set(.echoVolume, to: .real(0.5), due: Harness.due(atSample: 10_000_000)) }
+        allocation_counter_start()
+        h.render(periods: 2_000, keep: false)
+        let allocations = allocation_counter_stop()
+        #expect(allocations == 0)
+        #expect(h.renderer.pendingCount > 0)
+        h.controller.collectRetired()
+    }
+
+    @Test func periodClockFollowsTheSpecFormula() {
+        // frame = rint((t - current_usecs) * nframes / (next_usecs - current_usecs))
+        let clock = PeriodClock(startMicros: 1_000_000, microsPerFrame: 1333.0 / 64)
+        #expect(clock.frameOffset(ofMicros: 1_000_000) == 0)
+        #expect(clock.frameOffset(ofMicros: 1_000_000 + 1333.0 / 64 * 10.4) == 10)
+        #expect(clock.frameOffset(ofMicros: 1_000_000 + 1333.0 / 64 * 10.6) == 11)
+        #expect(clock.frameOffset(ofMicros: 999_000) < 0)
+        #expect(clock.frameOffset(ofMicros: 1e18) > 1e12)
+    }
+}

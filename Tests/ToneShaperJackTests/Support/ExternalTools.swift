@@ -1,0 +1,111 @@
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Finding and running the command-line tools the JACK tests drive (jackd, jack_lsp,
+/// jack_capture) and the `toneshaper` binary under test.
+enum ExternalTools {
+    /// The full path of `name` on PATH (or in /usr/bin), if it is there.
+    static func path(of name: String) -> String? {
+        let directories = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init) + ["/usr/bin", "/usr/local/bin"]
+        for directory in directories {
+            let candidate = directory + "/" + name
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        return nil
+    }
+
+    /// jackd, jack_lsp and jack_capture: what every JACK test needs.
+    static var haveJack: Bool { ["jackd", "jack_lsp", "jack_capture"].allSatisfy { path(of: $0) != nil } }
+
+    /// The `toneshaper` executable built next to this test bundle.
+    static var toneshaperBinary: String {
+        let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        var directory = URL(fileURLWithPath: me).deletingLastPathComponent()
+        // On Linux the bundle is an executable in the build directory; elsewhere it is a
+        // directory with the executable a few levels down.
+        for _ in 0..<4 {
+            let candidate = directory.appendingPathComponent("toneshaper").path
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+            directory.deleteLastPathComponent()
+        }
+        return URL(fileURLWithPath: me).deletingLastPathComponent().appendingPathComponent("toneshaper").path
+    }
+
+    /// Runs a tool to completion (killed after `timeout` seconds) and returns its exit status
+    /// and standard output.
+    @discardableResult
+    static func run(_ tool: String, _ arguments: [String], environment: [String: String] = [:],
+                    timeout: Double = 10) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path(of: tool) ?? tool)
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let output = OutputCollector()
+        process.standardOutput = output.pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        output.start()
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline { usleep(5_000) }
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+        }
+        process.waitUntilExit()
+        output.finish()
+        return (process.terminationStatus, output.text)
+    }
+}
+
+/// Collects what a child process writes to a pipe, on a thread of its own, so the child
+/// never blocks on a full pipe and the test can look at the text at any time.
+final class OutputCollector: @unchecked Sendable {
+    let pipe = Pipe()
+    private let data = Mutex(Data())
+    private let done = DispatchSemaphore(value: 0)
+
+    func start() {
+        let handle = pipe.fileHandleForReading
+        Thread.detachNewThread { [self] in
+            while true {
+                let chunk = handle.availableData
+                if chunk.isEmpty { break }
+                data.withLock { $0.append(chunk) }
+            }
+            done.signal()
+        }
+    }
+
+    /// Waits (briefly) for the writer's end to close and everything to be read.
+    func finish(timeout: Double = 2) {
+        try? pipe.fileHandleForWriting.close()
+        _ = done.wait(timeout: .now() + timeout)
+    }
+
+    var text: String { data.withLock { String(decoding: $0, as: UTF8.self) } }
+}
+
+func monotonicSeconds() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+}
+
+func wallClockSeconds() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_REALTIME, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+}
+
+/// Polls `condition` every 10 ms until it holds (true) or `timeout` seconds pass (false).
+func eventually(timeout: Double, _ condition: () throws -> Bool) async rethrows -> Bool {
+    let deadline = monotonicSeconds() + timeout
+    while true {
+        if try condition() { return true }
+        if monotonicSeconds() > deadline { return false }
+        try? await Task.sleep(for: .milliseconds(10))
+    }
+}
