@@ -72,8 +72,9 @@ public final class JackNode: @unchecked Sendable {
         do throws(JackNodeError) {
             generation = 1
             let session = try JackSession.open(configuration: configuration, generation: generation, signals: signals)
+            // The engine starts at the server's rate, so adopting it queues no new plan.
+            let engine = controller.makeEngine(rampLength: session.bufferSize, sampleRate: Double(session.sampleRate))
             adoptServerSettings(of: session)
-            let engine = controller.makeEngine(rampLength: session.bufferSize)
             let state = RealtimeState.make(renderer: RealtimeRenderer(engine: engine), controller: controller,
                                            signals: signals, hooks: configuration.cycleHooks)
             realtime = state
@@ -182,18 +183,21 @@ public final class JackNode: @unchecked Sendable {
         knownBufferSize = session.bufferSize
         if rate > 0 && Double(rate) != controller.sampleRate {
             if appliedSampleRate != 0 { logger.info("JACK sample rate is now \(rate) Hz; rebuilding the curve for it") }
-            controller.setSampleRate(Double(rate))
+            // If it cannot be queued now, the control loop sees the mismatch and retries.
+            appliedSampleRate = controller.setSampleRate(Double(rate)) ? rate : 0
+        } else {
+            appliedSampleRate = rate
         }
-        appliedSampleRate = rate
     }
 
     /// Acts on the sample-rate and buffer-size notifications the callbacks recorded.
     private func followServerSettings() {
         let rate = signals.sampleRate.load(ordering: .acquiring)
         if rate > 0 && rate != appliedSampleRate {
-            logger.info("JACK sample rate is now \(rate) Hz; rebuilding the curve for it")
-            controller.setSampleRate(Double(rate))
-            appliedSampleRate = rate
+            if controller.setSampleRate(Double(rate)) {
+                logger.info("JACK sample rate is now \(rate) Hz; rebuilt the curve for it")
+                appliedSampleRate = rate
+            }
         }
         let size = signals.bufferSize.load(ordering: .acquiring)
         if size > 0 && size != knownBufferSize {

@@ -44,9 +44,11 @@ public final class EngineController: @unchecked Sendable {
     /// Plans built and not yet handed back by the audio thread.
     public var livePlanCount: Int { state.withLock { $0.storages.count } }
 
-    /// An engine for the audio side, playing the current shape. Call once per engine.
-    public func makeEngine(rampLength: Int = 64) -> ToneEngine {
+    /// An engine for the audio side, playing the current shape, at `sampleRate` when given
+    /// (the server's: adopting it here costs no cross-fade). Call once per engine.
+    public func makeEngine(rampLength: Int = 64, sampleRate: Double? = nil) -> ToneEngine {
         state.withLock { s in
+            if let sampleRate, sampleRate > 0 { s.sampleRate = sampleRate }
             let plan = EngineController.buildPlan(&s)
             return ToneEngine(plan: plan, minFrequency: s.shape.minFrequency, maxFrequency: s.shape.maxFrequency,
                               amplitude: s.shape.amplitude, echoVolume: s.shape.echoVolume,
@@ -108,14 +110,22 @@ public final class EngineController: @unchecked Sendable {
     }
 
     /// The server's sample rate changed: the same shape, rebuilt for the new rate.
-    public func setSampleRate(_ rate: Double) {
+    /// False when the change could not be queued (the queue is full or too many plans are
+    /// waiting): nothing changed, and the caller should try again shortly.
+    @discardableResult
+    public func setSampleRate(_ rate: Double) -> Bool {
         state.withLock { s in
-            guard rate > 0, rate != s.sampleRate else { return }
+            guard rate > 0, rate != s.sampleRate else { return true }
+            guard s.storages.count < EngineController.maximumLivePlans else { return false }
+            let previous = s.sampleRate
             s.sampleRate = rate
             let plan = EngineController.buildPlan(&s)
             if (try? EngineController.send(commands, [TimedCommand(.replacePlan(plan))])) == nil {
                 s.storages[plan.storageID] = nil
+                s.sampleRate = previous
+                return false
             }
+            return true
         }
     }
 

@@ -7,10 +7,12 @@ import Synchronization
 /// Exactly one thread may push and exactly one may pop. `T` should be trivial (no
 /// references), so that neither side ever retains, releases or frees on the audio thread.
 public final class SPSCQueue<T>: @unchecked Sendable {
-    private let storage: UnsafeMutablePointer<T>
+    // Inlinable, so that the audio thread gets code specialised for its element type
+    // rather than generic code reached through type metadata.
+    @usableFromInline let storage: UnsafeMutablePointer<T>
     public let capacity: Int
-    private let head = Atomic<Int>(0)   // next slot to read; written by the consumer
-    private let tail = Atomic<Int>(0)   // next slot to write; written by the producer
+    @usableFromInline let head = Atomic<Int>(0)   // next slot to read; written by the consumer
+    @usableFromInline let tail = Atomic<Int>(0)   // next slot to write; written by the producer
 
     public init(capacity: Int) {
         precondition(capacity >= 2)
@@ -24,7 +26,7 @@ public final class SPSCQueue<T>: @unchecked Sendable {
     }
 
     /// Producer side. False when full: the value was not queued.
-    @discardableResult
+    @inlinable @discardableResult
     public func push(_ value: T) -> Bool {
         let t = tail.load(ordering: .relaxed)
         let next = (t + 1) % capacity
@@ -35,6 +37,7 @@ public final class SPSCQueue<T>: @unchecked Sendable {
     }
 
     /// Consumer side: the oldest value without removing it.
+    @inlinable
     public func peek() -> T? {
         let h = head.load(ordering: .relaxed)
         if h == tail.load(ordering: .acquiring) { return nil }
@@ -42,6 +45,7 @@ public final class SPSCQueue<T>: @unchecked Sendable {
     }
 
     /// Consumer side: removes and returns the oldest value.
+    @inlinable
     public func pop() -> T? {
         let h = head.load(ordering: .relaxed)
         if h == tail.load(ordering: .acquiring) { return nil }
@@ -51,6 +55,7 @@ public final class SPSCQueue<T>: @unchecked Sendable {
     }
 
     /// Either side: a snapshot of how many values wait.
+    @inlinable
     public var count: Int {
         let t = tail.load(ordering: .acquiring), h = head.load(ordering: .acquiring)
         return (t - h + capacity) % capacity

@@ -1,0 +1,145 @@
+#!/usr/bin/env bash
+# Measures ToneShaper's speed on this machine (the figures behind README's table).
+# Nothing here is a pass/fail test: the machine may be shared and noisy, so ratios are
+# measured side by side in one run and medians are reported.
+#
+#   bash Scripts/bench.sh            # everything (about 5 minutes)
+#   bash Scripts/bench.sh engine     # only the engine kernel benchmark
+#   bash Scripts/bench.sh render     # only toneshaper render vs sox
+#   bash Scripts/bench.sh jack       # only the JACK measurements (callback, CPU vs csound, start-up, memory, scaling)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+what=${1:-all}
+say() { printf '\n==> %s\n' "$*"; }
+median() { sort -g | awk '{a[NR]=$1} END {if (NR%2) print a[(NR+1)/2]; else printf "%.4f\n", (a[NR/2]+a[NR/2+1])/2}'; }
+now() { date +%s.%N; }
+
+bash Scripts/setup.sh >/dev/null
+need=()
+command -v bc >/dev/null || need+=(bc)
+if ! command -v csound >/dev/null && [[ $what == all || $what == jack ]]; then need+=(csound); fi
+if ((${#need[@]})); then
+    say "installing ${need[*]} (arithmetic, and csound for the CPU comparison)"
+    as_root=(); [[ $(id -u) -eq 0 ]] || as_root=(sudo)
+    "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+fi
+bin=$(swift build -c release --show-bin-path)
+swift build -c release --product ToneShaperBench >/dev/null
+toneshaper="$bin/toneshaper"
+work=$(mktemp -d)
+pids=()
+cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$work"; }
+trap cleanup EXIT
+
+echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
+
+if [[ $what == all || $what == engine ]]; then
+    say "engine kernel (ToneShaperBench)"
+    "$bin/ToneShaperBench"
+fi
+
+if [[ $what == all || $what == render ]]; then
+    say "render the 600 s 30->440 Hz sine sweep to 32-bit float WAV, against sox (5 runs each, alternating)"
+    cat > "$work/sweep600.toneshaper" <<'DOC'
+{"points": [[0, 30], [600, 440]], "duration": 600, "minFrequency": 30, "maxFrequency": 440,
+ "componentType": "Sine", "scaleType": "None", "echoOffsetTimeSeconds": 0, "echoVolume": 0, "fidelity": 500}
+DOC
+    : > "$work/ts.times"; : > "$work/sox.times"
+    for i in 1 2 3 4 5; do
+        t0=$(now); "$toneshaper" render "$work/sweep600.toneshaper" --output "$work/ts.wav" >/dev/null; t1=$(now)
+        sox -n -r 48000 -b 32 -e floating-point "$work/sox.wav" synth 600 sine 30-440; t2=$(now)
+        echo "$t1 - $t0" | bc -l >> "$work/ts.times"; echo "$t2 - $t1" | bc -l >> "$work/sox.times"
+    done
+    ts=$(median < "$work/ts.times"); sx=$(median < "$work/sox.times")
+    printf 'toneshaper render: %.3f s   sox synth: %.3f s   sox / toneshaper = %.2f\n' "$ts" "$sx" "$(echo "$sx / $ts" | bc -l)"
+fi
+
+if [[ $what == all || $what == jack ]]; then
+    export JACK_DEFAULT_SERVER="ts-bench-$$"
+    start_jack() {  # period
+        jackd --no-realtime -d dummy -r 48000 -p "$1" >"$work/jackd.log" 2>&1 &
+        jack_pid=$!; pids+=("$jack_pid")
+        for _ in $(seq 100); do jack_lsp >/dev/null 2>&1 && return 0; sleep 0.05; done
+        echo "jackd did not start"; cat "$work/jackd.log"; exit 1
+    }
+    stop_jack() { kill "$jack_pid" 2>/dev/null || true; wait "$jack_pid" 2>/dev/null || true; sleep 0.3; }
+    start_node() {  # name port -> node_pid, node_ready_seconds
+        local t0; t0=$(now)
+        "$toneshaper" run --name "$1" --osc-port "$2" --no-auto-connect >"$work/$1.out" 2>"$work/$1.err" &
+        node_pid=$!; pids+=("$node_pid")
+        for _ in $(seq 400); do grep -q '^OSC: ' "$work/$1.out" 2>/dev/null && break; sleep 0.005; done
+        node_ready_seconds=$(echo "$(now) - $t0" | bc -l)
+    }
+    cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+    stats() { "$toneshaper" send /stats --port "$1" --wait 2 | tr ' ' '\n' | awk -v k="$2" 'prev==k {print; exit} {prev=$0}'; }
+
+    say "callback time at 64 frames, 48 kHz, 60 s, and whole-process CPU against csound (same server, one run)"
+    start_jack 64
+    start_node bench 9123
+    printf 'start-up to ports registered and OSC bound: %.0f ms\n' "$(echo "$node_ready_seconds * 1000" | bc -l)"
+    cat > "$work/sweep.csd" <<'CSD'
+<CsoundSynthesizer>
+<CsOptions>
+-d -m0 -+rtaudio=jack -+jack_client=csoundbench -odac -b 64 -B 256
+</CsOptions>
+<CsInstruments>
+sr = 48000
+ksmps = 1
+nchnls = 1
+0dbfs = 1
+instr 1
+  kf linseg 30, 60, 440
+  a1 poscil 0.25, kf
+  out a1
+endin
+</CsInstruments>
+<CsScore>
+i1 0 3600
+</CsScore>
+</CsoundSynthesizer>
+CSD
+    csound "$work/sweep.csd" >"$work/csound.log" 2>&1 & csound_pid=$!; pids+=("$csound_pid")
+    sleep 2
+    n0=$(cpu_ticks "$node_pid"); c0=$(cpu_ticks "$csound_pid"); x0=$(stats 9123 xruns)
+    sleep 60
+    n1=$(cpu_ticks "$node_pid"); c1=$(cpu_ticks "$csound_pid")
+    "$toneshaper" send /stats --port 9123 --wait 2 | tee "$work/stats.txt"
+    x1=$(stats 9123 xruns)
+    rss=$(awk '/VmRSS/ {print $2}' "/proc/$node_pid/status")
+    node_cpu=$(echo "($n1 - $n0) / $(getconf CLK_TCK) / 60 * 100" | bc -l)
+    csound_cpu=$(echo "($c1 - $c0) / $(getconf CLK_TCK) / 60 * 100" | bc -l)
+    printf 'CPU over 60 s: toneshaper %.2f%%, csound %.2f%% (toneshaper / csound = %.2f)\n' "$node_cpu" "$csound_cpu" \
+        "$(echo "$node_cpu / ($csound_cpu + 0.0001)" | bc -l)"
+    echo "xruns during the minute: $((${x1%.*} - ${x0%.*})); node resident memory: $((rss / 1024)) MB"
+    kill "$csound_pid" "$node_pid" 2>/dev/null || true
+    stop_jack
+
+    say "callback cost against the JACK period (one node, 10 s each)"
+    printf '%8s %10s %10s %10s %12s\n' frames p50_us p99_us max_us ns_per_frame
+    for p in 16 32 64 128 256 512 1024 2048 4096; do
+        start_jack "$p"; start_node scale 9124; sleep 10
+        p50=$(stats 9124 p50); p99=$(stats 9124 p99); mx=$(stats 9124 max)
+        printf '%8d %10.1f %10.1f %10.1f %12.1f\n' "$p" "$p50" "$p99" "$mx" "$(echo "$p50 * 1000 / $p" | bc -l)"
+        kill "$node_pid"; wait "$node_pid" 2>/dev/null || true; stop_jack
+    done
+
+    say "several nodes on one server (64 frames, 20 s)"
+    printf '%8s %14s %10s %12s\n' nodes total_cpu_% xruns worst_max_us
+    for n in 1 4 16; do
+        start_jack 64; nodes=()
+        for i in $(seq "$n"); do start_node "multi$i" $((9200 + i)); nodes+=("$node_pid"); done
+        sleep 1
+        t0=0; for p in "${nodes[@]}"; do t0=$((t0 + $(cpu_ticks "$p"))); done
+        sleep 20
+        t1=0; worst=0; xr=0
+        for i in $(seq "$n"); do
+            p=${nodes[$((i - 1))]}; t1=$((t1 + $(cpu_ticks "$p")))
+            m=$(stats $((9200 + i)) max); worst=$(echo "if ($m > $worst) $m else $worst" | bc -l)
+            x=$(stats $((9200 + i)) xruns); xr=$((xr > ${x%.*} ? xr : ${x%.*}))
+        done
+        printf '%8d %14.2f %10d %12.1f\n' "$n" "$(echo "($t1 - $t0) / $(getconf CLK_TCK) / 20 * 100" | bc -l)" "$xr" "$worst"
+        for p in "${nodes[@]}"; do kill "$p" 2>/dev/null || true; done
+        wait "${nodes[@]}" 2>/dev/null || true
+        stop_jack
+    done
+fi

@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+import ToneShaperTestSupport
+
+extension WithJackServer {
+    /// A seeded corpus of hostile OSC sent at full speed while the node plays and a JACK
+    /// recorder records it. Afterwards the node is alive, answers /state, its state is what
+    /// the valid messages alone produce, and the recording is clean. CI sends 20,000
+    /// messages; Scripts/soak.sh sends 1,000,000 or more (TONESHAPER_FUZZ_MESSAGES).
+    @Suite struct OSCFuzz {
+        static var messages: Int { Int(ProcessInfo.processInfo.environment["TONESHAPER_FUZZ_MESSAGES"] ?? "") ?? 20_000 }
+        static var seed: UInt64 { UInt64(ProcessInfo.processInfo.environment["TONESHAPER_FUZZ_SEED"] ?? "") ?? 0x70_4E5A }
+
+        @Test func hostileControllerChangesOnlyWhatValidMessagesSay() async throws {
+            let server = try PrivateJackServer()
+            let scratch = try ScratchDirectory()
+            let document = try scratch.constantTone(frequency: 440, amplitude: 0.25)
+            let node = try NodeProcess([document, "--no-auto-connect", "--osc-port", "0"], server: server)
+            try await node.waitUntilReady()
+            let port = try #require(node.oscPort)
+            let client = try FuzzClient(port: port)
+            let initial = try #require(client.state())
+            let statsBefore = try #require(try OSCDatagram.stats(port: port))
+
+            // Record while the corpus is sent; the recording covers the whole flood.
+            let total = Self.messages
+            let seconds = 3 + Double(total) / 8_000
+            let (portName, directory) = (node.ports[0], scratch.url)
+            let recording = Task.detached { try server.record(portName, seconds: seconds, into: directory) }
+            try await Task.sleep(for: .milliseconds(500))
+
+            var corpus = FuzzCorpus(seed: Self.seed)
+            let started = Date()
+            var sent = 0, barriers = 0
+            while sent < total {
+                // Bursts at full speed, then a /state round trip as a barrier, so the
+                // node's receive buffer never overflows and drops a valid message.
+                for _ in 0..<min(500, total - sent) {
+                    client.send(corpus.next().packet)
+                    sent += 1
+                }
+                client.drain()
+                _ = try #require(client.state(), "the node stopped answering after \(sent) messages")
+                barriers += 1
+            }
+            let elapsed = Date().timeIntervalSince(started)
+            let (samples, _) = try await recording.value
+            let final = try #require(client.state())
+            let statsAfter = try #require(try OSCDatagram.stats(port: port))
+            client.drain()
+
+            print("""
+                fuzz: \(sent) messages (\(corpus.validCount) valid) in \(String(format: "%.1f", elapsed)) s, \
+                \(client.errorReplies) /error replies, \(client.okReplies) /ok, \(barriers + 2) state checks; \
+                xruns \(Int(statsBefore["xruns"] ?? 0)) -> \(Int(statsAfter["xruns"] ?? 0)), \
+                callback max \(statsAfter["max"] ?? -1) µs
+                """)
+
+            // Alive, and the state is what the valid messages alone produce.
+            #expect(node.process.isRunning)
+            for (key, want) in corpus.expected {
+                let got = try #require(final[key]?.number, "/state has no \(key)")
+                #expect(abs(got - want) <= 1e-5 * max(1, abs(want)), "\(key): \(got), expected \(want)")
+            }
+            for key in ["wave", "scale", "duration", "fidelity", "echo/offset", "fourier-terms", "anti-alias", "points"] {
+                #expect("\(String(describing: final[key]))" == "\(String(describing: initial[key]))", "\(key) changed")
+            }
+            // Errors were answered, but rate-limited: no more than the limiter's 200/s plus its burst.
+            #expect(client.errorReplies > 0)
+            #expect(Double(client.errorReplies) <= 200 * (elapsed + 1) + 200)
+            // The recording: no NaN or infinity, nothing beyond the largest amplitude set.
+            #expect(samples.count > 48_000)
+            #expect(SignalAnalysis.allFinite(samples))
+            #expect(SignalAnalysis.peak(samples) <= FuzzCorpus.amplitudeCeiling + 1e-6)
+            // No callback came near the period (64 frames at 48 kHz: 1333 µs): any xrun is
+            // the busy server's, not the node's.
+            #expect((statsAfter["max"] ?? .infinity) < 1333)
+            #expect(await node.stop() == 0)
+        }
+    }
+}
