@@ -62,9 +62,22 @@ struct RunCommand: ParsableCommand {
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel = "info"
 
+    @Option(name: .customLong("save"), help: ArgumentHelp(
+        "On exit, save what is playing (with every change made over OSC) into your library under this name.",
+        discussion: "The library is $XDG_DATA_HOME/toneshaper/library (~/.local/share/toneshaper/library); the file is written atomically and never over a built-in.",
+        valueName: "name"))
+    var saveName: String?
+
     func validate() throws {
         guard Logger.Level(rawValue: logLevel.lowercased()) != nil else {
             throw ValidationError("unknown log level \"\(logLevel)\"; use trace, debug, info, notice, warning, error or critical")
+        }
+        if let saveName {
+            // Refuse a bad name now, not after a whole session of playing.
+            do { try DocumentLibrary.checkName(saveName) } catch { throw ValidationError("--save: \(error.description)") }
+            if DocumentLibrary().listBuiltIns().contains(where: { $0.name == saveName }) {
+                throw ValidationError("--save: a built-in tone shape is called \"\(saveName)\" and would be hidden; choose another name, such as \"my-\(saveName)\"")
+            }
         }
         if let amplitude, !(amplitude.isFinite && (0...1).contains(amplitude)) {
             throw ValidationError("--amplitude must be between 0 and 1 (linear gain), not \(amplitude)")
@@ -114,6 +127,15 @@ struct RunCommand: ParsableCommand {
         logger.info("\(signal == SIGINT ? "SIGINT" : "SIGTERM"): closing")
         osc?.stop()
         node.stop()
+        if let saveName {
+            do {
+                let path = try library.save(controller.shape, name: saveName)
+                logger.info("saved the final state as \"\(saveName)\" (\(path))")
+            } catch {
+                logger.error("could not save \"\(saveName)\": \(error)")
+                throw ExitCode(1)
+            }
+        }
     }
 
     /// The OSC control surface, wired to the controller, the node's statistics and the
@@ -122,7 +144,8 @@ struct RunCommand: ParsableCommand {
         let configuration = OSCControlServer.Configuration(port: oscPort, host: oscHost, prefix: oscPrefix, allow: oscAllow)
         let services = OSCHostServices(
             statistics: { node.stats() },
-            load: { name in try library.load(name) },
+            // Names only: a remote controller must not make the node read any file it names.
+            load: { name in try library.load(named: name) },
             save: { shape, name in _ = try library.save(shape, name: name) })
         let server = try OSCControlServer(controller: controller, configuration: configuration, services: services)
         try server.start()

@@ -10,10 +10,10 @@ final class NodeProcess: @unchecked Sendable {
     let stdout = OutputCollector()
     let stderr = OutputCollector()
 
-    init(_ arguments: [String], server: PrivateJackServer) throws {
+    init(_ arguments: [String], server: PrivateJackServer, environment extra: [String: String] = [:]) throws {
         process.executableURL = URL(fileURLWithPath: ExternalTools.toneshaperBinary)
         process.arguments = ["run"] + arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(server.environment) { $1 }
+        process.environment = ProcessInfo.processInfo.environment.merging(server.environment) { $1 }.merging(extra) { $1 }
         process.standardOutput = stdout.pipe
         process.standardError = stderr.pipe
         try process.run()
