@@ -42,6 +42,9 @@ extension WithJackServer {
                 try await Task.sleep(for: .milliseconds(100))
 
                 guard let starts = Self.changeStarts(in: take.samples, rate: take.sampleRate, gains: [0.5] + gains.map(Double.init)) else { continue }
+                let errors = (1..<starts.count).map { i in Double(starts[i] - starts[i - 1]) - (dues[i] - dues[i - 1]) * take.sampleRate }
+                print("time tags: changes at samples \(starts); spacing error against the tags \(errors.map { Int($0.rounded()) }) samples "
+                      + "(includes the dummy server's own clock rate)")
                 for i in 1..<starts.count {
                     let spacing = Double(starts[i] - starts[i - 1])
                     let expected = (dues[i] - dues[i - 1]) * take.sampleRate
