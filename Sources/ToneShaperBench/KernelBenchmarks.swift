@@ -13,23 +13,29 @@ struct KernelCase {
         defer { engine.deallocate() }
         let buffer = UnsafeMutablePointer<Float>.allocate(capacity: period)
         defer { buffer.deallocate() }
-        var sink: Float = 0
-        var times: [Double] = []
-        // One warm-up run, then the measured ones.
-        for run in 0...runs {
-            let start = ContinuousClock.now
-            var done = 0
-            while done < frames {
-                engine.render(into: buffer, count: period)
-                sink += buffer[0]
-                done += period
-            }
-            let elapsed = ContinuousClock.now - start
-            if run > 0 { times.append(elapsed.nanoseconds / Double(done)) }
+        return nanosecondsPerSample(frames: frames, runs: runs, period: period) {
+            engine.render(into: buffer, count: period)
+            return buffer[0]
         }
-        blackHole(sink)
-        return median(times)
     }
+}
+
+/// Times `renderPeriod` (which makes `period` samples) over `frames` frames, after one
+/// warm-up run, and returns the median ns per sample over `runs` runs.
+func nanosecondsPerSample(frames: Int, runs: Int, period: Int, _ renderPeriod: () -> Float) -> Double {
+    var sink: Float = 0
+    var times: [Double] = []
+    for run in 0...runs {
+        let start = ContinuousClock.now
+        var done = 0
+        while done < frames {
+            sink += renderPeriod()
+            done += period
+        }
+        if run > 0 { times.append((ContinuousClock.now - start).nanoseconds / Double(done)) }
+    }
+    blackHole(sink)
+    return median(times)
 }
 
 @inline(never) func blackHole<T>(_ x: T) { _ = x }
@@ -65,6 +71,20 @@ let kernelCases: [KernelCase] = [
         KernelCase(name: "\(w.rawValue), nyquist terms, \(Int(f)) Hz", shape: benchShape(w, from: f, to: f, terms: .nyquist), goal: 20)
     }
 }
+
+/// The Fourier tables' worst cases: a sweep over the whole range, and a curve that jumps
+/// between 20 Hz and 20 kHz every few samples, so that almost every chunk of the kernel
+/// straddles a level boundary and chooses its table sample by sample.
+let fourierStressCases: [KernelCase] = {
+    var jumping = benchShape(.sawtoothFourier, from: 20, to: 20000, terms: .nyquist)
+    jumping.points = (0..<100_000).map { i in CurvePoint(time: 10 * Double(i) / 99_999, frequency: i % 2 == 0 ? 20 : 20000) }
+    jumping.fidelity = 100_000
+    return [
+        KernelCase(name: "Sawtooth Fourier, nyquist, sweep 20 Hz-20 kHz", shape: benchShape(.sawtoothFourier, from: 20, to: 20000, terms: .nyquist)),
+        KernelCase(name: "Sawtooth Fourier, 40 terms, sweep 20 Hz-20 kHz", shape: benchShape(.sawtoothFourier, from: 20, to: 20000, terms: .count(40))),
+        KernelCase(name: "Sawtooth Fourier, nyquist, jumping 20 Hz/20 kHz", shape: jumping),
+    ]
+}()
 
 struct IndependencePair {
     let title: String

@@ -84,17 +84,5 @@ struct ReferenceStyleRenderer {
 /// ns per sample of the baseline, median over runs.
 func measureReference(_ shape: ToneShape, frames: Int, runs: Int, period: Int = 256) -> Double {
     var renderer = ReferenceStyleRenderer(shape: shape, rate: 48000)
-    var sink: Float = 0
-    var times: [Double] = []
-    for run in 0...runs {
-        let start = ContinuousClock.now
-        var done = 0
-        while done < frames {
-            sink += renderer.render(count: period)[0]
-            done += period
-        }
-        if run > 0 { times.append((ContinuousClock.now - start).nanoseconds / Double(done)) }
-    }
-    blackHole(sink)
-    return median(times)
+    return nanosecondsPerSample(frames: frames, runs: runs, period: period) { renderer.render(count: period)[0] }
 }

@@ -19,6 +19,17 @@ for c in kernelCases where selected(c.name) {
     row(c.name, String(format: "%.2f", ns), c.goal.map { ns <= $0 ? "goal <= \($0): met" : "goal <= \($0): missed" } ?? "")
 }
 
+if selected("Fourier") {
+    print("\n# Fourier waves: worst cases (no goal)")
+    for c in fourierStressCases { row(c.name, String(format: "%.2f", c.measure(frames: frames, runs: runs))) }
+    print("\n# band-limited tables (built once per process, on first use)")
+    for wave in [WaveType.squareFourier, .triangleFourier, .sawtoothFourier] {
+        let tables = FourierWavetables.shared(for: wave)
+        row("\(wave.rawValue) tables", String(format: "%.1f ms", tables.buildSeconds * 1000),
+            "\(tables.tops.count) levels, \(String(format: "%.2f", Double(tables.bytes) / 1_000_000)) MB")
+    }
+}
+
 print("\n# cost independent of the document (pairs should agree within 10%)")
 for pair in independencePairs where selected(pair.title) {
     // Alternate the two, one run at a time, so that load on a shared machine hits both alike.

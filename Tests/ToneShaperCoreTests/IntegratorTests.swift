@@ -1,5 +1,6 @@
 import Testing
 @testable import ToneShaperCore
+import ToneShaperTestSupport
 
 /// The reference's own numbers (SPEC 7), reproduced exactly.
 @Suite struct TrapezoidReferenceNumbers {
@@ -115,18 +116,4 @@ import Testing
         }
         #expect(whole == pieces)
     }
-}
-
-/// A small deterministic generator, so that failures reproduce.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func nextUnit() -> Double { Double(next() >> 11) / Double(1 << 53) }
 }

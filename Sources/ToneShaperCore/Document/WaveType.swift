@@ -1,5 +1,5 @@
 /// The periodic unit function s(p), p in [0, 1), that the phase drives (SPEC 4).
-public enum WaveType: String, CaseIterable, Sendable, Codable {
+public enum WaveType: String, NamedChoice, Sendable, Codable {
     case sine = "Sine"
     case square = "Square"
     case squareFourier = "Square Fourier"
@@ -7,16 +7,6 @@ public enum WaveType: String, CaseIterable, Sendable, Codable {
     case triangleFourier = "Triangle Fourier"
     case sawtooth = "Sawtooth"
     case sawtoothFourier = "Sawtooth Fourier"
-
-    /// Matches a wave name case-insensitively, also accepting `-`/`_` for the space
-    /// ("square-fourier" is easier to type on a command line than "Square Fourier").
-    public init?(name: String) {
-        guard let match = WaveType.allCases.first(where: { nameKey($0.rawValue) == nameKey(name) }) else { return nil }
-        self = match
-    }
-
-    /// The index used by `/toneshaper/wave <int>`: the order of `allCases`.
-    public var index: Int { WaveType.allCases.firstIndex(of: self)! }
 
     // Switches, not ==: a raw-valued enum's == may compare the raw strings.
     @inlinable public var isFourier: Bool {
@@ -35,7 +25,7 @@ public enum WaveType: String, CaseIterable, Sendable, Codable {
 }
 
 /// Amplitude scaling over one cycle (SPEC 5).
-public enum ScaleType: String, CaseIterable, Sendable, Codable {
+public enum ScaleType: String, NamedChoice, Sendable, Codable {
     case none = "None"
     case linear = "Linear"
     case sine = "Sine"
@@ -45,12 +35,6 @@ public enum ScaleType: String, CaseIterable, Sendable, Codable {
     case twoStep = "Two Step"
     case wideTwoStep = "Wide Two Step"
 
-    public init?(name: String) {
-        guard let match = ScaleType.allCases.first(where: { nameKey($0.rawValue) == nameKey(name) }) else { return nil }
-        self = match
-    }
-
-    public var index: Int { ScaleType.allCases.firstIndex(of: self)! }
 }
 
 /// How many Fourier partials a Fourier wave sums (SPEC 4).
@@ -83,6 +67,21 @@ public enum FourierTerms: Equatable, Sendable, CustomStringConvertible {
         case .nyquist: return "nyquist"
         }
     }
+}
+
+/// A choice among named cases (wave types, scale types) that users type.
+public protocol NamedChoice: CaseIterable, Equatable, RawRepresentable where RawValue == String {}
+
+extension NamedChoice {
+    /// Matches a name case-insensitively, also accepting `-`/`_` for the space
+    /// ("square-fourier" is easier to type on a command line than "Square Fourier").
+    public init?(name: String) {
+        guard let match = Self.allCases.first(where: { nameKey($0.rawValue) == nameKey(name) }) else { return nil }
+        self = match
+    }
+
+    /// The index used by OSC (`/toneshaper/wave 3`): the order of `allCases`.
+    public var index: Int { Self.allCases.distance(from: Self.allCases.startIndex, to: Self.allCases.firstIndex(of: self)!) }
 }
 
 func nameKey(_ s: String) -> String {

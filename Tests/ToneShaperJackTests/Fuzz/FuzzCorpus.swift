@@ -1,4 +1,5 @@
 import Foundation
+import ToneShaperTestSupport
 
 /// A deterministic corpus of OSC packets for fuzzing the node: mostly hostile (wrong arity,
 /// wrong types, NaN and infinities, out-of-range, subnormal and huge values, unknown
@@ -10,13 +11,13 @@ struct FuzzCorpus {
     private(set) var expected: [String: Double] = [:]
     private(set) var expectedNames: [String: String] = [:]
     private(set) var validCount = 0
-    private var rng: FuzzRandom
+    private var rng: SplitMix64
     let prefix: String
     /// Valid amplitudes stay at or below this, so the recording can be held to it.
     static let amplitudeCeiling = 0.5
 
     init(seed: UInt64, prefix: String = "/toneshaper") {
-        rng = FuzzRandom(seed: seed)
+        rng = SplitMix64(seed: seed)
         self.prefix = prefix
     }
 
@@ -159,20 +160,6 @@ struct FuzzCorpus {
         for _ in 0..<rng.below(4) { bundle = OSCPacket.bundle(ntp: OSCPacket.ntp(when), [bundle, inner]) }
         return bundle
     }
-}
-
-/// SplitMix64: small, fast and reproducible from its seed.
-struct FuzzRandom {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
 }
 
 /// OSC 1.0 encoding with every argument type the fuzzer needs.

@@ -1,0 +1,20 @@
+/// A small deterministic random generator (SplitMix64), so that a failing test or fuzz run
+/// reproduces from its seed.
+public struct SplitMix64: RandomNumberGenerator {
+    public var state: UInt64
+    public init(seed: UInt64) { state = seed }
+
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// A uniform value in [0, 1).
+    public mutating func nextUnit() -> Double { Double(next() >> 11) / Double(1 << 53) }
+
+    /// A uniform integer in 0..<n.
+    public mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+}
