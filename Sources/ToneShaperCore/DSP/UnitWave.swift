@@ -1,8 +1,8 @@
 /// The unit functions s(p) of SPEC 4: period 1, peak 1, p in [0, 1).
 public enum UnitWave {
-    /// Upper bound on the partials a Fourier wave sums per sample, whatever `fourierTerms`
-    /// says: it bounds the work per sample when the frequency sits near 0 Hz, where
-    /// "as many as fit below Nyquist" would be unbounded. 2048 covers 12 Hz at 48 kHz.
+    /// Upper bound on the partials of a Fourier wave, whatever `fourierTerms` says: near
+    /// 0 Hz "as many as fit below Nyquist" would be unbounded. 2048 covers 12 Hz at 48 kHz.
+    /// It is also the largest band-limited table (see `FourierWavetables`).
     public static let maximumPartials = 2048
 
     /// The naive shapes, exactly as the formulas of SPEC 4 (the reference app's sound).
@@ -126,6 +126,10 @@ public enum UnitWave {
     /// The Fourier waves of SPEC 4, summing only the partials below Nyquist.
     /// `terms` is `fourierTerms` (use `FourierTerms.limit`); `highest` comes from
     /// `highestHarmonicBelowNyquist` for this sample's frequency.
+    ///
+    /// The formula, kept as the reference for the tests: the render kernel reads
+    /// band-limited tables of these same sums instead (`FourierWavetables`), whose cost
+    /// does not grow with the number of partials.
     @inlinable @inline(__always)
     public static func fourier(_ wave: WaveType, _ p: Double, terms: Int, highest: Int) -> Double {
         let theta = p

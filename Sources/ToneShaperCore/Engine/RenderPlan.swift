@@ -19,6 +19,10 @@ public struct RenderPlan: @unchecked Sendable {
     public let scale: ScaleType
     public let antiAliased: Bool
     public let fourierTerms: Int
+    /// The band-limited tables a Fourier wave reads (nil for the other waves). Their memory
+    /// is the process-wide `FourierWavetables` plus, for a `fourierTerms` count that is not
+    /// a shared level, a table the storage owns.
+    public let fourierTables: FourierTablePlan?
     /// Echo offset in samples, in [0, S).
     public let echoOffset: Int
     public let sampleRate: Double
@@ -80,6 +84,10 @@ public final class CurveStorage: @unchecked Sendable {
     let cumulativeBuffer: UnsafeMutableBufferPointer<Double>
     /// True when some point of the curve lies above Nyquist at this plan's sample rate.
     public let exceedsNyquist: Bool
+    /// A Fourier wave's tables: the shared set (built here on first use, off the audio
+    /// thread) and the plan's own exact `fourierTerms` table, if it needs one.
+    let wavetables: FourierWavetables?
+    let ownedTable: OwnedWavetableLevel?
     public let plan: RenderPlan
 
     public init(shape: ToneShape, sampleRate: Double, id: Int) {
@@ -97,6 +105,17 @@ public final class CurveStorage: @unchecked Sendable {
         let cycleLength = max(1, Int(shape.duration * sampleRate))
         let nyquist = sampleRate / 2
         exceedsNyquist = shape.points.contains { $0.frequency > nyquist }
+        var fourierTables: FourierTablePlan?
+        if shape.wave.isFourier {
+            let tables = FourierWavetables.shared(for: shape.wave)
+            let (tablePlan, owned) = tables.plan(terms: shape.fourierTerms.limit)
+            wavetables = tables
+            ownedTable = owned
+            fourierTables = tablePlan
+        } else {
+            wavetables = nil
+            ownedTable = nil
+        }
         plan = RenderPlan(
             grid: UnsafePointer(buffer.baseAddress!),
             cumulative: UnsafePointer(cumulativeBuffer.baseAddress!),
@@ -108,6 +127,7 @@ public final class CurveStorage: @unchecked Sendable {
             scale: shape.scale,
             antiAliased: shape.antiAliased,
             fourierTerms: shape.fourierTerms.limit,
+            fourierTables: fourierTables,
             echoOffset: Int((shape.echoOffset * sampleRate).rounded()) % cycleLength,
             sampleRate: sampleRate,
             nyquist: nyquist,

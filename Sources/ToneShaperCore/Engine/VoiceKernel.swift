@@ -176,10 +176,14 @@ public enum VoiceKernel {
             if antiAliased { for i in 0..<count { out[i] = Float(UnitWave.sawtoothAA(phase[i], dt[i])) } }
             else { for i in 0..<count { out[i] = Float(2 * phase[i] - 1) } }
         case .squareFourier, .triangleFourier, .sawtoothFourier:
-            let wave = plan.wave, terms = plan.fourierTerms, nyquist = plan.nyquist
-            for i in 0..<count {
-                let highest = UnitWave.highestHarmonicBelowNyquist(frequency: v[i], nyquist: nyquist)
-                out[i] = Float(UnitWave.fourier(wave, phase[i], terms: terms, highest: highest))
+            // Band-limited tables (see FourierWavetables): per sample, the table of the
+            // largest level whose partials all lie below Nyquist and within `fourierTerms`,
+            // read by cubic B-spline at the phase. The same few operations whatever the
+            // frequency or the number of terms; `UnitWave.fourier` is the formula it follows.
+            if let tables = plan.fourierTables {
+                tables.render(frequencies: v, phases: phase, count: count, nyquist: plan.nyquist, out: out)
+            } else {
+                for i in 0..<count { out[i] = 0 }
             }
         }
         switch plan.scale {
