@@ -46,6 +46,8 @@ if ! command -v swift >/dev/null; then
 fi
 say "Swift: $(swift --version 2>&1 | head -n 1)"
 
-say "swift build -c release"
-swift build -c release
+# The Swift runtime and Foundation linked in statically: the node then maps only the parts
+# it uses, which keeps its resident memory under 20 MB (README, Speed).
+say "swift build -c release --static-swift-stdlib"
+swift build -c release --static-swift-stdlib
 say "Built $(swift build -c release --show-bin-path)/toneshaper"

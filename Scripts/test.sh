@@ -10,7 +10,7 @@ say() { printf '==> %s\n' "$*"; }
 bash Scripts/setup.sh
 
 say "swift build -c release (real-time proof of the render kernel)"
-swift build -c release
+swift build -c release --static-swift-stdlib
 
 say "swift test"
 swift test

@@ -38,7 +38,7 @@ public final class OSCControlServer: @unchecked Sendable {
     private let router: OSCCommandRouter
     private let logger: Logger
 
-    private var thread: lo_server_thread?
+    private var loop: OSCReceiveLoop?
     private var server: lo_server?
     private let lifecycle = Mutex(false)
     private let boundPort = Atomic<Int>(0)
@@ -80,17 +80,16 @@ public final class OSCControlServer: @unchecked Sendable {
 
     // MARK: Lifecycle
 
-    /// Opens the UDP port and starts liblo's thread.
+    /// Opens the UDP port and starts the receiving thread.
     public func start() throws(OSCConfigurationError) {
         try lifecycle.withLock { running throws(OSCConfigurationError) in
             guard !running else { return }
             LibloErrors.use(logger)
             LibloErrors.clearLast()
-            guard let thread = lo_server_thread_new_with_proto(String(configuration.port), LO_UDP, LibloErrors.handler) else {
+            guard let server = lo_server_new_with_proto(String(configuration.port), LO_UDP, LibloErrors.handler) else {
                 let why = LibloErrors.last ?? "unknown error"
                 throw OSCConfigurationError("cannot open OSC UDP port \(configuration.port): \(why)\(configuration.port != 0 ? "; is another program using it? (--osc-port 0 picks a free one)" : "")")
             }
-            let server = lo_server_thread_get_server(thread)
             // Future-dated bundles are handed over at once with their time tag, which
             // becomes a sample position on the audio side (SPEC 12); liblo's own queue
             // would dispatch them late and coarsely on its thread.
@@ -105,7 +104,7 @@ public final class OSCControlServer: @unchecked Sendable {
             // One catch-all method: every address is routed in Swift (see OSCAddressSpace
             // on why OSC patterns must not fan out), arity and types are checked there,
             // and unknown addresses are answered instead of dropped.
-            lo_server_thread_add_method(thread, nil, nil, { path, types, argv, argc, message, context in
+            lo_server_add_method(server, nil, nil, { path, types, argv, argc, message, context in
                 guard let context else { return 0 }
                 Unmanaged<OSCControlServer>.fromOpaque(context)._withUnsafeGuaranteedRef {
                     $0.receive(path: path, types: types, argv: argv, argc: argc, message: message)
@@ -113,25 +112,25 @@ public final class OSCControlServer: @unchecked Sendable {
                 return 0
             }, Unmanaged.passUnretained(self).toOpaque())
 
-            self.thread = thread
-            self.server = server
-            guard lo_server_thread_start(thread) >= 0 else {
-                lo_server_thread_free(thread)
-                self.thread = nil
-                self.server = nil
-                throw OSCConfigurationError("cannot start the OSC server thread: \(LibloErrors.last ?? "unknown error")")
+            guard let loop = OSCReceiveLoop(server: server) else {
+                lo_server_free(server)
+                throw OSCConfigurationError("cannot start the OSC receiving thread (no pipe available)")
             }
+            self.server = server
+            self.loop = loop
+            loop.start()
             running = true
             logger.info("OSC control on \(url) (prefix \(addressSpace.prefix.isEmpty ? "none" : addressSpace.prefix)); accepting \(policy)")
         }
     }
 
-    /// Stops liblo's thread (waiting for a message being handled) and closes the port.
+    /// Stops the receiving thread (waiting for a message being handled) and closes the port.
     public func stop() {
         lifecycle.withLock { running in
-            guard running, let thread else { return }
-            lo_server_thread_free(thread)
-            self.thread = nil
+            guard running, let loop, let server else { return }
+            loop.stop()
+            lo_server_free(server)
+            self.loop = nil
             self.server = nil
             running = false
             let (errors, refusals) = throttles.withLock { ($0.errorLog.drainSuppressed(), $0.refusalLog.drainSuppressed()) }
