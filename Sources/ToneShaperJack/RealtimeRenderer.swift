@@ -45,7 +45,9 @@ public struct RealtimeRenderer {
         while let next = pending.first {
             let offset = clock.frameOffset(ofMicros: next.dueMicros)
             if offset >= end { break }                          // a later period
-            let at = offset <= Double(position) ? position : Int(offset)
+            // Written so that an offset that is not a number counts as "now" instead of
+            // reaching Int(), which would trap on the audio thread.
+            let at = !(offset > Double(position)) ? position : Int(offset)
             if at > position {
                 engine.render(into: out + position, count: at - position)
                 position = at
