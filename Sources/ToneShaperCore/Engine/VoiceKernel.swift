@@ -84,16 +84,13 @@ public enum VoiceKernel {
     /// Stage A: v[i] in Hz (clamped to [0, Nyquist]) and u[i], the cycle fraction.
     ///
     /// The same few operations for every sample whatever the curve (SPEC 3: cost must not
-    /// depend on the points or the fidelity): position n * N / (S - 1), its cell, a lerp.
-    /// The cell index comes from the 1.5 * 2^52 rounding trick instead of a checked
-    /// conversion, so the loop has no branch; at an exact cell edge it may pick the cell
-    /// below with fraction 1, which gives the same value. Runs stop at the cycle's end.
+    /// depend on the points or the fidelity): position n * N / (S - 1), then `gridValue`.
+    /// Runs stop at the cycle's end.
     @inline(__always)
     static func frequencies(plan: RenderPlan, voice: inout VoiceState, count: Int, map: FrequencyMap, mapStep: FrequencyMap,
                             ramp: UnsafePointer<Double>, v: UnsafeMutablePointer<Double>, u: UnsafeMutablePointer<Double>) {
         let nyquist = plan.nyquist, step = plan.gridStep, fraction = plan.cycleFractionPerSample
         let grid = plan.grid, cycleLength = plan.cycleLength
-        let magic = 6755399441055744.0              // 1.5 * 2^52: adding it rounds to an integer
         var n = voice.cycleIndex
         var i = 0
         while i < count {
@@ -104,23 +101,14 @@ public enum VoiceKernel {
             if mapStep.offset == 0 && mapStep.slope == 0 {
                 // No range ramp under way: the common case, a little cheaper.
                 for k in 0..<run {
-                    let r = ramp[k]
-                    let position = (start + r) * step
-                    let rounded = (position - 0.5) + magic
-                    let j = Int(truncatingIfNeeded: rounded.bitPattern & 0xFFFF_FFFF)
-                    let a = grid[j]
-                    let f = map.offset + map.slope * (a + (grid[j + 1] - a) * (position - (rounded - magic)))
+                    let f = map.offset + map.slope * gridValue(grid, at: (start + ramp[k]) * step)
                     let low = f < 0 ? 0 : f
                     out[k] = low > nyquist ? nyquist : low
                 }
             } else {
                 for k in 0..<run {
                     let r = ramp[k]
-                    let position = (start + r) * step
-                    let rounded = (position - 0.5) + magic
-                    let j = Int(truncatingIfNeeded: rounded.bitPattern & 0xFFFF_FFFF)
-                    let a = grid[j]
-                    let curve = a + (grid[j + 1] - a) * (position - (rounded - magic))
+                    let curve = gridValue(grid, at: (start + r) * step)
                     let f = (offset0 + mapStep.offset * r) + (slope0 + mapStep.slope * r) * curve
                     let low = f < 0 ? 0 : f
                     out[k] = low > nyquist ? nyquist : low
@@ -135,6 +123,19 @@ public enum VoiceKernel {
             i += run
         }
         voice.cycleIndex = n
+    }
+
+    /// The grid's linear interpolant at `position` (SPEC 3 step 3). The cell index comes
+    /// from the 1.5 * 2^52 rounding trick rather than a checked conversion, so loops over it
+    /// have no branch; at an exact cell edge it may pick the cell below with fraction 1,
+    /// which gives the same value.
+    @inline(__always)
+    static func gridValue(_ grid: UnsafePointer<Double>, at position: Double) -> Double {
+        let magic = 6755399441055744.0              // 1.5 * 2^52: adding it rounds to an integer
+        let rounded = (position - 0.5) + magic
+        let j = Int(truncatingIfNeeded: rounded.bitPattern & 0xFFFF_FFFF)
+        let a = grid[j]
+        return a + (grid[j + 1] - a) * (position - (rounded - magic))
     }
 
     /// Stage B: the phases, and each sample's phase step (for anti-aliasing).
