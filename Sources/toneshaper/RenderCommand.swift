@@ -26,6 +26,9 @@ struct RenderCommand: ParsableCommand {
                                  valueName: "document"))
     var document: String
 
+    @OptionGroup(title: "Tone-shape parameters (override the document's)")
+    var parameters: ParameterOptions
+
     @Option(name: [.short, .long], help: ArgumentHelp("The audio file to write.", valueName: "file"))
     var output: String
 
@@ -78,7 +81,7 @@ struct RenderCommand: ParsableCommand {
     }
 
     private func render() throws {
-        let shape = try DocumentLibrary().load(document)
+        let shape = try parameters.apply(to: DocumentLibrary().load(document))
         let fileFormat = try AudioFileFormat(container: try container(), sampleFormat: sampleFormat)
         let rate = Double(sampleRate)
         let length = try renderLength(of: shape)

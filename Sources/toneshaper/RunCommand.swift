@@ -53,8 +53,8 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Two output ports (out_1, out_2) carrying the same signal, instead of one (out).")
     var stereo = false
 
-    @Option(help: "Master gain, linear 0...1 (overrides the document's).")
-    var amplitude: Double?
+    @OptionGroup(title: "Tone-shape parameters (override the document's)")
+    var parameters: ParameterOptions
 
     @Flag(help: "Start silent; /toneshaper/play starts it.")
     var paused = false
@@ -79,9 +79,6 @@ struct RunCommand: ParsableCommand {
                 throw ValidationError("--save: a built-in tone shape is called \"\(saveName)\" and would be hidden; choose another name, such as \"my-\(saveName)\"")
             }
         }
-        if let amplitude, !(amplitude.isFinite && (0...1).contains(amplitude)) {
-            throw ValidationError("--amplitude must be between 0 and 1 (linear gain), not \(amplitude)")
-        }
     }
 
     func run() throws {
@@ -96,9 +93,7 @@ struct RunCommand: ParsableCommand {
         if let document {
             do { shape = try library.load(document) } catch { throw ValidationError(error.description) }
         }
-        if let amplitude {
-            do { shape = try shape.setting(.amplitude, to: .real(amplitude)) } catch { throw ValidationError(error.description) }
-        }
+        shape = try parameters.apply(to: shape)
         // The node adopts the server's rate before the first sound.
         let controller = EngineController(shape: shape, sampleRate: 48_000, playing: !paused)
 

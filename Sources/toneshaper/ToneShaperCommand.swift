@@ -12,4 +12,9 @@ struct ToneShaperCommand: ParsableCommand {
         (see `toneshaper presets`).
         """,
         subcommands: [RunCommand.self, RenderCommand.self, PresetsCommand.self, SendCommand.self])
+
+    /// Table-declared parameter flags (`--wave square`) become `--set wave=square` first.
+    static func main() {
+        main(ParameterOptions.rewrite(Array(CommandLine.arguments.dropFirst())))
+    }
 }

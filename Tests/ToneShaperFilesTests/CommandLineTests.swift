@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ToneShaperFiles
+import ToneShaperTestSupport
 
 /// The `toneshaper` executable built beside this test bundle, run as a user would.
 private struct Toneshaper {
@@ -166,5 +167,41 @@ private struct Toneshaper {
         #expect(withUser.stdout.contains("Your library"))
         #expect(withUser.stdout.contains("mine"))
         #expect(withUser.stdout.contains("my own"))
+    }
+}
+
+/// The tone-shape parameters as options, derived from the parameter table.
+@Suite struct ParameterFlags {
+    @Test func tableFlagsOverrideTheDocument() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let output = dir.file("flat.wav")
+        // siren sweeps 600...1400 Hz; a zero-width range holds it at 300 Hz.
+        let result = try Toneshaper.run(["render", "siren", "-o", output, "--seconds", "1", "--min-frequency", "300",
+                                         "--max-frequency=300", "--set", "amplitude=0.5", "--scale", "None", "--echo-volume", "0"],
+                                        library: dir.path)
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let (samples, rate, _) = try AudioFileReader.read(path: output)
+        let frequency = try #require(SignalAnalysis.zeroCrossingFrequency(samples, sampleRate: rate))
+        #expect(abs(frequency - 300) < 0.5)
+        // Amplitude 0.5, echo volume 0: (main + 0) / 2 at 0.5 peaks at 0.25.
+        #expect(abs(SignalAnalysis.peak(samples) - 0.25) < 0.002)
+    }
+
+    @Test(arguments: [
+        (["--wave", "wobble"], "--wave wobble: unknown name"),
+        (["--amplitude", "2"], "--amplitude 2: 2.0 is out of range"),
+        (["--set", "loudness=3"], "no parameter called \"loudness\""),
+        (["--fidelity", "2.5"], "--fidelity 2.5"),
+        (["--min-frequency", "900", "--max-frequency", "100"], "above maximum"),
+    ])
+    func badValuesAreRefusedReadably(options: [String], message: String) throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let output = dir.file("never.wav")
+        let result = try Toneshaper.run(["render", "siren", "-o", output] + options, library: dir.path)
+        #expect(result.status != 0)
+        #expect(result.stderr.contains(message), "stderr: \(result.stderr)")
+        #expect(dir.contents().isEmpty)
     }
 }
