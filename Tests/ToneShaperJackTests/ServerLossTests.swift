@@ -25,6 +25,7 @@ extension WithJackServer {
                 server.connections()?["toneshaper:out"] == ["system:playback_1"]
             }
             let took = monotonicSeconds() - back
+            print(String(format: "server loss: reconnected %.2f s after the server was back, connection to system:playback_1 restored", took))
             #expect(reconnected)
             #expect(took < 3, "reconnected after \(took) s")
 
