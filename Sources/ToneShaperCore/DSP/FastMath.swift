@@ -31,13 +31,14 @@ public func sinUnit(_ p: Double) -> Double {
 public func sinUnit(_ p: Float) -> Float {
     let x = (p - 0.5) * (2 * Float.pi)          // sin(2 pi p) = -sin(x)
     let x2 = x * x
+    // Horner's rule in fused multiply-adds (one instruction each where the CPU has FMA).
     var s: Float = 1.3451461569247259e-10
-    s = s * x2 - 2.4676965266708353e-08
-    s = s * x2 + 2.75294538093851e-06
-    s = s * x2 - 0.0001984015533614497
-    s = s * x2 + 0.00833331039101189
-    s = s * x2 - 0.1666666458053284
-    s = s * x2 + 0.9999999944739341
+    s = Float(-2.4676965266708353e-08).addingProduct(s, x2)
+    s = Float(2.75294538093851e-06).addingProduct(s, x2)
+    s = Float(-0.0001984015533614497).addingProduct(s, x2)
+    s = Float(0.00833331039101189).addingProduct(s, x2)
+    s = Float(-0.1666666458053284).addingProduct(s, x2)
+    s = Float(0.9999999944739341).addingProduct(s, x2)
     return -(x * s)
 }
 

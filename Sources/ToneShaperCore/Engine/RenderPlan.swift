@@ -9,6 +9,11 @@ public struct RenderPlan: @unchecked Sendable {
     /// lets the echo voice find the phase it must have in O(1) (see `phaseAhead`).
     public let cumulative: UnsafePointer<Double>
     public let fidelity: Int
+    /// The curve already read at every sample of the cycle (`VoiceKernel.gridValue` at
+    /// n * gridStep), when the grid is so fine that cells are under four samples long, so
+    /// that the kernel reads it in a row instead of gathering from the grid; nil otherwise.
+    /// It is at most four times the grid, and at most `sampleCurveLimit` samples.
+    public let sampleCurve: UnsafePointer<Double>?
     /// S: samples in one cycle.
     public let cycleLength: Int
     /// N / (S - 1): grid positions per sample.
@@ -82,6 +87,9 @@ public final class CurveStorage: @unchecked Sendable {
     public let id: Int
     let buffer: UnsafeMutableBufferPointer<Double>
     let cumulativeBuffer: UnsafeMutableBufferPointer<Double>
+    let sampleCurveBuffer: UnsafeMutableBufferPointer<Double>?
+    /// The longest cycle given a per-sample curve: 2^21 samples (44 s at 48 kHz, 16 MB).
+    public static let sampleCurveLimit = 1 << 21
     /// True when some point of the curve lies above Nyquist at this plan's sample rate.
     public let exceedsNyquist: Bool
     /// A Fourier wave's tables: the shared set (built here on first use, off the audio
@@ -93,8 +101,9 @@ public final class CurveStorage: @unchecked Sendable {
     public init(shape: ToneShape, sampleRate: Double, id: Int) {
         precondition(sampleRate > 0)
         let grid = FrequencyCurve.grid(points: shape.points, fidelity: shape.fidelity)
-        buffer = UnsafeMutableBufferPointer<Double>.allocate(capacity: grid.count)
-        _ = buffer.initialize(from: grid)
+        // Three more copies of the last value: the kernel may read a few cells past the end.
+        buffer = UnsafeMutableBufferPointer<Double>.allocate(capacity: grid.count + 3)
+        _ = buffer.initialize(from: grid + [Double](repeating: grid[grid.count - 1], count: 3))
         cumulativeBuffer = UnsafeMutableBufferPointer<Double>.allocate(capacity: grid.count)
         var sum = 0.0
         for i in 0..<grid.count {
@@ -103,6 +112,15 @@ public final class CurveStorage: @unchecked Sendable {
         }
         self.id = id
         let cycleLength = max(1, Int(shape.duration * sampleRate))
+        let gridStep = cycleLength > 1 ? Double(shape.fidelity) / Double(cycleLength - 1) : 0
+        if gridStep >= 0.25 && cycleLength <= CurveStorage.sampleCurveLimit {
+            let table = UnsafeMutableBufferPointer<Double>.allocate(capacity: cycleLength)
+            let grid = UnsafePointer(buffer.baseAddress!)
+            for n in 0..<cycleLength { table[n] = VoiceKernel.gridValue(grid, at: Double(n) * gridStep) }
+            sampleCurveBuffer = table
+        } else {
+            sampleCurveBuffer = nil
+        }
         let nyquist = sampleRate / 2
         exceedsNyquist = shape.points.contains { $0.frequency > nyquist }
         var fourierTables: FourierTablePlan?
@@ -120,8 +138,9 @@ public final class CurveStorage: @unchecked Sendable {
             grid: UnsafePointer(buffer.baseAddress!),
             cumulative: UnsafePointer(cumulativeBuffer.baseAddress!),
             fidelity: shape.fidelity,
+            sampleCurve: sampleCurveBuffer.map { UnsafePointer($0.baseAddress!) },
             cycleLength: cycleLength,
-            gridStep: cycleLength > 1 ? Double(shape.fidelity) / Double(cycleLength - 1) : 0,
+            gridStep: gridStep,
             cycleFractionPerSample: 1 / (shape.duration * sampleRate),
             wave: shape.wave,
             scale: shape.scale,
@@ -140,5 +159,6 @@ public final class CurveStorage: @unchecked Sendable {
     deinit {
         buffer.deallocate()
         cumulativeBuffer.deallocate()
+        sampleCurveBuffer?.deallocate()
     }
 }

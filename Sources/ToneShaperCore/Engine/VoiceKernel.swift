@@ -18,30 +18,36 @@ public struct VoiceState: Equatable, Sendable {
     }
 }
 
-/// Scratch memory for rendering a pair of voices: four arrays per voice, and the ramp
-/// 0, 1, 2, ... that lets the inner loops count in Double without converting integers.
+/// Scratch memory for rendering a pair of voices: per voice four Double arrays and two of
+/// fixed-point phase, and the ramp 0, 1, 2, ... that lets the inner loops count in Double
+/// without converting integers.
 public struct VoiceScratch {
     public static let arrays = 8
+    public static let fixedArrays = 4
     let base: UnsafeMutablePointer<Double>
+    let fixed: UnsafeMutablePointer<UInt64>
     let stride: Int
     let ramp: UnsafePointer<Double>
 
-    public init(base: UnsafeMutablePointer<Double>, stride: Int, ramp: UnsafePointer<Double>) {
+    public init(base: UnsafeMutablePointer<Double>, fixed: UnsafeMutablePointer<UInt64>, stride: Int, ramp: UnsafePointer<Double>) {
         self.base = base
+        self.fixed = fixed
         self.stride = stride
         self.ramp = ramp
     }
 
     @inline(__always) func array(_ k: Int) -> UnsafeMutablePointer<Double> { base + k * stride }
+    @inline(__always) func fixedArray(_ k: Int) -> UnsafeMutablePointer<UInt64> { fixed + k * stride }
 }
 
 /// The per-sample work of a voice pair (main and echo), free of allocation, locks and calls
 /// into C: release builds have the compiler check that (`@_noAllocation`, `@_noLocks`),
 /// which is what makes it safe inside the JACK process callback.
 ///
-/// It works in three stages over a block, so that only the integrator is serial:
+/// It works in stages over a block, so that only one integer add per sample is serial:
 /// A. each sample's frequency v (from the curve grid and the range map) and cycle position u;
-/// B. the trapezoid integrator for both voices in one loop (two independent chains);
+/// B. each sample's trapezoid in fixed point (vectorised), then the running sum of them,
+///    the phase (`PhaseIntegrator`), for both voices in one loop;
 /// C. wave and scaling, branch-free loops the compiler vectorises.
 public enum VoiceKernel {
     #if REALTIME_PROOF
@@ -52,12 +58,26 @@ public enum VoiceKernel {
                                   mainOut: UnsafeMutablePointer<Float>, echoOut: UnsafeMutablePointer<Float>) {
         let vMain = scratch.array(0), uMain = scratch.array(1), pMain = scratch.array(2), dMain = scratch.array(3)
         let vEcho = scratch.array(4), uEcho = scratch.array(5), pEcho = scratch.array(6), dEcho = scratch.array(7)
+        let stepsMain = scratch.fixedArray(0), xMain = scratch.fixedArray(1)
+        let stepsEcho = scratch.fixedArray(2), xEcho = scratch.fixedArray(3)
         frequencies(plan: plan, voice: &main, count: count, map: map, mapStep: mapStep, ramp: scratch.ramp, v: vMain, u: uMain)
         frequencies(plan: plan, voice: &echo, count: count, map: map, mapStep: mapStep, ramp: scratch.ramp, v: vEcho, u: uEcho)
-        integrate(h: plan.halfSamplePeriod, count: count, main: &main.integrator, echo: &echo.integrator,
-                  vMain: vMain, vEcho: vEcho, pMain: pMain, dMain: dMain, pEcho: pEcho, dEcho: dEcho)
-        shape(plan: plan, count: count, v: vMain, u: uMain, phase: pMain, dt: dMain, out: mainOut)
-        shape(plan: plan, count: count, v: vEcho, u: uEcho, phase: pEcho, dt: dEcho, out: echoOut)
+        let scale = plan.halfSamplePeriod * PhaseIntegrator.unitsPerCycle
+        steps(first: main.integrator.lastFrequency, v: vMain, count: count, scale: scale, out: stepsMain)
+        steps(first: echo.integrator.lastFrequency, v: vEcho, count: count, scale: scale, out: stepsEcho)
+        var a = main.integrator.fixedPhase, b = echo.integrator.fixedPhase
+        var i = 0
+        while i < count {
+            a &+= stepsMain[i]; xMain[i] = a
+            b &+= stepsEcho[i]; xEcho[i] = b
+            i += 1
+        }
+        main.integrator.fixedPhase = a & PhaseIntegrator.mask
+        echo.integrator.fixedPhase = b & PhaseIntegrator.mask
+        main.integrator.lastFrequency = vMain[count - 1]
+        echo.integrator.lastFrequency = vEcho[count - 1]
+        shape(plan: plan, count: count, v: vMain, u: uMain, x: xMain, steps: stepsMain, phase: pMain, dt: dMain, out: mainOut)
+        shape(plan: plan, count: count, v: vEcho, u: uEcho, x: xEcho, steps: stepsEcho, phase: pEcho, dt: dEcho, out: echoOut)
     }
 
     /// One voice alone: what a silent echo leaves to do.
@@ -67,55 +87,73 @@ public enum VoiceKernel {
     public static func renderSingle(plan: RenderPlan, voice: inout VoiceState, count: Int, map: FrequencyMap,
                                     mapStep: FrequencyMap, scratch: VoiceScratch, out: UnsafeMutablePointer<Float>) {
         let v = scratch.array(0), u = scratch.array(1), p = scratch.array(2), d = scratch.array(3)
+        let stepArray = scratch.fixedArray(0), x = scratch.fixedArray(1)
         frequencies(plan: plan, voice: &voice, count: count, map: map, mapStep: mapStep, ramp: scratch.ramp, v: v, u: u)
-        let h = plan.halfSamplePeriod
-        var integrator = voice.integrator
-        var i = 0
+        steps(first: voice.integrator.lastFrequency, v: v, count: count,
+              scale: plan.halfSamplePeriod * PhaseIntegrator.unitsPerCycle, out: stepArray)
+        voice.integrator.fixedPhase = accumulate(voice.integrator.fixedPhase, steps: stepArray, count: count, into: x)
+        voice.integrator.lastFrequency = v[count - 1]
+        shape(plan: plan, count: count, v: v, u: u, x: x, steps: stepArray, phase: p, dt: d, out: out)
+    }
+
+    /// Stage B, first half: each sample's trapezoid (v[i-1] + v[i]) h in fixed-point units,
+    /// v[-1] being `first`, the frequency carried from the last block (see `PhaseIntegrator.step`).
+    @inline(__always)
+    static func steps(first: Double, v: UnsafePointer<Double>, count: Int, scale: Double, out: UnsafeMutablePointer<UInt64>) {
+        out[0] = PhaseIntegrator.step(first, v[0], scale: scale)
+        var i = 1
         while i < count {
-            let f = v[i]
-            d[i] = (integrator.lastFrequency + f) * h
-            p[i] = integrator.advance(f, halfSamplePeriod: h)
+            out[i] = PhaseIntegrator.step(v[i - 1], v[i], scale: scale)
             i += 1
         }
-        voice.integrator = integrator
-        shape(plan: plan, count: count, v: v, u: u, phase: p, dt: d, out: out)
+    }
+
+    /// Stage B, second half: the running sum of the steps from `start`, which is the phase;
+    /// returns the last one, wrapped.
+    @inline(__always)
+    static func accumulate(_ start: UInt64, steps: UnsafePointer<UInt64>, count: Int, into x: UnsafeMutablePointer<UInt64>) -> UInt64 {
+        var a = start
+        var i = 0
+        while i < count {
+            a &+= steps[i]
+            x[i] = a
+            i += 1
+        }
+        return a & PhaseIntegrator.mask
     }
 
     /// Stage A: v[i] in Hz (clamped to [0, Nyquist]) and u[i], the cycle fraction.
     ///
-    /// The same few operations for every sample whatever the curve (SPEC 3: cost must not
-    /// depend on the points or the fidelity): position n * N / (S - 1), then `gridValue`.
+    /// v at cycle sample n is the grid's linear interpolant at position n * N / (S - 1)
+    /// (SPEC 3 step 3, `gridValue`), mapped to the live range. Three ways to the same values,
+    /// chosen by how many samples a grid cell lasts, so that the cost stays low whatever
+    /// the points, the fidelity or the duration (SPEC 3):
+    /// - cells under 4 samples: the plan holds the curve at every sample (`sampleCurve`);
+    /// - cells of 16 samples or more: cell by cell, a plain loop along each;
+    /// - between: eight samples at a time, their cells picked from four broadcast values.
     /// Runs stop at the cycle's end.
     @inline(__always)
     static func frequencies(plan: RenderPlan, voice: inout VoiceState, count: Int, map: FrequencyMap, mapStep: FrequencyMap,
                             ramp: UnsafePointer<Double>, v: UnsafeMutablePointer<Double>, u: UnsafeMutablePointer<Double>) {
-        let nyquist = plan.nyquist, step = plan.gridStep, fraction = plan.cycleFractionPerSample
-        let grid = plan.grid, cycleLength = plan.cycleLength
+        let fraction = plan.cycleFractionPerSample, cycleLength = plan.cycleLength
         var n = voice.cycleIndex
         var i = 0
         while i < count {
             let run = min(cycleLength - n, count - i)
             let start = Double(n)
-            let out = v + i, cyc = u + i
-            let offset0 = map.offset + mapStep.offset * Double(i), slope0 = map.slope + mapStep.slope * Double(i)
-            if mapStep.offset == 0 && mapStep.slope == 0 {
-                // No range ramp under way: the common case, a little cheaper.
-                for k in 0..<run {
-                    let f = map.offset + map.slope * gridValue(grid, at: (start + ramp[k]) * step)
-                    let low = f < 0 ? 0 : f
-                    out[k] = low > nyquist ? nyquist : low
-                }
+            let range = RampedMap(offset: map.offset + mapStep.offset * Double(i), slope: map.slope + mapStep.slope * Double(i),
+                                  offsetStep: mapStep.offset, slopeStep: mapStep.slope, nyquist: plan.nyquist)
+            if let table = plan.sampleCurve {
+                let curve = table + n, out = v + i
+                for k in 0..<run { out[k] = range.apply(curve[k], at: ramp[k]) }
+            } else if plan.gridStep <= 1.0 / 16 {
+                alongCells(plan: plan, start: start, run: run, range: range, ramp: ramp, out: v + i)
             } else {
-                for k in 0..<run {
-                    let r = ramp[k]
-                    let curve = gridValue(grid, at: (start + r) * step)
-                    let f = (offset0 + mapStep.offset * r) + (slope0 + mapStep.slope * r) * curve
-                    let low = f < 0 ? 0 : f
-                    out[k] = low > nyquist ? nyquist : low
-                }
+                inWindows(plan: plan, start: start, run: run, range: range, ramp: ramp, out: v + i)
             }
             // The cycle fraction feeds only the scaling.
             if plan.scale != .none {
+                let cyc = u + i
                 for k in 0..<run { cyc[k] = (start + ramp[k]) * fraction }
             }
             n += run
@@ -125,48 +163,138 @@ public enum VoiceKernel {
         voice.cycleIndex = n
     }
 
-    /// The grid's linear interpolant at `position` (SPEC 3 step 3). The cell index comes
-    /// from the 1.5 * 2^52 rounding trick rather than a checked conversion, so loops over it
-    /// have no branch; at an exact cell edge it may pick the cell below with fraction 1,
-    /// which gives the same value.
+    /// The live range map over a run, offset and slope moving by a step per sample while a
+    /// range change ramps, and the clamp into [0, Nyquist] (NaN, which no valid input
+    /// makes, becomes 0 too).
+    struct RampedMap {
+        let offset: Double, slope: Double, offsetStep: Double, slopeStep: Double, nyquist: Double
+
+        @inline(__always) func apply(_ curve: Double, at r: Double) -> Double {
+            let f = (offset + offsetStep * r) + (slope + slopeStep * r) * curve
+            let low = f >= 0 ? f : 0
+            return low > nyquist ? nyquist : low
+        }
+
+        @inline(__always) func apply(_ curve: SIMD8<Double>, at r: SIMD8<Double>) -> SIMD8<Double> {
+            let f = (offset + offsetStep * r) + (slope + slopeStep * r) * curve
+            var clamped = SIMD8<Double>(repeating: 0)
+            clamped.replace(with: f, where: f .>= 0)
+            clamped.replace(with: nyquist, where: clamped .> nyquist)
+            return clamped
+        }
+    }
+
+    /// Cells of 16 samples or more: find where each cell ends, then a loop the compiler
+    /// vectorises along it. The end is estimated by division and then settled by the very
+    /// comparison `gridValue`'s floor makes, so every sample gets the same cell as there.
+    @inline(__always)
+    static func alongCells(plan: RenderPlan, start: Double, run: Int, range: RampedMap, ramp: UnsafePointer<Double>,
+                           out: UnsafeMutablePointer<Double>) {
+        let step = plan.gridStep, grid = plan.grid
+        if step == 0 {
+            for k in 0..<run { out[k] = range.apply(grid[0], at: ramp[k]) }
+            return
+        }
+        let inverse = 1 / step
+        var k = 0
+        while k < run {
+            let cell = Double(Int((start + ramp[k]) * step))
+            let next = cell + 1
+            let estimate = next * inverse - start
+            var end = estimate >= Double(run) ? run : (estimate <= Double(k + 1) ? k + 1 : Int(estimate))
+            while end < run && (start + ramp[end]) * step < next { end += 1 }
+            while end > k + 1 && (start + ramp[end - 1]) * step >= next { end -= 1 }
+            let j = Int(cell)
+            let a = grid[j], d = grid[j + 1] - a
+            for m in k..<end {
+                let r = ramp[m]
+                out[m] = range.apply(a + d * ((start + r) * step - cell), at: r)
+            }
+            k = end
+        }
+    }
+
+    /// Cells of 1 to 16 samples (or shorter, for a cycle too long for `sampleCurve`): eight
+    /// samples at a time in vector registers. When they lie in at most three neighbouring
+    /// cells, four grid values are broadcast and each lane picks its cell's; otherwise each
+    /// lane loads its own two (a gather).
+    @inline(__always)
+    static func inWindows(plan: RenderPlan, start: Double, run: Int, range: RampedMap, ramp: UnsafePointer<Double>,
+                          out: UnsafeMutablePointer<Double>) {
+        let step = plan.gridStep, grid = plan.grid
+        let magic = SIMD8<Double>(repeating: 6755399441055744.0)   // 1.5 * 2^52: adding it rounds to an integer
+        var k = 0
+        while k + 8 <= run {
+            let r = SIMD8<Double>(repeating: Double(k)) + VoiceKernel.lanes
+            let position = (SIMD8<Double>(repeating: start) + r) * step
+            let nearest = (position + magic) - magic
+            var cell = nearest
+            cell.replace(with: nearest - 1, where: nearest .> position)          // floor
+            let fraction = position - cell
+            let indices = cell + magic                                          // low bits: the cell
+            let first = cell[0]
+            let a: SIMD8<Double>, b: SIMD8<Double>
+            if cell[7] - first <= 2 {
+                let j = Int(truncatingIfNeeded: indices[0].bitPattern & 0xFFFF_FFFF)
+                let w0 = grid[j], w1 = grid[j + 1], w2 = grid[j + 2], w3 = grid[j + 3]
+                let offset = cell - SIMD8(repeating: first)
+                let one = offset .== 1, two = offset .== 2
+                var lower = SIMD8(repeating: w0), upper = SIMD8(repeating: w1)
+                lower.replace(with: w1, where: one); lower.replace(with: w2, where: two)
+                upper.replace(with: w2, where: one); upper.replace(with: w3, where: two)
+                a = lower; b = upper
+            } else {
+                let bytes = UnsafeRawPointer(grid)
+                @inline(__always) func pair(_ lane: Int) -> SIMD2<Double> {
+                    bytes.loadUnaligned(fromByteOffset: Int(truncatingIfNeeded: indices[lane].bitPattern & 0xFFFF_FFFF) &* 8,
+                                        as: SIMD2<Double>.self)
+                }
+                let c0 = pair(0), c1 = pair(1), c2 = pair(2), c3 = pair(3), c4 = pair(4), c5 = pair(5), c6 = pair(6), c7 = pair(7)
+                a = SIMD8(c0[0], c1[0], c2[0], c3[0], c4[0], c5[0], c6[0], c7[0])
+                b = SIMD8(c0[1], c1[1], c2[1], c3[1], c4[1], c5[1], c6[1], c7[1])
+            }
+            let value = range.apply(a + (b - a) * fraction, at: r)
+            UnsafeMutableRawPointer(out + k).storeBytes(of: value, as: SIMD8<Double>.self)
+            k += 8
+        }
+        while k < run {
+            let r = ramp[k]
+            out[k] = range.apply(gridValue(grid, at: (start + r) * step), at: r)
+            k += 1
+        }
+    }
+
+    @inline(__always) static var lanes: SIMD8<Double> { SIMD8(0, 1, 2, 3, 4, 5, 6, 7) }
+
+    /// The grid's linear interpolant at `position` >= 0 (SPEC 3 step 3): cell floor(position),
+    /// fraction position - floor(position).
     @inline(__always)
     static func gridValue(_ grid: UnsafePointer<Double>, at position: Double) -> Double {
-        let magic = 6755399441055744.0              // 1.5 * 2^52: adding it rounds to an integer
-        let rounded = (position - 0.5) + magic
-        let j = Int(truncatingIfNeeded: rounded.bitPattern & 0xFFFF_FFFF)
+        let cell = Double(Int(position))
+        let j = Int(cell)
         let a = grid[j]
-        return a + (grid[j + 1] - a) * (position - (rounded - magic))
+        return a + (grid[j + 1] - a) * (position - cell)
     }
 
-    /// Stage B: the phases, and each sample's phase step (for anti-aliasing).
-    @inline(__always)
-    static func integrate(h: Double, count: Int, main: inout PhaseIntegrator, echo: inout PhaseIntegrator,
-                          vMain: UnsafeMutablePointer<Double>, vEcho: UnsafeMutablePointer<Double>,
-                          pMain: UnsafeMutablePointer<Double>, dMain: UnsafeMutablePointer<Double>,
-                          pEcho: UnsafeMutablePointer<Double>, dEcho: UnsafeMutablePointer<Double>) {
-        var a = main, b = echo
-        var i = 0
-        while i < count {
-            let va = vMain[i], vb = vEcho[i]
-            dMain[i] = (a.lastFrequency + va) * h
-            dEcho[i] = (b.lastFrequency + vb) * h
-            pMain[i] = a.advance(va, halfSamplePeriod: h)
-            pEcho[i] = b.advance(vb, halfSamplePeriod: h)
-            i += 1
-        }
-        main = a
-        echo = b
-    }
-
-    /// Stage C: out[i] = wave(phase[i]) * scale(u[i]), in single precision (the output's),
-    /// from the double-precision phase and cycle position.
+    /// Stage C: out[i] = wave(phase[i]) * scale(u[i]), in single precision (the output's).
+    /// The sine reads its phase straight from the fixed-point sum (its top 24 bits, all a Float
+    /// holds); the other waves get it in Double, with each sample's step for anti-aliasing.
     @inline(__always)
     static func shape(plan: RenderPlan, count: Int, v: UnsafeMutablePointer<Double>, u: UnsafeMutablePointer<Double>,
+                      x: UnsafePointer<UInt64>, steps: UnsafePointer<UInt64>,
                       phase: UnsafeMutablePointer<Double>, dt: UnsafeMutablePointer<Double>, out: UnsafeMutablePointer<Float>) {
         let antiAliased = plan.antiAliased
+        if plan.wave != .sine {
+            for i in 0..<count { phase[i] = PhaseIntegrator.cycles(x[i]) }
+        }
+        if antiAliased && (plan.wave == .square || plan.wave == .triangle || plan.wave == .sawtooth) {
+            // Steps are below 2^52, so or-ing them into 2^52's bits is an exact conversion.
+            let unit = PhaseIntegrator.unitsPerCycle, perUnit = 1 / PhaseIntegrator.unitsPerCycle
+            for i in 0..<count { dt[i] = (Double(bitPattern: steps[i] | unit.bitPattern) - unit) * perUnit }
+        }
         switch plan.wave {
         case .sine:
-            for i in 0..<count { out[i] = sinUnit(Float(phase[i])) }
+            for i in 0..<count { out[i] = sinUnit(floatPhase(x[i])) }
         case .square:
             if antiAliased { for i in 0..<count { out[i] = Float(UnitWave.squareAA(phase[i], dt[i])) } }
             else { for i in 0..<count { out[i] = phase[i] < 0.5 ? 1 : -1 } }
@@ -197,6 +325,13 @@ public enum VoiceKernel {
             let scale = plan.scale
             for i in 0..<count { out[i] *= Float(AmplitudeScaling.value(scale, at: u[i])) }
         }
+    }
+
+    /// The top 24 bits of a fixed-point phase as a Float in [0, 1) (all a Float holds there),
+    /// through a 32-bit integer conversion, which vectorises.
+    @inline(__always)
+    static func floatPhase(_ x: UInt64) -> Float {
+        Float(Int32(truncatingIfNeeded: (x >> 28) & 0xFF_FFFF)) * 0x1p-24
     }
 
     /// Frequencies live in [0, Nyquist]; NaN (which no validated input produces) becomes 0.
