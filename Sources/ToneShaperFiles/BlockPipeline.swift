@@ -38,10 +38,18 @@ final class BlockPipeline: @unchecked Sendable {
 
     deinit { slots.forEach { $0.deallocate() } }
 
-    /// Copies a block into a free slot for the writer, waiting while both are in use.
+    /// Copies a block into a free slot for the writer, waiting while all are in use.
     /// Throws the writer's error, if it has failed.
     func push(_ block: UnsafeBufferPointer<Float>) throws {
-        precondition(block.count <= capacity)
+        try fill(block.count) { slot in
+            _ = UnsafeMutableBufferPointer(start: slot, count: block.count).initialize(fromContentsOf: block)
+        }
+    }
+
+    /// Lets `make` write `count` samples straight into a free slot (no copy), waiting while
+    /// all are in use, and hands the slot to the writer. Throws the writer's error, if any.
+    func fill(_ count: Int, _ make: (UnsafeMutablePointer<Float>) -> Void) throws {
+        precondition(count <= capacity)
         empty.wait()
         if let error = failure.withLock({ $0 }) {
             empty.signal()
@@ -49,8 +57,8 @@ final class BlockPipeline: @unchecked Sendable {
         }
         let slot = nextToFill
         nextToFill = (nextToFill + 1) % slots.count
-        _ = UnsafeMutableBufferPointer(rebasing: slots[slot][0..<block.count]).initialize(fromContentsOf: block)
-        counts[slot] = block.count
+        make(slots[slot].baseAddress!)
+        counts[slot] = count
         full.signal()
     }
 

@@ -22,12 +22,20 @@ public enum FileRenderer {
         // faster for a 10-minute sweep). Only that thread touches the writer until the
         // pipeline has finished.
         let handOff = WriterHandOff(writer: writer)
-        let pipeline = BlockPipeline(blockSize: blockSize) { block in try handOff.writer.write(block) }
+        let pipeline = BlockPipeline(blockSize: blockSize, slotCount: 4) { block in try handOff.writer.write(block) }
         do {
-            try OfflineRenderer.render(shape, sampleRate: Double(sampleRate), frames: frames, blockSize: blockSize) { block, done in
-                try pipeline.push(block)
+            // The same engine as OfflineRenderer's, writing straight into the pipeline's slots.
+            let controller = EngineController(shape: shape, sampleRate: Double(sampleRate))
+            var engine = controller.makeEngine()
+            defer { engine.deallocate() }
+            var done = 0
+            while done < frames {
+                let count = min(blockSize, frames - done)
+                try pipeline.fill(count) { slot in engine.render(into: slot, count: count) }
+                done += count
                 try progress?(done)
             }
+            withExtendedLifetime(controller) {}
             try pipeline.finish()
         } catch {
             pipeline.cancel()

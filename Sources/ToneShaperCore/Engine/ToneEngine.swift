@@ -174,9 +174,11 @@ public struct ToneEngine {
                 while i < count { echoOut[i] = mainOut[i]; oldEchoOut[i] = oldMainOut[i]; i += 1 }
             } else {
                 echo.cycleIndex = (echo.cycleIndex + count) % plan.cycleLength
-                if fading { outgoingEcho.cycleIndex = (outgoingEcho.cycleIndex + count) % outgoingPlan.cycleLength }
-                var i = 0
-                while i < count { echoOut[i] = 0; oldEchoOut[i] = 0; i += 1 }
+                if fading {
+                    outgoingEcho.cycleIndex = (outgoingEcho.cycleIndex + count) % outgoingPlan.cycleLength
+                    var i = 0
+                    while i < count { echoOut[i] = 0; oldEchoOut[i] = 0; i += 1 }
+                }
             }
         } else {
             VoiceKernel.renderPair(plan: plan, main: &main, echo: &echo, count: count, map: map, mapStep: mapStep,
@@ -203,10 +205,13 @@ public struct ToneEngine {
         // The mix in single precision (the output's), counting with the Float ramp.
         let framp = rampF
         let a0 = Float(amp0), aStep = Float(ampStep), g0 = Float(gate0), gStep = Float(gateStep)
+        // A silent echo was neither rendered nor cleared: its gain is 0, so any finite
+        // samples do (the main voice's), where its stale buffer might hold anything.
+        let echoSource = echoSilent && !fading ? mainOut : echoOut
         for i in 0..<count {
             let k = framp[i]
             let limit = a0 + aStep * k
-            let mix = mainOut[i] + (echo0 + echoStep * k) * echoOut[i]
+            let mix = mainOut[i] + (echo0 + echoStep * k) * echoSource[i]
             let sample = 0.5 * mix * limit * (g0 + gStep * k)
             // The last line of defence: never beyond the amplitude, never NaN, never a
             // subnormal (which costs downstream DSP dearly and is far below any 24-bit step).
