@@ -60,9 +60,20 @@ func benchShape(_ wave: WaveType, from f0: Double, to f1: Double, scale: ScaleTy
               echoOffset: echo ? duration / 3 : 0, echoVolume: echo ? 0.5 : 0, fidelity: 500, fourierTerms: terms)
 }
 
+func withFidelity(_ shape: ToneShape, _ fidelity: Int) -> ToneShape {
+    var s = shape
+    s.fidelity = fidelity
+    return s
+}
+
 let kernelCases: [KernelCase] = [
     KernelCase(name: "sine, echo, sine scaling", shape: benchShape(.sine, from: 30, to: 440), goal: 3),
     KernelCase(name: "sine alone (the 600 s sweep's settings)", shape: benchShape(.sine, from: 30, to: 440, scale: .none, echo: false)),
+    // Stage A takes one of three ways by how long a grid cell lasts (see VoiceKernel.frequencies):
+    // the first case's cells last 960 samples; these the other two ways.
+    KernelCase(name: "sine, echo, sine scaling; cells of 20 samples", shape: withFidelity(benchShape(.sine, from: 30, to: 440), 24_000)),
+    KernelCase(name: "sine, echo, sine scaling; cells of 8 samples", shape: withFidelity(benchShape(.sine, from: 30, to: 440), 60_000)),
+    KernelCase(name: "same, cells of 8 samples, 100 s cycle", shape: withFidelity(benchShape(.sine, from: 30, to: 440, duration: 100), 600_000)),
     KernelCase(name: "square (anti-aliased)", shape: benchShape(.square, from: 30, to: 440), goal: 5),
     KernelCase(name: "triangle (anti-aliased)", shape: benchShape(.triangle, from: 30, to: 440), goal: 5),
     KernelCase(name: "sawtooth (anti-aliased)", shape: benchShape(.sawtooth, from: 30, to: 440), goal: 5),

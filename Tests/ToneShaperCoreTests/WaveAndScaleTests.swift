@@ -202,3 +202,34 @@ import ToneShaperTestSupport
         #expect(20 * log10(worst / mags.max()!) > -40)
     }
 }
+
+/// The kernel's single-precision corners, computed from the fixed-point phase and step,
+/// against the double-precision formulas of `UnitWave.antiAliased`.
+@Suite struct FixedPointCorners {
+    @Test func matchTheFormulas() {
+        var rng = SplitMix64(seed: 0xC0_4E45)
+        let unit = PhaseIntegrator.unitsPerCycle
+        var worst: [WaveType: Double] = [:]
+        for frequency in [0.5, 20, 440, 5000, 15000, 23999] {
+            let step = UInt64((frequency / 48000 * unit).rounded())
+            let dt = Double(step) / unit
+            for k in 0..<20_000 {
+                // Half the phases near a corner (within two steps), where the polynomials act.
+                let corner = [0.0, 0.25, 0.5, 0.75][k % 4]
+                let near = corner + (rng.nextUnit() * 4 - 2) * dt
+                let p = k % 2 == 0 ? near - near.rounded(.down) : rng.nextUnit()
+                let x = UInt64(p * unit) & ((1 << 52) - 1)
+                let exactPhase = PhaseIntegrator.cycles(x)
+                for (wave, kernel) in [(WaveType.square, FixedPointWaves.square), (.triangle, FixedPointWaves.triangle),
+                                       (.sawtooth, FixedPointWaves.sawtooth)] {
+                    let e = abs(Double(kernel(x, step)) - UnitWave.antiAliased(wave, exactPhase, dt))
+                    worst[wave] = max(worst[wave] ?? 0, e)
+                }
+            }
+        }
+        for (wave, e) in worst {
+            print("\(wave.rawValue): largest difference from the formula \(e)")
+            #expect(e < 1e-5, "\(wave)")
+        }
+    }
+}

@@ -10,9 +10,9 @@ public struct RenderPlan: @unchecked Sendable {
     public let cumulative: UnsafePointer<Double>
     public let fidelity: Int
     /// The curve already read at every sample of the cycle (`VoiceKernel.gridValue` at
-    /// n * gridStep), when the grid is so fine that cells are under four samples long, so
-    /// that the kernel reads it in a row instead of gathering from the grid; nil otherwise.
-    /// It is at most four times the grid, and at most `sampleCurveLimit` samples.
+    /// n * gridStep), when the grid is so fine that cells are under 16 samples long, so
+    /// that the kernel reads it in a row instead of picking cells sample by sample; nil
+    /// otherwise. It is at most 16 times the grid, and at most `sampleCurveLimit` samples.
     public let sampleCurve: UnsafePointer<Double>?
     /// S: samples in one cycle.
     public let cycleLength: Int
@@ -113,7 +113,7 @@ public final class CurveStorage: @unchecked Sendable {
         self.id = id
         let cycleLength = max(1, Int(shape.duration * sampleRate))
         let gridStep = cycleLength > 1 ? Double(shape.fidelity) / Double(cycleLength - 1) : 0
-        if gridStep >= 0.25 && cycleLength <= CurveStorage.sampleCurveLimit {
+        if gridStep > 1.0 / 16 && cycleLength <= CurveStorage.sampleCurveLimit {
             let table = UnsafeMutableBufferPointer<Double>.allocate(capacity: cycleLength)
             let grid = UnsafePointer(buffer.baseAddress!)
             for n in 0..<cycleLength { table[n] = VoiceKernel.gridValue(grid, at: Double(n) * gridStep) }

@@ -18,11 +18,11 @@ public struct VoiceState: Equatable, Sendable {
     }
 }
 
-/// Scratch memory for rendering a pair of voices: per voice four Double arrays and two of
+/// Scratch memory for rendering a pair of voices: per voice three Double arrays and two of
 /// fixed-point phase, and the ramp 0, 1, 2, ... that lets the inner loops count in Double
 /// without converting integers.
 public struct VoiceScratch {
-    public static let arrays = 8
+    public static let arrays = 6
     public static let fixedArrays = 4
     let base: UnsafeMutablePointer<Double>
     let fixed: UnsafeMutablePointer<UInt64>
@@ -56,8 +56,8 @@ public enum VoiceKernel {
     public static func renderPair(plan: RenderPlan, main: inout VoiceState, echo: inout VoiceState, count: Int,
                                   map: FrequencyMap, mapStep: FrequencyMap, scratch: VoiceScratch,
                                   mainOut: UnsafeMutablePointer<Float>, echoOut: UnsafeMutablePointer<Float>) {
-        let vMain = scratch.array(0), uMain = scratch.array(1), pMain = scratch.array(2), dMain = scratch.array(3)
-        let vEcho = scratch.array(4), uEcho = scratch.array(5), pEcho = scratch.array(6), dEcho = scratch.array(7)
+        let vMain = scratch.array(0), uMain = scratch.array(1), pMain = scratch.array(2)
+        let vEcho = scratch.array(3), uEcho = scratch.array(4), pEcho = scratch.array(5)
         let stepsMain = scratch.fixedArray(0), xMain = scratch.fixedArray(1)
         let stepsEcho = scratch.fixedArray(2), xEcho = scratch.fixedArray(3)
         frequencies(plan: plan, voice: &main, count: count, map: map, mapStep: mapStep, ramp: scratch.ramp, v: vMain, u: uMain)
@@ -76,8 +76,8 @@ public enum VoiceKernel {
         echo.integrator.fixedPhase = b & PhaseIntegrator.mask
         main.integrator.lastFrequency = vMain[count - 1]
         echo.integrator.lastFrequency = vEcho[count - 1]
-        shape(plan: plan, count: count, v: vMain, u: uMain, x: xMain, steps: stepsMain, phase: pMain, dt: dMain, out: mainOut)
-        shape(plan: plan, count: count, v: vEcho, u: uEcho, x: xEcho, steps: stepsEcho, phase: pEcho, dt: dEcho, out: echoOut)
+        shape(plan: plan, count: count, v: vMain, u: uMain, x: xMain, steps: stepsMain, phase: pMain, out: mainOut)
+        shape(plan: plan, count: count, v: vEcho, u: uEcho, x: xEcho, steps: stepsEcho, phase: pEcho, out: echoOut)
     }
 
     /// One voice alone: what a silent echo leaves to do.
@@ -86,14 +86,14 @@ public enum VoiceKernel {
     #endif
     public static func renderSingle(plan: RenderPlan, voice: inout VoiceState, count: Int, map: FrequencyMap,
                                     mapStep: FrequencyMap, scratch: VoiceScratch, out: UnsafeMutablePointer<Float>) {
-        let v = scratch.array(0), u = scratch.array(1), p = scratch.array(2), d = scratch.array(3)
+        let v = scratch.array(0), u = scratch.array(1), p = scratch.array(2)
         let stepArray = scratch.fixedArray(0), x = scratch.fixedArray(1)
         frequencies(plan: plan, voice: &voice, count: count, map: map, mapStep: mapStep, ramp: scratch.ramp, v: v, u: u)
         steps(first: voice.integrator.lastFrequency, v: v, count: count,
               scale: plan.halfSamplePeriod * PhaseIntegrator.unitsPerCycle, out: stepArray)
         voice.integrator.fixedPhase = accumulate(voice.integrator.fixedPhase, steps: stepArray, count: count, into: x)
         voice.integrator.lastFrequency = v[count - 1]
-        shape(plan: plan, count: count, v: v, u: u, x: x, steps: stepArray, phase: p, dt: d, out: out)
+        shape(plan: plan, count: count, v: v, u: u, x: x, steps: stepArray, phase: p, out: out)
     }
 
     /// Stage B, first half: each sample's trapezoid (v[i-1] + v[i]) h in fixed-point units,
@@ -128,9 +128,10 @@ public enum VoiceKernel {
     /// (SPEC 3 step 3, `gridValue`), mapped to the live range. Three ways to the same values,
     /// chosen by how many samples a grid cell lasts, so that the cost stays low whatever
     /// the points, the fidelity or the duration (SPEC 3):
-    /// - cells under 4 samples: the plan holds the curve at every sample (`sampleCurve`);
+    /// - cells under 16 samples: the plan holds the curve at every sample (`sampleCurve`);
     /// - cells of 16 samples or more: cell by cell, a plain loop along each;
-    /// - between: eight samples at a time, their cells picked from four broadcast values.
+    /// - short cells in a cycle too long for `sampleCurve` (over 44 s at 48 kHz): eight
+    ///   samples at a time, their cells picked from four broadcast values or gathered.
     /// Runs stop at the cycle's end.
     @inline(__always)
     static func frequencies(plan: RenderPlan, voice: inout VoiceState, count: Int, map: FrequencyMap, mapStep: FrequencyMap,
@@ -141,15 +142,15 @@ public enum VoiceKernel {
         while i < count {
             let run = min(cycleLength - n, count - i)
             let start = Double(n)
-            let range = RampedMap(offset: map.offset + mapStep.offset * Double(i), slope: map.slope + mapStep.slope * Double(i),
-                                  offsetStep: mapStep.offset, slopeStep: mapStep.slope, nyquist: plan.nyquist)
-            if let table = plan.sampleCurve {
-                let curve = table + n, out = v + i
-                for k in 0..<run { out[k] = range.apply(curve[k], at: ramp[k]) }
-            } else if plan.gridStep <= 1.0 / 16 {
-                alongCells(plan: plan, start: start, run: run, range: range, ramp: ramp, out: v + i)
+            if mapStep.offset == 0 && mapStep.slope == 0 {
+                // No range ramp under way: the common case, a little cheaper.
+                curveRun(plan: plan, n: n, run: run, range: SteadyMap(offset: map.offset, slope: map.slope, nyquist: plan.nyquist),
+                         ramp: ramp, out: v + i)
             } else {
-                inWindows(plan: plan, start: start, run: run, range: range, ramp: ramp, out: v + i)
+                curveRun(plan: plan, n: n, run: run,
+                         range: RampedMap(offset: map.offset + mapStep.offset * Double(i), slope: map.slope + mapStep.slope * Double(i),
+                                          offsetStep: mapStep.offset, slopeStep: mapStep.slope, nyquist: plan.nyquist),
+                         ramp: ramp, out: v + i)
             }
             // The cycle fraction feeds only the scaling.
             if plan.scale != .none {
@@ -163,10 +164,44 @@ public enum VoiceKernel {
         voice.cycleIndex = n
     }
 
-    /// The live range map over a run, offset and slope moving by a step per sample while a
-    /// range change ramps, and the clamp into [0, Nyquist] (NaN, which no valid input
-    /// makes, becomes 0 too).
-    struct RampedMap {
+    /// One run of stage A (within one cycle) from cycle sample n, the way the plan's cells call for.
+    @inline(__always)
+    static func curveRun<Range: RangeMapping>(plan: RenderPlan, n: Int, run: Int, range: Range, ramp: UnsafePointer<Double>,
+                                              out: UnsafeMutablePointer<Double>) {
+        if let table = plan.sampleCurve {
+            let curve = table + n
+            for k in 0..<run { out[k] = range.apply(curve[k], at: ramp[k]) }
+        } else if plan.gridStep <= 1.0 / 16 {
+            alongCells(plan: plan, start: Double(n), run: run, range: range, ramp: ramp, out: out)
+        } else {
+            inWindows(plan: plan, start: Double(n), run: run, range: range, ramp: ramp, out: out)
+        }
+    }
+
+    /// From curve values (in the plan's base range) to Hz in the live range, clamped into
+    /// [0, Nyquist] (NaN, which no valid input makes, becomes 0 too). r is the sample's
+    /// place in the run, which matters only while the range ramps.
+    protocol RangeMapping {
+        func apply(_ curve: Double, at r: Double) -> Double
+        func apply(_ curve: SIMD8<Double>, at r: SIMD8<Double>) -> SIMD8<Double>
+    }
+
+    struct SteadyMap: RangeMapping {
+        let offset: Double, slope: Double, nyquist: Double
+
+        @inline(__always) func apply(_ curve: Double, at r: Double) -> Double {
+            let f = offset + slope * curve
+            let low = f >= 0 ? f : 0
+            return low > nyquist ? nyquist : low
+        }
+
+        @inline(__always) func apply(_ curve: SIMD8<Double>, at r: SIMD8<Double>) -> SIMD8<Double> {
+            clampSIMD(offset + slope * curve, nyquist)
+        }
+    }
+
+    /// Offset and slope moving by a step per sample, while a range change ramps.
+    struct RampedMap: RangeMapping {
         let offset: Double, slope: Double, offsetStep: Double, slopeStep: Double, nyquist: Double
 
         @inline(__always) func apply(_ curve: Double, at r: Double) -> Double {
@@ -176,19 +211,23 @@ public enum VoiceKernel {
         }
 
         @inline(__always) func apply(_ curve: SIMD8<Double>, at r: SIMD8<Double>) -> SIMD8<Double> {
-            let f = (offset + offsetStep * r) + (slope + slopeStep * r) * curve
-            var clamped = SIMD8<Double>(repeating: 0)
-            clamped.replace(with: f, where: f .>= 0)
-            clamped.replace(with: nyquist, where: clamped .> nyquist)
-            return clamped
+            clampSIMD((offset + offsetStep * r) + (slope + slopeStep * r) * curve, nyquist)
         }
+    }
+
+    @inline(__always)
+    static func clampSIMD(_ f: SIMD8<Double>, _ nyquist: Double) -> SIMD8<Double> {
+        var clamped = SIMD8<Double>(repeating: 0)
+        clamped.replace(with: f, where: f .>= 0)
+        clamped.replace(with: nyquist, where: clamped .> nyquist)
+        return clamped
     }
 
     /// Cells of 16 samples or more: find where each cell ends, then a loop the compiler
     /// vectorises along it. The end is estimated by division and then settled by the very
-    /// comparison `gridValue`'s floor makes, so every sample gets the same cell as there.
+    /// comparison `gridValue`'s floor makes, so every sample gets the same cell and value.
     @inline(__always)
-    static func alongCells(plan: RenderPlan, start: Double, run: Int, range: RampedMap, ramp: UnsafePointer<Double>,
+    static func alongCells<Range: RangeMapping>(plan: RenderPlan, start: Double, run: Int, range: Range, ramp: UnsafePointer<Double>,
                            out: UnsafeMutablePointer<Double>) {
         let step = plan.gridStep, grid = plan.grid
         if step == 0 {
@@ -204,6 +243,8 @@ public enum VoiceKernel {
             var end = estimate >= Double(run) ? run : (estimate <= Double(k + 1) ? k + 1 : Int(estimate))
             while end < run && (start + ramp[end]) * step < next { end += 1 }
             while end > k + 1 && (start + ramp[end - 1]) * step >= next { end -= 1 }
+            // Computed from the sample's own position, never from where the run began, so
+            // that the value cannot depend on how the samples were cut into periods.
             let j = Int(cell)
             let a = grid[j], d = grid[j + 1] - a
             for m in k..<end {
@@ -214,12 +255,12 @@ public enum VoiceKernel {
         }
     }
 
-    /// Cells of 1 to 16 samples (or shorter, for a cycle too long for `sampleCurve`): eight
+    /// Cells under 16 samples in a cycle too long for `sampleCurve`: eight
     /// samples at a time in vector registers. When they lie in at most three neighbouring
     /// cells, four grid values are broadcast and each lane picks its cell's; otherwise each
     /// lane loads its own two (a gather).
     @inline(__always)
-    static func inWindows(plan: RenderPlan, start: Double, run: Int, range: RampedMap, ramp: UnsafePointer<Double>,
+    static func inWindows<Range: RangeMapping>(plan: RenderPlan, start: Double, run: Int, range: Range, ramp: UnsafePointer<Double>,
                           out: UnsafeMutablePointer<Double>) {
         let step = plan.gridStep, grid = plan.grid
         let magic = SIMD8<Double>(repeating: 6755399441055744.0)   // 1.5 * 2^52: adding it rounds to an integer
@@ -282,27 +323,22 @@ public enum VoiceKernel {
     @inline(__always)
     static func shape(plan: RenderPlan, count: Int, v: UnsafeMutablePointer<Double>, u: UnsafeMutablePointer<Double>,
                       x: UnsafePointer<UInt64>, steps: UnsafePointer<UInt64>,
-                      phase: UnsafeMutablePointer<Double>, dt: UnsafeMutablePointer<Double>, out: UnsafeMutablePointer<Float>) {
+                      phase: UnsafeMutablePointer<Double>, out: UnsafeMutablePointer<Float>) {
         let antiAliased = plan.antiAliased
-        if plan.wave != .sine {
+        if plan.wave.isFourier || (!antiAliased && plan.wave != .sine) {
             for i in 0..<count { phase[i] = PhaseIntegrator.cycles(x[i]) }
-        }
-        if antiAliased && (plan.wave == .square || plan.wave == .triangle || plan.wave == .sawtooth) {
-            // Steps are below 2^52, so or-ing them into 2^52's bits is an exact conversion.
-            let unit = PhaseIntegrator.unitsPerCycle, perUnit = 1 / PhaseIntegrator.unitsPerCycle
-            for i in 0..<count { dt[i] = (Double(bitPattern: steps[i] | unit.bitPattern) - unit) * perUnit }
         }
         switch plan.wave {
         case .sine:
             for i in 0..<count { out[i] = sinUnit(floatPhase(x[i])) }
         case .square:
-            if antiAliased { for i in 0..<count { out[i] = Float(UnitWave.squareAA(phase[i], dt[i])) } }
+            if antiAliased { for i in 0..<count { out[i] = FixedPointWaves.square(x[i], steps[i]) } }
             else { for i in 0..<count { out[i] = phase[i] < 0.5 ? 1 : -1 } }
         case .triangle:
-            if antiAliased { for i in 0..<count { out[i] = Float(UnitWave.triangleAA(phase[i], dt[i])) } }
+            if antiAliased { for i in 0..<count { out[i] = FixedPointWaves.triangle(x[i], steps[i]) } }
             else { for i in 0..<count { out[i] = Float(UnitWave.naive(.triangle, phase[i])) } }
         case .sawtooth:
-            if antiAliased { for i in 0..<count { out[i] = Float(UnitWave.sawtoothAA(phase[i], dt[i])) } }
+            if antiAliased { for i in 0..<count { out[i] = FixedPointWaves.sawtooth(x[i], steps[i]) } }
             else { for i in 0..<count { out[i] = Float(2 * phase[i] - 1) } }
         case .squareFourier, .triangleFourier, .sawtoothFourier:
             // Band-limited tables (see FourierWavetables): per sample, the table of the

@@ -1,0 +1,62 @@
+/// Square, triangle and sawtooth with polyBLEP/polyBLAMP corners (`UnitWave.antiAliased`
+/// is the formula), in single precision, straight from the fixed-point phase x and step D
+/// of `PhaseIntegrator`, for the kernel's vectorised loops.
+///
+/// The distance to a corner is taken in the integers, where it is exact: x minus the corner,
+/// its low 52 bits read as a signed number, is the distance wrapped into [-1/2, 1/2) cycle.
+/// Divided by the step, it is the distance in samples that the polynomials need; only that
+/// quotient is rounded to a Float. Everything is branch-free.
+enum FixedPointWaves {
+    static let half: UInt64 = 1 << 51, quarter: UInt64 = 1 << 50
+
+    @inline(__always)
+    static func square(_ x: UInt64, _ step: UInt64) -> Float {
+        let inverse = inverseStep(step)
+        let naive: Float = (x & PhaseIntegrator.mask) < half ? 1 : -1
+        return naive + 2 * blep(samplesFrom(x, 0, inverse)) - 2 * blep(samplesFrom(x, half, inverse))
+    }
+
+    @inline(__always)
+    static func sawtooth(_ x: UInt64, _ step: UInt64) -> Float {
+        let inverse = inverseStep(step)
+        return 2 * VoiceKernel.floatPhase(x) - 1 - 2 * blep(samplesFrom(x, 0, inverse))
+    }
+
+    @inline(__always)
+    static func triangle(_ x: UInt64, _ step: UInt64) -> Float {
+        let inverse = inverseStep(step)
+        let p = VoiceKernel.floatPhase(x)
+        let naive = p < 0.25 ? 4 * p : (p < 0.75 ? 2 - 4 * p : 4 * p - 4)
+        // The slope (per unit phase) falls by 8 at p = 1/4 and rises by 8 at p = 3/4.
+        let dt = Float(step) * 0x1p-52
+        return naive + 8 * dt * (blamp(samplesFrom(x, 3 * quarter, inverse)) - blamp(samplesFrom(x, quarter, inverse)))
+    }
+
+    /// 1 / step; a zero step (0 Hz) gives 1, which puts every corner far away.
+    @inline(__always)
+    static func inverseStep(_ step: UInt64) -> Float {
+        1 / Float(step > 0 ? step : 1)
+    }
+
+    /// (x - corner) wrapped into [-1/2, 1/2) cycle, in samples.
+    @inline(__always)
+    static func samplesFrom(_ x: UInt64, _ corner: UInt64, _ inverseStep: Float) -> Float {
+        Float(Int64(bitPattern: (x &- corner) << 12) >> 12) * inverseStep
+    }
+
+    /// The band-limited step minus the naive one, tau samples from the step.
+    @inline(__always)
+    static func blep(_ tau: Float) -> Float {
+        let t = min(max(tau, -1), 1)
+        let a = t + 1, b = 1 - t
+        return t < 0 ? 0.5 * a * a : -0.5 * b * b
+    }
+
+    /// Its integral: the residual of a change of slope of one per sample.
+    @inline(__always)
+    static func blamp(_ tau: Float) -> Float {
+        let t = min(max(tau, -1), 1)
+        let b = 1 - (t < 0 ? -t : t)
+        return b * b * b * (1.0 / 6)
+    }
+}
