@@ -19,6 +19,8 @@ import Testing
         let cycle = plan.cycleLength, block = 240
         precondition(cycle % block == 0)
         let v = UnsafeMutablePointer<Double>.allocate(capacity: cycle)
+        let fractions = UnsafeMutablePointer<Float>.allocate(capacity: block)
+        defer { fractions.deallocate() }
         let work = UnsafeMutablePointer<Double>.allocate(capacity: 5 * block)
         defer { v.deallocate(); work.deallocate() }
         let ramp = work + 4 * block
@@ -27,7 +29,7 @@ import Testing
         var start = 0
         while start < cycle {
             VoiceKernel.frequencies(plan: plan, voice: &voice, count: block, map: .identity,
-                                    mapStep: FrequencyMap(offset: 0, slope: 0), ramp: ramp, v: v + start, u: work)
+                                    mapStep: FrequencyMap(offset: 0, slope: 0), ramp: ramp, v: v + start, u: fractions)
             start += block
         }
         var main = VoiceState.starting(at: 0, plan: plan, map: .identity).integrator

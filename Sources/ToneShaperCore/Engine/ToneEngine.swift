@@ -38,7 +38,8 @@ public struct ToneEngine {
     private let fixedScratch: UnsafeMutablePointer<UInt64>
     private static let scratchCount = (1 + VoiceScratch.arrays) * maximumBlock
     private static let fixedScratchCount = VoiceScratch.fixedArrays * maximumBlock
-    /// The four voice outputs (main, echo, and the outgoing plan's two), then 0, 1, 2, ...
+    /// The four voice outputs (main, echo, and the outgoing plan's two), then 0, 1, 2, ...,
+    /// then the voices' two arrays of cycle fractions.
     private let voiceOut: UnsafeMutablePointer<Float>
     private var rampF: UnsafeMutablePointer<Float> { voiceOut + 4 * ToneEngine.maximumBlock }
 
@@ -62,8 +63,8 @@ public struct ToneEngine {
         for k in 0..<ToneEngine.maximumBlock { scratch[VoiceScratch.arrays * ToneEngine.maximumBlock + k] = Double(k) }
         fixedScratch = UnsafeMutablePointer<UInt64>.allocate(capacity: ToneEngine.fixedScratchCount)
         fixedScratch.initialize(repeating: 0, count: ToneEngine.fixedScratchCount)
-        voiceOut = UnsafeMutablePointer<Float>.allocate(capacity: 5 * ToneEngine.maximumBlock)
-        voiceOut.initialize(repeating: 0, count: 5 * ToneEngine.maximumBlock)
+        voiceOut = UnsafeMutablePointer<Float>.allocate(capacity: 7 * ToneEngine.maximumBlock)
+        voiceOut.initialize(repeating: 0, count: 7 * ToneEngine.maximumBlock)
         for k in 0..<ToneEngine.maximumBlock { voiceOut[4 * ToneEngine.maximumBlock + k] = Float(k) }
     }
 
@@ -152,7 +153,8 @@ public struct ToneEngine {
         let oldMainOut = voiceOut + 2 * ToneEngine.maximumBlock
         let oldEchoOut = voiceOut + 3 * ToneEngine.maximumBlock
         let ramp = scratch + VoiceScratch.arrays * ToneEngine.maximumBlock
-        let work = VoiceScratch(base: scratch, fixed: fixedScratch, stride: ToneEngine.maximumBlock, ramp: ramp)
+        let work = VoiceScratch(base: scratch, fixed: fixedScratch, fractions: voiceOut + 5 * ToneEngine.maximumBlock,
+                                stride: ToneEngine.maximumBlock, ramp: ramp)
         // An echo at volume 0 that is not ramping is not heard: render the main voice only,
         // keep the echo's place in the cycle, and re-derive its phase when it is heard again.
         // And an echo with offset 0 is the main voice itself, sample for sample.

@@ -26,18 +26,23 @@ public struct VoiceScratch {
     public static let fixedArrays = 4
     let base: UnsafeMutablePointer<Double>
     let fixed: UnsafeMutablePointer<UInt64>
+    /// Two arrays of cycle fractions u (main, echo): the scaling's input, in single precision.
+    let fractions: UnsafeMutablePointer<Float>
     let stride: Int
     let ramp: UnsafePointer<Double>
 
-    public init(base: UnsafeMutablePointer<Double>, fixed: UnsafeMutablePointer<UInt64>, stride: Int, ramp: UnsafePointer<Double>) {
+    public init(base: UnsafeMutablePointer<Double>, fixed: UnsafeMutablePointer<UInt64>, fractions: UnsafeMutablePointer<Float>,
+                stride: Int, ramp: UnsafePointer<Double>) {
         self.base = base
         self.fixed = fixed
+        self.fractions = fractions
         self.stride = stride
         self.ramp = ramp
     }
 
     @inline(__always) func array(_ k: Int) -> UnsafeMutablePointer<Double> { base + k * stride }
     @inline(__always) func fixedArray(_ k: Int) -> UnsafeMutablePointer<UInt64> { fixed + k * stride }
+    @inline(__always) func fractionArray(_ k: Int) -> UnsafeMutablePointer<Float> { fractions + k * stride }
 }
 
 /// The per-sample work of a voice pair (main and echo), free of allocation, locks and calls
@@ -56,8 +61,8 @@ public enum VoiceKernel {
     public static func renderPair(plan: RenderPlan, main: inout VoiceState, echo: inout VoiceState, count: Int,
                                   map: FrequencyMap, mapStep: FrequencyMap, scratch: VoiceScratch,
                                   mainOut: UnsafeMutablePointer<Float>, echoOut: UnsafeMutablePointer<Float>) {
-        let vMain = scratch.array(0), uMain = scratch.array(1), pMain = scratch.array(2)
-        let vEcho = scratch.array(3), uEcho = scratch.array(4), pEcho = scratch.array(5)
+        let vMain = scratch.array(0), uMain = scratch.fractionArray(0), pMain = scratch.array(2)
+        let vEcho = scratch.array(3), uEcho = scratch.fractionArray(1), pEcho = scratch.array(5)
         let stepsMain = scratch.fixedArray(0), xMain = scratch.fixedArray(1)
         let stepsEcho = scratch.fixedArray(2), xEcho = scratch.fixedArray(3)
         frequencies(plan: plan, voice: &main, count: count, map: map, mapStep: mapStep, ramp: scratch.ramp, v: vMain, u: uMain)
@@ -86,7 +91,7 @@ public enum VoiceKernel {
     #endif
     public static func renderSingle(plan: RenderPlan, voice: inout VoiceState, count: Int, map: FrequencyMap,
                                     mapStep: FrequencyMap, scratch: VoiceScratch, out: UnsafeMutablePointer<Float>) {
-        let v = scratch.array(0), u = scratch.array(1), p = scratch.array(2)
+        let v = scratch.array(0), u = scratch.fractionArray(0), p = scratch.array(2)
         let stepArray = scratch.fixedArray(0), x = scratch.fixedArray(1)
         frequencies(plan: plan, voice: &voice, count: count, map: map, mapStep: mapStep, ramp: scratch.ramp, v: v, u: u)
         steps(first: voice.integrator.lastFrequency, v: v, count: count,
@@ -135,7 +140,7 @@ public enum VoiceKernel {
     /// Runs stop at the cycle's end.
     @inline(__always)
     static func frequencies(plan: RenderPlan, voice: inout VoiceState, count: Int, map: FrequencyMap, mapStep: FrequencyMap,
-                            ramp: UnsafePointer<Double>, v: UnsafeMutablePointer<Double>, u: UnsafeMutablePointer<Double>) {
+                            ramp: UnsafePointer<Double>, v: UnsafeMutablePointer<Double>, u: UnsafeMutablePointer<Float>) {
         let fraction = plan.cycleFractionPerSample, cycleLength = plan.cycleLength
         var n = voice.cycleIndex
         var i = 0
@@ -155,7 +160,7 @@ public enum VoiceKernel {
             // The cycle fraction feeds only the scaling.
             if plan.scale != .none {
                 let cyc = u + i
-                for k in 0..<run { cyc[k] = (start + ramp[k]) * fraction }
+                for k in 0..<run { cyc[k] = Float((start + ramp[k]) * fraction) }
             }
             n += run
             if n == cycleLength { n = 0 }
@@ -223,36 +228,47 @@ public enum VoiceKernel {
         return clamped
     }
 
-    /// Cells of 16 samples or more: find where each cell ends, then a loop the compiler
-    /// vectorises along it. The end is estimated by division and then settled by the very
-    /// comparison `gridValue`'s floor makes, so every sample gets the same cell and value.
+    /// Cells of 16 samples or more: cell by cell, a loop the compiler vectorises along each.
+    /// Along a cell the interpolant a + d (n step - cell) is c0 + slope (n - first), c0 its
+    /// value at the cell's first sample: one multiply-add per sample, and a function of n
+    /// alone (not of where the run began), so periods of any size give the same values.
     @inline(__always)
     static func alongCells<Range: RangeMapping>(plan: RenderPlan, start: Double, run: Int, range: Range, ramp: UnsafePointer<Double>,
-                           out: UnsafeMutablePointer<Double>) {
+                                                out: UnsafeMutablePointer<Double>) {
         let step = plan.gridStep, grid = plan.grid
         if step == 0 {
             for k in 0..<run { out[k] = range.apply(grid[0], at: ramp[k]) }
             return
         }
         let inverse = 1 / step
+        var cell = Double(Int(start * step))
+        var first = firstSample(of: cell, step: step, inverse: inverse)
         var k = 0
         while k < run {
-            let cell = Double(Int((start + ramp[k]) * step))
-            let next = cell + 1
-            let estimate = next * inverse - start
-            var end = estimate >= Double(run) ? run : (estimate <= Double(k + 1) ? k + 1 : Int(estimate))
-            while end < run && (start + ramp[end]) * step < next { end += 1 }
-            while end > k + 1 && (start + ramp[end - 1]) * step >= next { end -= 1 }
-            // Computed from the sample's own position, never from where the run began, so
-            // that the value cannot depend on how the samples were cut into periods.
+            let next = firstSample(of: cell + 1, step: step, inverse: inverse)
+            let end = min(run, Int(next - start))
             let j = Int(cell)
             let a = grid[j], d = grid[j + 1] - a
+            let c0 = a + d * (first * step - cell), slope = d * step
+            let offset = start - first                  // an integer: exact
             for m in k..<end {
                 let r = ramp[m]
-                out[m] = range.apply(a + d * ((start + r) * step - cell), at: r)
+                out[m] = range.apply(c0 + slope * (offset + r), at: r)
             }
             k = end
+            cell += 1
+            first = next
         }
+    }
+
+    /// The first cycle sample n in grid cell `cell`: the least n with n * step >= cell, by
+    /// the very product `gridValue`'s position is, so both put every sample in the same cell.
+    @inline(__always)
+    static func firstSample(of cell: Double, step: Double, inverse: Double) -> Double {
+        var n = Double(Int(cell * inverse))
+        while n > 0 && (n - 1) * step >= cell { n -= 1 }
+        while n * step < cell { n += 1 }
+        return n
     }
 
     /// Cells under 16 samples in a cycle too long for `sampleCurve`: eight
@@ -321,7 +337,7 @@ public enum VoiceKernel {
     /// The sine reads its phase straight from the fixed-point sum (its top 24 bits, all a Float
     /// holds); the other waves get it in Double, with each sample's step for anti-aliasing.
     @inline(__always)
-    static func shape(plan: RenderPlan, count: Int, v: UnsafeMutablePointer<Double>, u: UnsafeMutablePointer<Double>,
+    static func shape(plan: RenderPlan, count: Int, v: UnsafeMutablePointer<Double>, u: UnsafeMutablePointer<Float>,
                       x: UnsafePointer<UInt64>, steps: UnsafePointer<UInt64>,
                       phase: UnsafeMutablePointer<Double>, out: UnsafeMutablePointer<Float>) {
         let antiAliased = plan.antiAliased
@@ -330,6 +346,11 @@ public enum VoiceKernel {
         }
         switch plan.wave {
         case .sine:
+            if plan.scale == .sine {
+                // The benchmark's case, in one pass: wave and scaling both sines.
+                for i in 0..<count { out[i] = sinUnit(floatPhase(x[i])) * sinUnit(u[i] * 0.5) }
+                return
+            }
             for i in 0..<count { out[i] = sinUnit(floatPhase(x[i])) }
         case .square:
             if antiAliased { for i in 0..<count { out[i] = FixedPointWaves.square(x[i], steps[i]) } }
@@ -353,13 +374,13 @@ public enum VoiceKernel {
         }
         switch plan.scale {
         case .none: break
-        case .linear: for i in 0..<count { out[i] *= Float(1 - u[i]) }
-        case .sine: for i in 0..<count { out[i] *= sinUnit(Float(u[i] * 0.5)) }
-        case .triangle: for i in 0..<count { let x = u[i]; out[i] *= Float(x <= 0.5 ? 2 * x : 2 * (1 - x)) }
-        case .parabolic: for i in 0..<count { let x = u[i] - 1; out[i] *= Float(x * x) }
+        case .linear: for i in 0..<count { out[i] *= 1 - u[i] }
+        case .sine: for i in 0..<count { out[i] *= sinUnit(u[i] * 0.5) }
+        case .triangle: for i in 0..<count { let x = u[i]; out[i] *= x <= 0.5 ? 2 * x : 2 * (1 - x) }
+        case .parabolic: for i in 0..<count { let x = u[i] - 1; out[i] *= x * x }
         case .exponential, .twoStep, .wideTwoStep:
             let scale = plan.scale
-            for i in 0..<count { out[i] *= Float(AmplitudeScaling.value(scale, at: u[i])) }
+            for i in 0..<count { out[i] *= Float(AmplitudeScaling.value(scale, at: Double(u[i]))) }
         }
     }
 
