@@ -210,17 +210,30 @@ public struct ToneEngine {
         // A silent echo was neither rendered nor cleared: its gain is 0, so any finite
         // samples do (the main voice's), where its stale buffer might hold anything.
         let echoSource = echoSilent && !fading ? mainOut : echoOut
-        for i in 0..<count {
-            let k = framp[i]
-            let limit = a0 + aStep * k
-            let mix = mainOut[i] + (echo0 + echoStep * k) * echoSource[i]
-            let sample = 0.5 * mix * limit * (g0 + gStep * k)
-            // The last line of defence: never beyond the amplitude, never NaN, never a
-            // subnormal (which costs downstream DSP dearly and is far below any 24-bit step).
-            let high = sample > limit ? limit : sample
-            let clamped = high < -limit ? -limit : high
-            let magnitude = clamped < 0 ? -clamped : clamped
-            out[i] = magnitude >= 1e-30 ? clamped : 0
+        // The last line of defence, in both loops: never beyond the amplitude, never NaN,
+        // never a subnormal (which costs downstream DSP dearly and is far below any 24-bit step).
+        if aStep == 0 && gStep == 0 && echoStep == 0 {
+            // Nothing ramping (nearly always): one gain. Chosen by the ramps' state, which
+            // belongs to the sample, so a sample is made the same way in any period.
+            let gain = 0.5 * a0 * g0, limit = a0
+            for i in 0..<count {
+                let sample = (mainOut[i] + echo0 * echoSource[i]) * gain
+                let high = sample > limit ? limit : sample
+                let clamped = high < -limit ? -limit : high
+                let magnitude = clamped < 0 ? -clamped : clamped
+                out[i] = magnitude >= 1e-30 ? clamped : 0
+            }
+        } else {
+            for i in 0..<count {
+                let k = framp[i]
+                let limit = a0 + aStep * k
+                let mix = mainOut[i] + (echo0 + echoStep * k) * echoSource[i]
+                let sample = 0.5 * mix * limit * (g0 + gStep * k)
+                let high = sample > limit ? limit : sample
+                let clamped = high < -limit ? -limit : high
+                let magnitude = clamped < 0 ? -clamped : clamped
+                out[i] = magnitude >= 1e-30 ? clamped : 0
+            }
         }
         minFrequency.advance(by: count)
         maxFrequency.advance(by: count)
