@@ -44,17 +44,23 @@ if [[ $what == all || $what == render ]]; then
 {"points": [[0, 30], [600, 440]], "duration": 600, "minFrequency": 30, "maxFrequency": 440,
  "componentType": "Sine", "scaleType": "None", "echoOffsetTimeSeconds": 0, "echoVolume": 0, "fidelity": 500}
 DOC
-    : > "$work/ts.times"; : > "$work/sox.times"
-    # Each run writes a new file: overwriting one would charge the file system's freeing of
-    # the last run's 115 MB to whichever program came next.
+    : > "$work/ts.times"; : > "$work/sync.times"; : > "$work/sox.times"
+    # Each run writes a new file, after the last one's data is on disk: otherwise the file
+    # system's freeing or writing back of the last run's 115 MB would be charged to
+    # whichever program came next. `--sync` also waits for its own file to reach the disk,
+    # which sox does not: shown apart.
     for i in 1 2 3 4 5 6 7; do
         rm -f "$work/ts.wav" "$work/sox.wav"; sync
         t0=$(now); "$toneshaper" render "$work/sweep600.toneshaper" --output "$work/ts.wav" >/dev/null; t1=$(now)
-        sox -n -r 48000 -b 32 -e floating-point "$work/sox.wav" synth 600 sine 30-440; t2=$(now)
-        echo "$t1 - $t0" | bc -l >> "$work/ts.times"; echo "$t2 - $t1" | bc -l >> "$work/sox.times"
+        rm -f "$work/ts.wav"; sync
+        t2=$(now); "$toneshaper" render "$work/sweep600.toneshaper" --output "$work/ts.wav" --sync >/dev/null; t3=$(now)
+        sox -n -r 48000 -b 32 -e floating-point "$work/sox.wav" synth 600 sine 30-440; t4=$(now)
+        echo "$t1 - $t0" | bc -l >> "$work/ts.times"; echo "$t3 - $t2" | bc -l >> "$work/sync.times"
+        echo "$t4 - $t3" | bc -l >> "$work/sox.times"
     done
-    ts=$(median < "$work/ts.times"); sx=$(median < "$work/sox.times")
+    ts=$(median < "$work/ts.times"); sy=$(median < "$work/sync.times"); sx=$(median < "$work/sox.times")
     printf 'toneshaper render: %.3f s   sox synth: %.3f s   sox / toneshaper = %.2f\n' "$ts" "$sx" "$(echo "$sx / $ts" | bc -l)"
+    printf 'toneshaper render --sync (waits for the disk): %.3f s   sox / that = %.2f\n' "$sy" "$(echo "$sx / $sy" | bc -l)"
 fi
 
 if [[ $what == all || $what == jack ]]; then

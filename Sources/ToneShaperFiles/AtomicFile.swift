@@ -61,12 +61,14 @@ final class AtomicFile {
         }
     }
 
-    /// Flushes the data to disk, closes, and renames the temporary over the target.
-    /// On failure the temporary is removed and the target is untouched.
-    func commit() throws(FileProblem) {
+    /// Closes and renames the temporary over the target; with `durable` (documents), flushes
+    /// the data to disk first and the rename after. On failure the temporary is removed and
+    /// the target is untouched. Without `durable` the file is still never seen half-written
+    /// while the system runs, but a power cut soon after may lose it.
+    func commit(durable: Bool = true) throws(FileProblem) {
         precondition(!finished, "AtomicFile committed twice")
         // fsync before rename: otherwise a power cut can leave the new name on an empty file.
-        if fsync(descriptor) != 0 {
+        if durable && fsync(descriptor) != 0 {
             let e = errno
             discard()
             throw FileProblem(path: targetPath, message: "could not flush to disk: \(AtomicFile.errorText(e))")
@@ -85,6 +87,7 @@ final class AtomicFile {
         }
         finished = true
         // Make the rename itself durable; failing here loses nothing already visible.
+        guard durable else { return }
         let dir = open(AtomicFile.split(targetPath).directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if dir >= 0 {
             _ = fsync(dir)

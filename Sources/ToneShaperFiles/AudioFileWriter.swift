@@ -26,10 +26,16 @@ public final class AudioFileWriter {
     /// Frames written since the disk was last asked to catch up (see `write`).
     private var framesSinceWriteback: Int64 = 0
 
+    /// With `durable`, `finish()` returns only once the file is on disk (fsync), and the disk
+    /// is kept busy while the file grows so that little is left to wait for then.
+    public let durable: Bool
+
     /// Opens the temporary file. Throws for a format this libsndfile cannot write at this
     /// rate, or a path that cannot be created; in both cases no file is left behind.
-    public init(path: String, format: AudioFileFormat, sampleRate: Int, channels: Int = 1) throws(AudioFileError) {
+    public init(path: String, format: AudioFileFormat, sampleRate: Int, channels: Int = 1,
+                durable: Bool = false) throws(AudioFileError) {
         self.path = path
+        self.durable = durable
         self.format = format
         self.sampleRate = sampleRate
         self.channels = channels
@@ -84,11 +90,11 @@ public final class AudioFileWriter {
                                  message: "writing failed after \(framesWritten + max(0, written)) frames (\(reason)); check the free space. Nothing was left under this name")
         }
         framesWritten += frames
-        // Every few megabytes, start writing what we have to disk (without waiting for it):
-        // `finish()` must fsync before its rename, and would otherwise wait there for the
-        // whole file at once.
+        // Durable: every few megabytes, start writing what we have to disk (without waiting
+        // for it): `finish()` must fsync before its rename, and would otherwise wait there
+        // for the whole file at once.
         framesSinceWriteback += frames
-        if framesSinceWriteback * Int64(channels) >= 2 << 20, let fd = file?.descriptor {
+        if durable, framesSinceWriteback * Int64(channels) >= 2 << 20, let fd = file?.descriptor {
             _ = toneshaper_start_writeback(fd)
             framesSinceWriteback = 0
         }
@@ -98,7 +104,7 @@ public final class AudioFileWriter {
         try samples.withUnsafeBufferPointer { buffer throws(AudioFileError) in try write(buffer) }
     }
 
-    /// Completes the header, flushes to disk and puts the file in place under `path`.
+    /// Completes the header and puts the file in place under `path` (after an fsync, if durable).
     public func finish() throws(AudioFileError) {
         guard let sndfile = handle, let atomic = file else {
             throw AudioFileError(.writeFailed, path: path, message: "the file is already finished or discarded")
@@ -111,7 +117,7 @@ public final class AudioFileWriter {
             throw AudioFileError(.writeFailed, path: path, message: "libsndfile could not finish the file (\(reason)); nothing was left under this name")
         }
         file = nil
-        do { try atomic.commit() } catch {
+        do { try atomic.commit(durable: durable) } catch {
             throw AudioFileError(.writeFailed, path: path, message: error.message + "; nothing was left under this name")
         }
     }

@@ -8,14 +8,14 @@ public enum FileRenderer {
     /// vanish, yet small enough (256 KiB of floats) to stay in cache.
     public static let blockSize = 65536
 
-    /// Writes `frames` frames of `shape` to `path`. `progress` is called after every block
+    /// Writes `frames` frames of `shape` to `path` (`durable`: see `AudioFileWriter`). `progress` is called after every block
     /// with the frames done so far; it may throw to stop. On any error nothing is left
     /// under `path` (an existing file there is untouched). `started` receives the
     /// temporary file's path, for a caller that must remove it if the process is killed.
     public static func render(_ shape: ToneShape, to path: String, format: AudioFileFormat, sampleRate: Int,
-                              frames: Int, started: ((_ temporaryPath: String) -> Void)? = nil,
+                              frames: Int, durable: Bool = false, started: ((_ temporaryPath: String) -> Void)? = nil,
                               progress: ((_ done: Int) throws -> Void)? = nil) throws {
-        let writer = try AudioFileWriter(path: path, format: format, sampleRate: sampleRate)
+        let writer = try AudioFileWriter(path: path, format: format, sampleRate: sampleRate, durable: durable)
         if let temporary = writer.temporaryPath { started?(temporary) }
         // The engine fills one buffer while the other is stored on a second thread: that
         // hides libsndfile's and the kernel's share of the time (measured: about 10-25 %

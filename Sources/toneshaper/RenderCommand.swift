@@ -50,6 +50,9 @@ struct RenderCommand: ParsableCommand {
                                valueName: "s16|s24|f32"))
     var sampleFormat: SampleFormat?
 
+    @Flag(help: "Return only once the file is safely on disk (fsync), as for a document. By default the file is put in place whole, but the system writes it to disk in its own time, as other renderers do.")
+    var sync = false
+
     /// Past this a render is refused: a day of audio is already far beyond any sane job.
     static let maximumSeconds = 24.0 * 3600
 
@@ -98,7 +101,7 @@ struct RenderCommand: ParsableCommand {
                 InterruptCleanup.clear()
             }
             try FileRenderer.render(shape, to: output, format: fileFormat, sampleRate: sampleRate, frames: frames,
-                                    started: { InterruptCleanup.remove(onInterrupt: $0) },
+                                    durable: sync, started: { InterruptCleanup.remove(onInterrupt: $0) },
                                     progress: { progress.update(done: $0) })
         }
         print("Wrote \(output): \(describe(length, frames: frames, shape: shape)), \(sampleRate) Hz, \(fileFormat), mono")
