@@ -1,14 +1,28 @@
 // swift-tools-version: 6.1
+import Foundation
 import PackageDescription
 
 // The DSP core is compiled for the CPU of the machine that builds it (AVX2/AVX-512 and FMA
 // where present), as audio software built from source usually is: the render kernel is
-// about twice as fast as with the portable x86-64 baseline. TONESHAPER_PORTABLE=1 at build
-// time gives a binary that runs on any CPU of the architecture.
-let coreFlags = Context.environment["TONESHAPER_PORTABLE"] == nil ? ["-O", "-target-cpu", "native"] : ["-O"]
+// several times faster than with the portable x86-64 baseline. TONESHAPER_PORTABLE=1 at
+// build time gives a binary that runs on any CPU of the architecture.
+let portable = Context.environment["TONESHAPER_PORTABLE"] != nil
+// Fused multiply-add in the kernel's polynomials only where the CPU does it in one
+// instruction: elsewhere each would be a call into libm's software fma.
+let hostHasFMA: Bool = {
+    #if os(Linux) && arch(x86_64)
+    guard let info = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8) else { return false }
+    return info.split(separator: "\n").first { $0.hasPrefix("flags") }?.split(separator: " ").contains("fma") ?? false
+    #else
+    return true     // arm64 always has it
+    #endif
+}()
+var coreSettings: [SwiftSetting] = [
+    .unsafeFlags(portable ? ["-O"] : ["-O", "-target-cpu", "native"]),
+    .define("REALTIME_PROOF", .when(configuration: .release)),
+]
+if !portable && hostHasFMA { coreSettings.append(.define("FUSED_MULTIPLY_ADD")) }
 
-// The DSP core (ToneShaperCore) has no I/O and no C dependency; everything that touches
-// the outside world (libsndfile, JACK, liblo, the terminal) is a thin adapter around it.
 let package = Package(
     name: "ToneShaper",
     platforms: [.macOS(.v15)],
@@ -26,10 +40,7 @@ let package = Package(
         // kernel free of allocation and locks (@_noAllocation, @_noLocks) only when it sees
         // the whole module at once, as release builds do: REALTIME_PROOF turns the proof on
         // there (Scripts/test.sh builds release, so CI checks it every run).
-        .target(name: "ToneShaperCore", swiftSettings: [
-            .unsafeFlags(coreFlags),
-            .define("REALTIME_PROOF", .when(configuration: .release)),
-        ]),
+        .target(name: "ToneShaperCore", swiftSettings: coreSettings),
 
         // C libraries from Debian, wrapped as system-library modules.
         .systemLibrary(name: "CSndFile", pkgConfig: "sndfile",

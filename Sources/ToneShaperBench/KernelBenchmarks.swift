@@ -69,6 +69,7 @@ func withFidelity(_ shape: ToneShape, _ fidelity: Int) -> ToneShape {
 let kernelCases: [KernelCase] = [
     KernelCase(name: "sine, echo, sine scaling", shape: benchShape(.sine, from: 30, to: 440), goal: 3),
     KernelCase(name: "sine alone (the 600 s sweep's settings)", shape: benchShape(.sine, from: 30, to: 440, scale: .none, echo: false)),
+    KernelCase(name: "the default document (run plays it)", shape: .defaultShape),
     // Stage A takes one of three ways by how long a grid cell lasts (see VoiceKernel.frequencies):
     // the first case's cells last 960 samples; these the other two ways.
     KernelCase(name: "sine, echo, sine scaling; cells of 20 samples", shape: withFidelity(benchShape(.sine, from: 30, to: 440), 24_000)),

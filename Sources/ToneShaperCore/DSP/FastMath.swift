@@ -31,15 +31,25 @@ public func sinUnit(_ p: Double) -> Double {
 public func sinUnit(_ p: Float) -> Float {
     let x = (p - 0.5) * (2 * Float.pi)          // sin(2 pi p) = -sin(x)
     let x2 = x * x
-    // Horner's rule in fused multiply-adds (one instruction each where the CPU has FMA).
     var s: Float = 1.3451461569247259e-10
-    s = Float(-2.4676965266708353e-08).addingProduct(s, x2)
-    s = Float(2.75294538093851e-06).addingProduct(s, x2)
-    s = Float(-0.0001984015533614497).addingProduct(s, x2)
-    s = Float(0.00833331039101189).addingProduct(s, x2)
-    s = Float(-0.1666666458053284).addingProduct(s, x2)
-    s = Float(0.9999999944739341).addingProduct(s, x2)
+    s = horner(s, x2, -2.4676965266708353e-08)
+    s = horner(s, x2, 2.75294538093851e-06)
+    s = horner(s, x2, -0.0001984015533614497)
+    s = horner(s, x2, 0.00833331039101189)
+    s = horner(s, x2, -0.1666666458053284)
+    s = horner(s, x2, 0.9999999944739341)
     return -(x * s)
+}
+
+/// s * x + c: one fused instruction where the build's CPU has FMA (Package.swift defines
+/// FUSED_MULTIPLY_ADD then), a multiply and an add elsewhere, never libm's software fma.
+@inlinable @inline(__always)
+func horner(_ s: Float, _ x: Float, _ c: Float) -> Float {
+    #if FUSED_MULTIPLY_ADD
+    return c.addingProduct(s, x)
+    #else
+    return s * x + c
+    #endif
 }
 
 /// Odd Taylor polynomial of sin on [-pi/2, pi/2] through x^17 (error below 3e-14 there).
