@@ -20,6 +20,27 @@ struct KernelCase {
     }
 }
 
+/// Two shapes measured as `KernelCase.measure` does, but alternating one run of each, with
+/// both engines built beforehand: the median ns per sample of each.
+func measureSideBySide(_ a: ToneShape, _ b: ToneShape, frames: Int, runs: Int, period: Int = 256) -> (Double, Double) {
+    let controllers = [EngineController(shape: a, sampleRate: 48000), EngineController(shape: b, sampleRate: 48000)]
+    var engines = controllers.map { $0.makeEngine(rampLength: period) }
+    let buffer = UnsafeMutablePointer<Float>.allocate(capacity: period)
+    defer { buffer.deallocate(); engines.indices.forEach { engines[$0].deallocate() } }
+    var times: [[Double]] = [[], []]
+    for run in 0...runs {
+        for k in 0..<2 {
+            let ns = nanosecondsPerSample(frames: frames, runs: 1, period: period) {
+                engines[k].render(into: buffer, count: period)
+                return buffer[0]
+            }
+            if run > 0 { times[k].append(ns) }
+        }
+    }
+    withExtendedLifetime(controllers) {}
+    return (median(times[0]), median(times[1]))
+}
+
 /// Times `renderPeriod` (which makes `period` samples) over `frames` frames, after one
 /// warm-up run, and returns the median ns per sample over `runs` runs.
 func nanosecondsPerSample(frames: Int, runs: Int, period: Int, _ renderPeriod: () -> Float) -> Double {

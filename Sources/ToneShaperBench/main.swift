@@ -3,8 +3,10 @@ import ToneShaperCore
 
 // The engine's speed, measured (never asserted): ns per output sample at 48 kHz on one
 // core, median of several runs. Usage: ToneShaperBench [filter]; BENCH_FRAMES sets the length.
-let frames = Int(ProcessInfo.processInfo.environment["BENCH_FRAMES"] ?? "") ?? 480_000
-let runs = Int(ProcessInfo.processInfo.environment["BENCH_RUNS"] ?? "") ?? 5
+// Many short runs rather than a few long ones: this machine's neighbours come and go in
+// bursts, and a median over many short runs sees through them.
+let frames = Int(ProcessInfo.processInfo.environment["BENCH_FRAMES"] ?? "") ?? 96_000
+let runs = Int(ProcessInfo.processInfo.environment["BENCH_RUNS"] ?? "") ?? 31
 let filter = CommandLine.arguments.dropFirst().first
 
 func row(_ name: String, _ value: String, _ note: String = "") {
@@ -12,6 +14,10 @@ func row(_ name: String, _ value: String, _ note: String = "") {
 }
 
 func selected(_ name: String) -> Bool { filter.map { name.contains($0) } ?? true }
+
+// Half a second of work first, untimed: the first milliseconds of a process run slower
+// (the CPU's clock rising, memory being mapped in), and would fall on the first case.
+_ = kernelCases[0].measure(frames: 2_400_000, runs: 3)
 
 print("# kernel cost, ns per output sample (median of \(runs) runs of \(frames) frames, periods of 256)")
 for c in kernelCases where selected(c.name) {
@@ -32,13 +38,9 @@ if selected("Fourier") {
 
 print("\n# cost independent of the document (pairs should agree within 10%)")
 for pair in independencePairs where selected(pair.title) {
-    // Alternate the two, one run at a time, so that load on a shared machine hits both alike.
-    var ta: [Double] = [], tb: [Double] = []
-    for _ in 0..<runs {
-        ta.append(pair.a.measure(frames: frames, runs: 1))
-        tb.append(pair.b.measure(frames: frames, runs: 1))
-    }
-    let a = median(ta), b = median(tb)
+    // Both engines side by side, alternating run by run, so that load on a shared machine
+    // hits both alike.
+    let (a, b) = measureSideBySide(pair.a.shape, pair.b.shape, frames: frames, runs: runs)
     row(pair.title, String(format: "%.2f / %.2f", a, b), String(format: "ratio %.2f", max(a, b) / min(a, b)))
 }
 

@@ -189,6 +189,10 @@ public enum VoiceKernel {
     protocol RangeMapping {
         func apply(_ curve: Double, at r: Double) -> Double
         func apply(_ curve: SIMD8<Double>, at r: SIMD8<Double>) -> SIMD8<Double>
+        /// The straight line c0 + slope * q of curve values, mapped: a line again when the
+        /// map does not ramp (nil when it does).
+        func mapLine(_ c0: Double, _ slope: Double) -> (Double, Double)?
+        func clamp(_ f: Double) -> Double
     }
 
     struct SteadyMap: RangeMapping {
@@ -202,6 +206,15 @@ public enum VoiceKernel {
 
         @inline(__always) func apply(_ curve: SIMD8<Double>, at r: SIMD8<Double>) -> SIMD8<Double> {
             clampSIMD(offset + slope * curve, nyquist)
+        }
+
+        @inline(__always) func mapLine(_ c0: Double, _ slope: Double) -> (Double, Double)? {
+            (offset + self.slope * c0, self.slope * slope)
+        }
+
+        @inline(__always) func clamp(_ f: Double) -> Double {
+            let low = f >= 0 ? f : 0
+            return low > nyquist ? nyquist : low
         }
     }
 
@@ -217,6 +230,13 @@ public enum VoiceKernel {
 
         @inline(__always) func apply(_ curve: SIMD8<Double>, at r: SIMD8<Double>) -> SIMD8<Double> {
             clampSIMD((offset + offsetStep * r) + (slope + slopeStep * r) * curve, nyquist)
+        }
+
+        @inline(__always) func mapLine(_ c0: Double, _ slope: Double) -> (Double, Double)? { nil }
+
+        @inline(__always) func clamp(_ f: Double) -> Double {
+            let low = f >= 0 ? f : 0
+            return low > nyquist ? nyquist : low
         }
     }
 
@@ -251,9 +271,14 @@ public enum VoiceKernel {
             let a = grid[j], d = grid[j + 1] - a
             let c0 = a + d * (first * step - cell), slope = d * step
             let offset = start - first                  // an integer: exact
-            for m in k..<end {
-                let r = ramp[m]
-                out[m] = range.apply(c0 + slope * (offset + r), at: r)
+            if let (mapped0, mappedSlope) = range.mapLine(c0, slope) {
+                // No range ramp: the map folded into the line, as cheap as reading a table.
+                for m in k..<end { out[m] = range.clamp(mapped0 + mappedSlope * (offset + ramp[m])) }
+            } else {
+                for m in k..<end {
+                    let r = ramp[m]
+                    out[m] = range.apply(c0 + slope * (offset + r), at: r)
+                }
             }
             k = end
             cell += 1
