@@ -74,6 +74,7 @@ public final class JackNode: @unchecked Sendable {
             let session = try JackSession.open(configuration: configuration, generation: generation, signals: signals)
             // The engine starts at the server's rate, so adopting it queues no new plan.
             let engine = controller.makeEngine(rampLength: session.bufferSize, sampleRate: Double(session.sampleRate))
+            engine.rehearse(frames: 16 * max(64, session.bufferSize))
             adoptServerSettings(of: session)
             let state = RealtimeState.make(renderer: RealtimeRenderer(engine: engine), controller: controller,
                                            signals: signals, hooks: configuration.cycleHooks)

@@ -205,3 +205,23 @@ struct EngineHarness {
         #expect(SignalAnalysis.peak(h.output, range: 6500..<12800) < 1e-3)
     }
 }
+
+@Suite struct Rehearsal {
+    /// `rehearse` leaves the engine exactly where it was: after it, the engine plays the
+    /// same samples as one that never rehearsed.
+    @Test func leavesTheEngineAsItWas() {
+        var shape = ToneShape.defaultShape
+        shape.echoOffset = 0.4
+        shape.echoVolume = 0.5
+        let controller = EngineController(shape: shape, sampleRate: 48000)
+        var rehearsed = controller.makeEngine()
+        var plain = controller.makeEngine()
+        defer { rehearsed.deallocate(); plain.deallocate() }
+        rehearsed.rehearse(frames: 5000)
+        var a = [Float](repeating: 0, count: 4096), b = a
+        a.withUnsafeMutableBufferPointer { rehearsed.render(into: $0.baseAddress!, count: $0.count) }
+        b.withUnsafeMutableBufferPointer { plain.render(into: $0.baseAddress!, count: $0.count) }
+        #expect(a == b)
+        #expect(a.contains { $0 != 0 })
+    }
+}

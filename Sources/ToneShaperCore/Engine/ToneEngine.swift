@@ -115,6 +115,22 @@ public struct ToneEngine {
         return true
     }
 
+    /// Renders `frames` frames with a copy of this engine and throws them away; the engine
+    /// itself is left as it was (the copy shares only its scratch memory). Done before the
+    /// first real-time callback, it brings the kernel's code and the plan's memory in, which
+    /// the first periods would otherwise wait for. Allocates: never on the audio thread.
+    public func rehearse(frames: Int) {
+        var copy = self
+        let buffer = UnsafeMutablePointer<Float>.allocate(capacity: ToneEngine.maximumBlock)
+        defer { buffer.deallocate() }
+        var done = 0
+        while done < frames {
+            let n = min(ToneEngine.maximumBlock, frames - done)
+            copy.render(into: buffer, count: n)
+            done += n
+        }
+    }
+
     /// Renders `count` frames into `out`, continuing from the last call.
     #if REALTIME_PROOF
     @_noLocks @_noAllocation
