@@ -38,14 +38,6 @@ final class BlockPipeline: @unchecked Sendable {
 
     deinit { slots.forEach { $0.deallocate() } }
 
-    /// Copies a block into a free slot for the writer, waiting while all are in use.
-    /// Throws the writer's error, if it has failed.
-    func push(_ block: UnsafeBufferPointer<Float>) throws {
-        try fill(block.count) { slot in
-            _ = UnsafeMutableBufferPointer(start: slot, count: block.count).initialize(fromContentsOf: block)
-        }
-    }
-
     /// Lets `make` write `count` samples straight into a free slot (no copy), waiting while
     /// all are in use, and hands the slot to the writer. Throws the writer's error, if any.
     func fill(_ count: Int, _ make: (UnsafeMutablePointer<Float>) -> Void) throws {

@@ -43,11 +43,7 @@ public struct RenderPlan: @unchecked Sendable {
     /// The curve value at sample n of the cycle, in the plan's base range (SPEC 3 step 3).
     @inlinable @inline(__always)
     public func curveValue(at n: Int) -> Double {
-        let position = Double(n) * gridStep
-        let i = Int(position)
-        let frac = position - Double(i)
-        let a = grid[i]
-        return a + (grid[i + 1] - a) * frac
+        VoiceKernel.gridValue(grid, at: Double(n) * gridStep)
     }
 
     /// The integral of the grid's interpolant from position 0 to `position`, in grid units.

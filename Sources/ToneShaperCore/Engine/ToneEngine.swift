@@ -234,10 +234,7 @@ public struct ToneEngine {
             let gain = 0.5 * a0 * g0, limit = a0
             for i in 0..<count {
                 let sample = (mainOut[i] + echo0 * echoSource[i]) * gain
-                let high = sample > limit ? limit : sample
-                let clamped = high < -limit ? -limit : high
-                let magnitude = clamped < 0 ? -clamped : clamped
-                out[i] = magnitude >= 1e-30 ? clamped : 0
+                out[i] = ToneEngine.limited(sample, limit)
             }
         } else {
             for i in 0..<count {
@@ -245,10 +242,7 @@ public struct ToneEngine {
                 let limit = a0 + aStep * k
                 let mix = mainOut[i] + (echo0 + echoStep * k) * echoSource[i]
                 let sample = 0.5 * mix * limit * (g0 + gStep * k)
-                let high = sample > limit ? limit : sample
-                let clamped = high < -limit ? -limit : high
-                let magnitude = clamped < 0 ? -clamped : clamped
-                out[i] = magnitude >= 1e-30 ? clamped : 0
+                out[i] = ToneEngine.limited(sample, limit)
             }
         }
         minFrequency.advance(by: count)
@@ -260,6 +254,15 @@ public struct ToneEngine {
             fadeRemaining -= count
             if fadeRemaining == 0 { retired.push(outgoingPlan.storageID) }
         }
+    }
+
+    /// The last line of defence: never beyond the amplitude, never NaN, never a subnormal.
+    @inline(__always)
+    private static func limited(_ sample: Float, _ limit: Float) -> Float {
+        let high = sample > limit ? limit : sample
+        let clamped = high < -limit ? -limit : high
+        let magnitude = clamped < 0 ? -clamped : clamped
+        return magnitude >= 1e-30 ? clamped : 0
     }
 
     @inline(__always)

@@ -18,11 +18,11 @@ public struct VoiceState: Equatable, Sendable {
     }
 }
 
-/// Scratch memory for rendering a pair of voices: per voice three Double arrays and two of
+/// Scratch memory for rendering a pair of voices: per voice two Double arrays (frequency, phase) and two of
 /// fixed-point phase, and the ramp 0, 1, 2, ... that lets the inner loops count in Double
 /// without converting integers.
 public struct VoiceScratch {
-    public static let arrays = 6
+    public static let arrays = 4
     public static let fixedArrays = 4
     let base: UnsafeMutablePointer<Double>
     let fixed: UnsafeMutablePointer<UInt64>
@@ -61,8 +61,8 @@ public enum VoiceKernel {
     public static func renderPair(plan: RenderPlan, main: inout VoiceState, echo: inout VoiceState, count: Int,
                                   map: FrequencyMap, mapStep: FrequencyMap, scratch: VoiceScratch,
                                   mainOut: UnsafeMutablePointer<Float>, echoOut: UnsafeMutablePointer<Float>) {
-        let vMain = scratch.array(0), uMain = scratch.fractionArray(0), pMain = scratch.array(2)
-        let vEcho = scratch.array(3), uEcho = scratch.fractionArray(1), pEcho = scratch.array(5)
+        let vMain = scratch.array(0), uMain = scratch.fractionArray(0), pMain = scratch.array(1)
+        let vEcho = scratch.array(2), uEcho = scratch.fractionArray(1), pEcho = scratch.array(3)
         let stepsMain = scratch.fixedArray(0), xMain = scratch.fixedArray(1)
         let stepsEcho = scratch.fixedArray(2), xEcho = scratch.fixedArray(3)
         frequencies(plan: plan, voice: &main, count: count, map: map, mapStep: mapStep, ramp: scratch.ramp, v: vMain, u: uMain)
@@ -91,7 +91,7 @@ public enum VoiceKernel {
     #endif
     public static func renderSingle(plan: RenderPlan, voice: inout VoiceState, count: Int, map: FrequencyMap,
                                     mapStep: FrequencyMap, scratch: VoiceScratch, out: UnsafeMutablePointer<Float>) {
-        let v = scratch.array(0), u = scratch.fractionArray(0), p = scratch.array(2)
+        let v = scratch.array(0), u = scratch.fractionArray(0), p = scratch.array(1)
         let stepArray = scratch.fixedArray(0), x = scratch.fixedArray(1)
         frequencies(plan: plan, voice: &voice, count: count, map: map, mapStep: mapStep, ramp: scratch.ramp, v: v, u: u)
         steps(first: voice.integrator.lastFrequency, v: v, count: count,
@@ -350,7 +350,7 @@ public enum VoiceKernel {
 
     /// The grid's linear interpolant at `position` >= 0 (SPEC 3 step 3): cell floor(position),
     /// fraction position - floor(position).
-    @inline(__always)
+    @inlinable @inline(__always)
     static func gridValue(_ grid: UnsafePointer<Double>, at position: Double) -> Double {
         let cell = Double(Int(position))
         let j = Int(cell)
