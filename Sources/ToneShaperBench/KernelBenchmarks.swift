@@ -10,7 +10,6 @@ struct KernelCase {
     func measure(frames: Int, runs: Int, period: Int = 256) -> Double {
         let controller = EngineController(shape: shape, sampleRate: 48000)
         var engine = controller.makeEngine(rampLength: period)
-        defer { engine.deallocate() }
         let buffer = UnsafeMutablePointer<Float>.allocate(capacity: period)
         defer { buffer.deallocate() }
         return nanosecondsPerSample(frames: frames, runs: runs, period: period) {
@@ -24,14 +23,15 @@ struct KernelCase {
 /// both engines built beforehand: the median ns per sample of each.
 func measureSideBySide(_ a: ToneShape, _ b: ToneShape, frames: Int, runs: Int, period: Int = 256) -> (Double, Double) {
     let controllers = [EngineController(shape: a, sampleRate: 48000), EngineController(shape: b, sampleRate: 48000)]
-    var engines = controllers.map { $0.makeEngine(rampLength: period) }
+    var first = controllers[0].makeEngine(rampLength: period)
+    var second = controllers[1].makeEngine(rampLength: period)
     let buffer = UnsafeMutablePointer<Float>.allocate(capacity: period)
-    defer { buffer.deallocate(); engines.indices.forEach { engines[$0].deallocate() } }
+    defer { buffer.deallocate() }
     var times: [[Double]] = [[], []]
     for run in 0...runs {
         for k in 0..<2 {
             let ns = nanosecondsPerSample(frames: frames, runs: 1, period: period) {
-                engines[k].render(into: buffer, count: period)
+                if k == 0 { first.render(into: buffer, count: period) } else { second.render(into: buffer, count: period) }
                 return buffer[0]
             }
             if run > 0 { times[k].append(ns) }

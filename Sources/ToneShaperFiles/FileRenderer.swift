@@ -24,18 +24,10 @@ public enum FileRenderer {
         let handOff = WriterHandOff(writer: writer)
         let pipeline = BlockPipeline(blockSize: blockSize, slotCount: 4) { block in try handOff.writer.write(block) }
         do {
-            // The same engine as OfflineRenderer's, writing straight into the pipeline's slots.
-            let controller = EngineController(shape: shape, sampleRate: Double(sampleRate))
-            var engine = controller.makeEngine()
-            defer { engine.deallocate() }
-            var done = 0
-            while done < frames {
-                let count = min(blockSize, frames - done)
-                try pipeline.fill(count) { slot in engine.render(into: slot, count: count) }
-                done += count
-                try progress?(done)
-            }
-            withExtendedLifetime(controller) {}
+            // The offline render loop, writing straight into the pipeline's slots.
+            try OfflineRenderer.render(shape, sampleRate: Double(sampleRate), frames: frames, blockSize: blockSize,
+                                       fill: { count, render in try pipeline.fill(count) { slot in render(slot) } },
+                                       progress: { done in try progress?(done) })
             try pipeline.finish()
         } catch {
             pipeline.cancel()

@@ -28,7 +28,7 @@ extension JackNode {
     /// Tries to open a client again, every `reconnectInterval`.
     func tryReconnect() {
         let now = JackNode.monotonicSeconds()
-        guard now >= nextAttempt, let realtime else { return }
+        guard now >= nextAttempt else { return }
         nextAttempt = now + configuration.reconnectInterval
         let next = generation + 1
         let session: JackSession
@@ -45,7 +45,19 @@ extension JackNode {
             return
         }
         generation = next
-        adoptServerSettings(of: session)
+        let realtime: UnsafeMutablePointer<RealtimeState>
+        if let kept = self.realtime, !abandonedClient {
+            // The old client is closed: its state (engine, phase, schedule) carries on.
+            realtime = kept
+            adoptServerSettings(of: session)
+        } else {
+            // An old client that never closed may still run its callback on the old state:
+            // the new client gets a state of its own, so no state is ever driven by two
+            // threads. The old one is left alone (never freed) for that reason.
+            realtime = makeRealtimeState(for: session)
+            self.realtime = realtime
+            abandonedClient = false
+        }
         session.attach(realtime)
         updateClockOffset()
         do throws(JackNodeError) {

@@ -73,11 +73,7 @@ public final class JackNode: @unchecked Sendable {
             generation = 1
             let session = try JackSession.open(configuration: configuration, generation: generation, signals: signals)
             // The engine starts at the server's rate, so adopting it queues no new plan.
-            let engine = controller.makeEngine(rampLength: session.bufferSize, sampleRate: Double(session.sampleRate))
-            engine.rehearse(frames: 16 * max(64, session.bufferSize))
-            adoptServerSettings(of: session)
-            let state = RealtimeState.make(renderer: RealtimeRenderer(engine: engine), controller: controller,
-                                           signals: signals, hooks: configuration.cycleHooks)
+            let state = makeRealtimeState(for: session)
             realtime = state
             session.attach(state)
             updateClockOffset()
@@ -100,6 +96,15 @@ public final class JackNode: @unchecked Sendable {
         let thread = Thread { [self] in controlLoop() }
         thread.name = "toneshaper-jack-control"
         thread.start()
+    }
+
+    /// A new audio side for `session`: a renderer of its own (its own channels from the
+    /// controller), rehearsed so the first callbacks do not fault the kernel in.
+    func makeRealtimeState(for session: JackSession) -> UnsafeMutablePointer<RealtimeState> {
+        let renderer = controller.makeRenderer(rampLength: session.bufferSize, sampleRate: Double(session.sampleRate))
+        renderer.engine.rehearse(frames: 16 * max(64, session.bufferSize))
+        adoptServerSettings(of: session)
+        return RealtimeState.make(renderer: renderer, signals: signals, hooks: configuration.cycleHooks)
     }
 
     /// Deactivates and closes the client, and stops the control thread. Waits at most a
@@ -138,7 +143,7 @@ public final class JackNode: @unchecked Sendable {
 
     /// One round of the control loop.
     func tick() {
-        controller.collectRetired()
+        controller.collectHandback()
         if let session {
             if signals.lostGeneration.load(ordering: .acquiring) == session.generation {
                 serverWentAway(session)
@@ -171,7 +176,7 @@ public final class JackNode: @unchecked Sendable {
             RealtimeState.destroy(realtime)
             self.realtime = nil
         }
-        controller.collectRetired()
+        controller.collectHandback()
     }
 
     // MARK: Server settings

@@ -2,41 +2,38 @@ import CJack
 import ToneShaperCore
 
 /// What the process callback reads and writes, in one heap block whose address JACK passes
-/// back as the callback's `arg`. It holds no Swift references that would be retained or
-/// released per cycle: the queues and the signals are kept as `Unmanaged` (retained once
-/// here, released in `destroy`) and used through `_withUnsafeGuaranteedRef`.
+/// back as the callback's `arg`. It owns the renderer (`~Copyable`: one client's audio
+/// thread, and no other, drives it) and holds no Swift references that would be retained
+/// or released per cycle: the signals are kept as `Unmanaged` (retained once here,
+/// released when the state is destroyed) and used through `_withUnsafeGuaranteedRef`.
 ///
 /// The control thread writes `client` and the ports only while no client is active (before
 /// `jack_activate`, which orders the writes before the first callback).
-struct RealtimeState {
+struct RealtimeState: ~Copyable {
     var renderer: RealtimeRenderer
     var client: OpaquePointer?
     var port: OpaquePointer?
     /// Stereo: a second port that gets a copy of the first.
     var mirrorPort: OpaquePointer?
-    let commands: Unmanaged<SPSCQueue<TimedCommand>>
-    let retired: Unmanaged<SPSCQueue<Int>>
     let signals: Unmanaged<NodeSignals>
     let histogram: UnsafeMutablePointer<UInt64>
     let hooks: RealtimeCycleHooks?
 
+    deinit { signals.release() }
+
     /// Allocates the state, off the audio thread. The renderer (and its engine) belong to it.
-    static func make(renderer: RealtimeRenderer, controller: EngineController, signals: NodeSignals,
+    static func make(renderer: consuming RealtimeRenderer, signals: NodeSignals,
                      hooks: RealtimeCycleHooks?) -> UnsafeMutablePointer<RealtimeState> {
         let state = UnsafeMutablePointer<RealtimeState>.allocate(capacity: 1)
         state.initialize(to: RealtimeState(
             renderer: renderer, client: nil, port: nil, mirrorPort: nil,
-            commands: .passRetained(controller.commands), retired: .passRetained(controller.retired),
             signals: .passRetained(signals), histogram: signals.histogram.buckets, hooks: hooks))
         return state
     }
 
-    /// Frees everything, once no callback can run any more (the client is closed).
+    /// Frees everything (the renderer hands its plans back to the controller), once no
+    /// callback can run any more (the client is closed).
     static func destroy(_ state: UnsafeMutablePointer<RealtimeState>) {
-        state.pointee.renderer.deallocate()
-        state.pointee.commands.release()
-        state.pointee.retired.release()
-        state.pointee.signals.release()
         state.deinitialize(count: 1)
         state.deallocate()
     }
@@ -48,11 +45,7 @@ struct RealtimeState {
         let frames = Int(nframes)
         let out = raw.assumingMemoryBound(to: Float.self)
         let clock = periodClock(client: client, frames: frames)
-        commands._withUnsafeGuaranteedRef { commands in
-            retired._withUnsafeGuaranteedRef { retired in
-                renderer.renderPeriod(into: out, frames: frames, clock: clock, commands: commands, retired: retired)
-            }
-        }
+        renderer.renderPeriod(into: out, frames: frames, clock: clock)
         if let mirrorPort, let copy = jack_port_get_buffer(mirrorPort, nframes) {
             copy.copyMemory(from: raw, byteCount: frames * MemoryLayout<Float>.stride)
         }

@@ -14,20 +14,9 @@ struct ParameterOptions: ParsableArguments {
     var settings: [String] = []
 
     static var tableHelp: String {
-        ParameterTable.all.map { spec in
-            let values: String
-            switch spec.kind {
-            case .real(let range): values = "\(format(range.lowerBound))...\(format(range.upperBound))\(spec.unit.isEmpty ? "" : " " + spec.unit)"
-            case .integer(let range): values = "\(range.lowerBound)...\(range.upperBound)"
-            case .choice(let names): values = names.joined(separator: ", ")
-            case .terms: values = "a count, or nyquist"
-            case .flag: values = "1 or 0, true or false"
-            }
-            return "--\(spec.flag): \(spec.help) (\(values))"
-        }.joined(separator: "\n")
+        ParameterTable.all.map { spec in "--\(spec.flag): \(spec.help) (\(spec.kind.describeValues(unit: spec.unit)))" }
+            .joined(separator: "\n")
     }
-
-    private static func format(_ x: Double) -> String { x == x.rounded() ? String(Int(x)) : String(x) }
 
     /// The flags the table declares, as they are typed.
     static var flags: Set<String> { Set(ParameterTable.all.map(\.flag)) }
@@ -62,10 +51,10 @@ struct ParameterOptions: ParsableArguments {
         return result
     }
 
-    /// `shape` with the overrides applied, each checked by the table; a refusal names the
-    /// option and the problem.
+    /// `shape` with the overrides applied as one change, each checked by the parameter
+    /// table; a refusal names the option and the problem.
     func apply(to shape: ToneShape) throws -> ToneShape {
-        var pairs: [(ParameterSpec, String)] = []
+        var values: [(ParameterID, ParameterValue)] = []
         for setting in settings {
             guard let equals = setting.firstIndex(of: "=") else {
                 throw ValidationError("--set \(setting): write NAME=VALUE, for example --set wave=square")
@@ -74,35 +63,28 @@ struct ParameterOptions: ParsableArguments {
             guard let spec = ParameterTable.spec(flag: name) else {
                 throw ValidationError("--set: no parameter called \"\(name)\"; the parameters are \(ParameterTable.all.map(\.flag).joined(separator: ", "))")
             }
-            pairs.append((spec, text))
+            values.append((spec.id, .parsing(text)))
         }
-        var result = shape
-        // Both ends of the range together, so that their order cannot make one refuse.
-        let lo = pairs.last { $0.0.id == .minFrequency }, hi = pairs.last { $0.0.id == .maxFrequency }
-        if let lo, let hi {
-            guard let min = Double(lo.1), let max = Double(hi.1) else {
-                throw ValidationError("--min-frequency and --max-frequency take numbers in Hz")
-            }
-            do { result = try result.settingFrequencyRange(min: min, max: max) } catch { throw ValidationError("--\(error.description)") }
-            pairs.removeAll { $0.0.id == .minFrequency || $0.0.id == .maxFrequency }
+        do {
+            return try shape.setting(values)
+        } catch {
+            throw ValidationError(ParameterOptions.phrase(error))
         }
-        for (spec, text) in pairs {
-            do { result = try result.setting(spec.id, to: ParameterOptions.value(text, for: spec)) }
-            catch { throw ValidationError("--\(spec.flag) \(text): \(error.problem)") }
-        }
-        return result
     }
 
-    /// Text as the value the parameter's kind expects (numbers as numbers, whole numbers
-    /// as integers so that a choice can be given by index).
-    static func value(_ text: String, for spec: ParameterSpec) -> ParameterValue {
-        switch spec.kind {
-        case .real: return Double(text).map(ParameterValue.real) ?? .text(text)
-        case .integer, .choice, .terms:
-            if let i = Int(text) { return .integer(i) }
-            if let d = Double(text) { return .real(d) }
-            return .text(text)
-        case .flag: return .text(text)
-        }
+    /// The core's error in command-line words: parameters by their option.
+    static func phrase(_ error: ControlError) -> String {
+        error.phrased(naming: { subject in
+            switch subject {
+            case .parameter(let id): return "--" + ParameterTable.spec(id).flag
+            case .command(.frequencyRange): return "--min-frequency/--max-frequency"
+            default: return ControlError.neutralName(subject)
+            }
+        }, remedy: { remedy in
+            switch remedy {
+            case .setRangeTogether: return "give --min-frequency and --max-frequency together"
+            default: return ControlError.neutralRemedy(remedy)
+            }
+        })
     }
 }

@@ -95,7 +95,7 @@ struct RunCommand: ParsableCommand {
         }
         shape = try parameters.apply(to: shape)
         // The node adopts the server's rate before the first sound.
-        let controller = EngineController(shape: shape, sampleRate: 48_000, playing: !paused)
+        let controller = EngineController(shape: shape, sampleRate: 48_000, playing: !paused, documents: library)
 
         let node = JackNode(controller: controller, configuration: JackNodeConfiguration(
             clientName: clientName, serverName: serverName, stereo: stereo, connectTo: connect, autoConnect: !noAutoConnect))
@@ -137,11 +137,8 @@ struct RunCommand: ParsableCommand {
     /// document library.
     private func startOSC(controller: EngineController, node: JackNode, library: DocumentLibrary) throws -> OSCControlServer {
         let configuration = OSCControlServer.Configuration(port: oscPort, host: oscHost, prefix: oscPrefix, allow: oscAllow)
-        let services = OSCHostServices(
-            statistics: { node.stats() },
-            // Names only: a remote controller must not make the node read any file it names.
-            load: { name in try library.load(named: name) },
-            save: { shape, name in _ = try library.save(shape, name: name) })
+        // Load and save go to the controller's document store (the library, names only).
+        let services = OSCHostServices(statistics: { node.stats() })
         let server = try OSCControlServer(controller: controller, configuration: configuration, services: services)
         try server.start()
         return server

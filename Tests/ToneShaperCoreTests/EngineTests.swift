@@ -9,34 +9,30 @@ func steadyTone(_ f: Double = 1000, wave: WaveType = .sine, echoOffset: Double =
               wave: wave, scale: .none, echoOffset: echoOffset, echoVolume: echoVolume, amplitude: amplitude)
 }
 
-/// Drives an engine as the JACK callback does: commands applied between periods.
-struct EngineHarness {
+/// Drives the audio side as the JACK callback does: period after period, the controller's
+/// commands applied at each period's start.
+final class EngineHarness {
     let controller: EngineController
-    var engine: ToneEngine
+    var renderer: RealtimeRenderer
     var output: [Float] = []
     let period: Int
+    var engine: ToneEngine { _read { yield renderer.engine } }
 
     init(_ shape: ToneShape, period: Int = 64, rate: Double = 48000) {
         controller = EngineController(shape: shape, sampleRate: rate)
-        engine = controller.makeEngine(rampLength: period)
+        renderer = controller.makeRenderer(rampLength: period)
         self.period = period
     }
 
-    mutating func run(periods: Int) {
+    func run(periods: Int) {
         var buffer = [Float](repeating: 0, count: period)
+        let clock = PeriodClock(startMicros: 0, microsPerFrame: 1_000_000 / controller.sampleRate)
         for _ in 0..<periods {
-            while let next = controller.commands.peek() {
-                if next.command.replacesPlan && !engine.canAcceptPlan { break }
-                engine.apply(controller.commands.pop()!.command)
-            }
-            buffer.withUnsafeMutableBufferPointer { engine.render(into: $0.baseAddress!, count: period) }
-            while let id = engine.takeRetiredPlan() { controller.retired.push(id) }
+            buffer.withUnsafeMutableBufferPointer { renderer.renderPeriod(into: $0.baseAddress!, frames: period, clock: clock) }
             output += buffer
         }
-        controller.collectRetired()
+        controller.collectHandback()
     }
-
-    func free() { engine.deallocate() }
 }
 
 @Suite struct EchoAndAmplitude {
@@ -87,8 +83,7 @@ struct EngineHarness {
     func sineStep(_ f: Double, _ a: Double) -> Double { 2 * Double.pi * f * a / 48000 }
 
     @Test func rangeChangeMovesTheFrequencyWithoutAClick() throws {
-        var h = EngineHarness(steadyTone(500, echoVolume: 1, amplitude: 1))
-        defer { h.free() }
+        let h = EngineHarness(steadyTone(500, echoVolume: 1, amplitude: 1))
         h.run(periods: 100)
         try h.controller.setFrequencyRange(min: 1500, max: 1500)
         h.run(periods: 200)
@@ -99,8 +94,7 @@ struct EngineHarness {
     }
 
     @Test func amplitudeRampsAcrossThePeriod() throws {
-        var h = EngineHarness(steadyTone(200, echoVolume: 1, amplitude: 0))
-        defer { h.free() }
+        let h = EngineHarness(steadyTone(200, echoVolume: 1, amplitude: 0))
         h.run(periods: 10)
         try h.controller.set(.amplitude, to: .real(1))
         h.run(periods: 10)
@@ -115,8 +109,7 @@ struct EngineHarness {
         var shape = steadyTone(300, echoVolume: 0.7, amplitude: 1)
         shape.points = [CurvePoint(time: 0, frequency: 300), CurvePoint(time: 1, frequency: 310)]
         shape.maxFrequency = 310
-        var h = EngineHarness(shape)
-        defer { h.free() }
+        let h = EngineHarness(shape)
         h.run(periods: 50)
         let values: [ParameterID: ParameterValue] = [
             .wave: .text("Triangle Fourier"), .echoOffset: .real(0.37), .duration: .real(2.5), .fidelity: .integer(3),
@@ -131,8 +124,7 @@ struct EngineHarness {
     }
 
     @Test func stopFadesOutAndPlayFadesIn() throws {
-        var h = EngineHarness(steadyTone(440, echoVolume: 1, amplitude: 1))
-        defer { h.free() }
+        let h = EngineHarness(steadyTone(440, echoVolume: 1, amplitude: 1))
         h.run(periods: 20)
         try h.controller.stop()
         h.run(periods: 20)
@@ -144,8 +136,7 @@ struct EngineHarness {
     }
 
     @Test func aNewDocumentWhileStoppedStartsAtTheCycleStart() throws {
-        var h = EngineHarness(steadyTone(440, echoVolume: 1, amplitude: 1))
-        defer { h.free() }
+        let h = EngineHarness(steadyTone(440, echoVolume: 1, amplitude: 1))
         try h.controller.stop()
         h.run(periods: 20)
         try h.controller.load(steadyTone(880, echoVolume: 1, amplitude: 1))
@@ -158,6 +149,7 @@ struct EngineHarness {
 
     @Test func aFullQueueRefusesTheChangeWhole() throws {
         let controller = EngineController(shape: steadyTone(), sampleRate: 48000)
+        let audio = controller.makeRenderer()   // never run: the channel fills up
         var refused = 0
         for i in 0..<2000 {
             do { try controller.set(.amplitude, to: .real(Double(i % 100) / 100)) } catch { refused += 1 }
@@ -165,14 +157,15 @@ struct EngineHarness {
         #expect(refused > 0)
         // The shape holds the last value that was queued, not one that was refused.
         var last: EngineCommand?
-        while let c = controller.commands.pop() { last = c.command }
-        if case .setAmplitude(let a)? = last { #expect(a == controller.shape.amplitude) } else { Issue.record("no amplitude command") }
+        for c in audio.drainCommands() { last = c.command }
+        if case .ramp(.amplitude, let a)? = last { #expect(a == controller.shape.amplitude) } else { Issue.record("no amplitude command") }
     }
 }
 
 @Suite struct ControllerLimits {
     @Test func plansPileUpOnlyToALimitWhenNobodyPlays() {
         let controller = EngineController(shape: steadyTone(), sampleRate: 48000)
+        let audio = controller.makeRenderer()   // an audio side that never runs
         var refused = 0
         for i in 0..<50 {
             do { try controller.set(.fidelity, to: .integer(100 + i)) } catch { refused += 1 }
@@ -181,13 +174,22 @@ struct EngineHarness {
         #expect(refused > 0)
         // Ramped values still go through: they need no plan.
         #expect(throws: Never.self) { try controller.set(.amplitude, to: .real(0.1)) }
+        _ = audio.pendingCount
+    }
+
+    @Test func withoutAnAudioSideChangesLandInTheShapeAndBuildNoPlans() throws {
+        // No JACK server: the next audio side is built from the shape, so nothing is queued.
+        let controller = EngineController(shape: steadyTone(), sampleRate: 48000)
+        for i in 0..<50 { try controller.set(.fidelity, to: .integer(100 + i)) }
+        #expect(controller.shape.fidelity == 149)
+        #expect(controller.livePlanCount == 0)
     }
 
     @Test func severalValuesAtOnceAllOrNothing() throws {
         let controller = EngineController(shape: steadyTone(), sampleRate: 48000)
         try controller.set([(.echoOffset, .real(0.25)), (.echoVolume, .real(0.5))])
         #expect(controller.shape.echoOffset == 0.25 && controller.shape.echoVolume == 0.5)
-        #expect(throws: ParameterError.self) { try controller.set([(.echoOffset, .real(0.5)), (.echoVolume, .real(7))]) }
+        #expect(throws: ControlError.self) { try controller.set([(.echoOffset, .real(0.5)), (.echoVolume, .real(7))]) }
         #expect(controller.shape.echoOffset == 0.25)
     }
 }
@@ -196,8 +198,7 @@ struct EngineHarness {
     /// An echo turned up from 0 sounds as if it had played all along: with offset half a
     /// period of 1 kHz it cancels the main voice, exactly as when it started audible.
     @Test func anEchoTurnedUpFromSilenceIsInPlace() throws {
-        var h = EngineHarness(steadyTone(1000, echoOffset: 0.0005, echoVolume: 0, amplitude: 1))
-        defer { h.free() }
+        let h = EngineHarness(steadyTone(1000, echoOffset: 0.0005, echoVolume: 0, amplitude: 1))
         h.run(periods: 100)
         #expect(SignalAnalysis.peak(h.output, range: 0..<6400) > 0.49)
         try h.controller.set(.echoVolume, to: .real(1))
@@ -216,7 +217,6 @@ struct EngineHarness {
         let controller = EngineController(shape: shape, sampleRate: 48000)
         var rehearsed = controller.makeEngine()
         var plain = controller.makeEngine()
-        defer { rehearsed.deallocate(); plain.deallocate() }
         rehearsed.rehearse(frames: 5000)
         var a = [Float](repeating: 0, count: 4096), b = a
         a.withUnsafeMutableBufferPointer { rehearsed.render(into: $0.baseAddress!, count: $0.count) }

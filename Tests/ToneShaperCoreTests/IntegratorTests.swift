@@ -104,7 +104,6 @@ import ToneShaperTestSupport
         let whole = OfflineRenderer.render(shape, sampleRate: 48000, frames: frames)
         let controller = EngineController(shape: shape, sampleRate: 48000)
         var engine = controller.makeEngine()
-        defer { engine.deallocate() }
         var pieces = [Float](repeating: .nan, count: frames)
         pieces.withUnsafeMutableBufferPointer { out in
             var done = 0

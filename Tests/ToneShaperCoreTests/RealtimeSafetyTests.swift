@@ -15,7 +15,7 @@ import Testing
         shape.echoOffset = 0.3
         let controller = EngineController(shape: shape, sampleRate: 48000)
         var engine = controller.makeEngine(rampLength: 64)
-        defer { engine.deallocate() }
+        let audio = controller.makeRenderer()   // never run: it only collects the commands
         let buffer = UnsafeMutablePointer<Float>.allocate(capacity: 64)
         defer { buffer.deallocate() }
         // Commands prepared off the "audio thread" beforehand, including new plans.
@@ -26,7 +26,7 @@ import Testing
         try controller.stop()
         try controller.play()
         var pending: [EngineCommand] = []
-        while let c = controller.commands.pop() { pending.append(c.command) }
+        for c in audio.drainCommands() { pending.append(c.command) }
         pending.reserveCapacity(pending.count)
 
         allocation_counter_start()

@@ -13,7 +13,7 @@ import Glibc
 /// found it waiting (and so applied it at that period's first sample).
 private let sentAt = Atomic<UInt64>(0)
 private let seenAt = Atomic<UInt64>(0)
-nonisolated(unsafe) private var watchedQueue: SPSCQueue<TimedCommand>?
+nonisolated(unsafe) private var watchedController: EngineController?
 
 private func monotonicNanoseconds() -> UInt64 {
     var ts = timespec()
@@ -29,7 +29,7 @@ extension WithJackServer {
         static let hooks = RealtimeCycleHooks(
             enter: {
                 if sentAt.load(ordering: .acquiring) != 0 && seenAt.load(ordering: .relaxed) == 0,
-                   let queue = watchedQueue, queue.count > 0 {
+                   let controller = watchedController, controller.queuedCommandCount > 0 {
                     seenAt.store(monotonicNanoseconds(), ordering: .releasing)
                 }
             },
@@ -38,7 +38,7 @@ extension WithJackServer {
         @Test func oscToSoundInPeriods() async throws {
             let server = try PrivateJackServer(period: 64)
             let controller = EngineController(shape: .defaultShape, sampleRate: 48_000)
-            watchedQueue = controller.commands
+            watchedController = controller
             let node = JackNode(controller: controller, configuration: JackNodeConfiguration(
                 clientName: "ts-latency", serverName: server.name, autoConnect: false, cycleHooks: Self.hooks))
             try node.start()
@@ -63,7 +63,7 @@ extension WithJackServer {
                 guard applied else { continue }
                 latencies.append(Double(seenAt.load(ordering: .acquiring) - sent) / periodNs)
             }
-            watchedQueue = nil
+            watchedController = nil
             latencies.sort()
             let stats = node.stats()
             func at(_ q: Double) -> Double { latencies[min(latencies.count - 1, Int(q * Double(latencies.count)))] }

@@ -31,16 +31,16 @@ struct ParameterAddressTests {
         let address = "/toneshaper/" + spec.oscPath
 
         for (argument, expected) in [(OSCValue.int32(sample.int), sample.intResult), (.float(sample.float), sample.floatResult)] {
-            #expect(fixture.controller.shape.value(of: id) != expected, "sample for \(address) equals the current value")
+            #expect(fixture.controller.shape.parameterValue(id) != expected, "sample for \(address) equals the current value")
             let reply = try #require(try fixture.request(address, [argument]), "no reply to \(address) \(argument)")
             #expect(reply == OSCMessage(path: "/toneshaper/ok", arguments: [.string(address)]), "\(address) \(argument)")
-            #expect(fixture.controller.shape.value(of: id) == expected, "\(address) \(argument)")
+            #expect(fixture.controller.shape.parameterValue(id) == expected, "\(address) \(argument)")
 
             let commands = fixture.takeCommands()
             #expect(!commands.isEmpty, "\(address) queued nothing")
-            #expect(commands.allSatisfy { $0.due == nil })
+            #expect(commands.allSatisfy { $0.dueSeconds == nil })
             switch spec.change {
-            case .crossfade:
+            case .newPlan:
                 #expect(commands.contains { $0.command.replacesPlan }, "\(address) should cross-fade to a new plan")
             case .ramp:
                 #expect(!commands.contains { $0.command.replacesPlan }, "\(address) should ramp, not replace the plan")
@@ -98,10 +98,10 @@ struct CompositeCommandTests {
         #expect(shape.minFrequency == 220 && shape.maxFrequency == 880)
         // 220 Hz sat at 1/3 of 110...440, so it lands at 1/3 of 220...880.
         #expect(abs(shape.points[0].frequency - 440) < 1e-9)
-        let commands = fixture.takeCommands()
-        #expect(commands.count == 1)
-        if case .setFrequencyRange(let lo, let hi)? = commands.first?.command { #expect(lo == 220 && hi == 880) }
-        else { Issue.record("expected setFrequencyRange, got \(commands)") }
+        let commands = fixture.takeCommands().map(\.command)
+        #expect(commands.count == 2)
+        #expect(commands.contains { if case .ramp(.minFrequency, 220) = $0 { return true } else { return false } })
+        #expect(commands.contains { if case .ramp(.maxFrequency, 880) = $0 { return true } else { return false } })
     }
 
     @Test("/echo sets both values in one change, or neither")
@@ -111,7 +111,7 @@ struct CompositeCommandTests {
         #expect(fixture.controller.shape.echoOffset == 0.5 && fixture.controller.shape.echoVolume == 0.25)
         let commands = fixture.takeCommands()
         #expect(commands.contains { $0.command.replacesPlan })
-        #expect(commands.contains { if case .setEchoVolume(0.25) = $0.command { return true } else { return false } })
+        #expect(commands.contains { if case .ramp(.echoVolume, 0.25) = $0.command { return true } else { return false } })
 
         // The offset is beyond the 2 s cycle: the valid volume must not be applied either.
         let reply = try #require(try fixture.request("/toneshaper/echo", [.float(3), .float(0.75)]))
@@ -161,23 +161,30 @@ struct CompositeCommandTests {
         var siren = ToneShape.defaultShape
         siren.wave = .sawtooth
         siren.name = "siren"
-        let services = OSCHostServices(
-            load: { [siren] name in
-                guard name == "siren" else { throw LibraryError(name: name) }
-                return siren
-            },
-            save: { shape, name in saved.add(name, shape) })
-        let fixture = try OSCFixture(services: services)
+        let fixture = try OSCFixture(documents: TestDocuments(siren: siren, saved: saved))
 
         #expect(try fixture.request("/toneshaper/load", [.string("siren")])?.path == "/toneshaper/ok")
         #expect(fixture.controller.shape.wave == .sawtooth)
         #expect(fixture.takeCommands().contains { $0.command.replacesPlan })
 
         let missing = try #require(try fixture.request("/toneshaper/load", [.string("nothing")]))
-        #expect(missing.arguments == [.string("/toneshaper/load"), .string("no document named nothing")])
+        #expect(missing.arguments == [.string("/toneshaper/load"), .string("/toneshaper/load: no document named nothing")])
 
         #expect(try fixture.request("/toneshaper/save", [.string("mine")])?.path == "/toneshaper/ok")
         #expect(saved.names == ["mine"])
+    }
+}
+
+private struct TestDocuments: DocumentStore {
+    let siren: ToneShape
+    let saved: SavedShapes
+    func loadDocument(named name: String) throws -> ToneShape {
+        guard name == "siren" else { throw LibraryError(name: name) }
+        return siren
+    }
+    func saveDocument(_ shape: ToneShape, named name: String) throws -> String {
+        saved.add(name, shape)
+        return name
     }
 }
 

@@ -17,7 +17,7 @@ struct QueryTests {
         let shape = fixture.controller.shape
         for spec in ParameterTable.all {
             let sent = try #require(pairs[spec.oscPath], "/state lacks \(spec.oscPath)")
-            switch shape.value(of: spec.id) {
+            switch shape.parameterValue(spec.id) {
             case .real(let d): #expect(sent == .float(Float(d)), "\(spec.oscPath)")
             case .integer(let i): #expect(sent == .int32(Int32(i)), "\(spec.oscPath)")
             case .text(let s): #expect(sent == .string(s), "\(spec.oscPath)")

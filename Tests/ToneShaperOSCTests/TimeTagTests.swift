@@ -26,8 +26,8 @@ struct TimeTagTests {
         let commands = fixture.takeCommands()
         #expect(commands.count == 1)
         let command = try #require(commands.first)
-        guard case .setAmplitude(0.5) = command.command else { Issue.record("got \(command.command)"); return }
-        let carried = try #require(command.due)
+        guard case .ramp(.amplitude, 0.5) = command.command else { Issue.record("got \(command.command)"); return }
+        let carried = try #require(command.dueSeconds)
         #expect(abs(carried - tag.unixSeconds) < 1e-6)
         #expect(abs(carried - due) < 1e-6)
     }
@@ -38,7 +38,7 @@ struct TimeTagTests {
         let tag = OSCTimeTag(unixSeconds: OSCTimeTag.wallClock() - 1)
         #expect(try fixture.request("/toneshaper/stop", at: tag)?.path == "/toneshaper/ok")
         let commands = fixture.takeCommands()
-        #expect(commands.count == 1 && commands[0].due == nil)
+        #expect(commands.count == 1 && commands[0].dueSeconds == nil)
     }
 
     @Test("a bundle too far ahead is refused rather than left to clog the audio queue")
@@ -47,7 +47,7 @@ struct TimeTagTests {
         let tag = OSCTimeTag(unixSeconds: OSCTimeTag.wallClock() + 3600)
         let reply = try #require(try fixture.request("/toneshaper/amplitude", [.float(0.5)], at: tag))
         #expect(reply.path == "/toneshaper/error")
-        #expect(reply.arguments.last?.string?.contains("in the future") == true)
+        #expect(reply.arguments.last?.string?.contains("too far") == true)
         #expect(fixture.takeCommands().isEmpty)
         #expect(fixture.controller.shape.amplitude == ToneShape.defaultShape.amplitude)
     }
@@ -59,6 +59,6 @@ struct TimeTagTests {
         #expect(try fixture.request("/toneshaper/wave", [.string("Square")], at: tag)?.path == "/toneshaper/ok")
         let command = try #require(fixture.takeCommands().first)
         #expect(command.command.replacesPlan)
-        #expect(abs((command.due ?? 0) - tag.unixSeconds) < 1e-6)
+        #expect(abs((command.dueSeconds ?? 0) - tag.unixSeconds) < 1e-6)
     }
 }

@@ -1,5 +1,5 @@
 /// One point of a drawn frequency curve: time in seconds, frequency in Hz.
-public struct CurvePoint: Equatable, Sendable {
+public struct CurvePoint: Equatable, Hashable, Sendable {
     public var time: Double
     public var frequency: Double
     public init(time: Double, frequency: Double) {
@@ -10,6 +10,7 @@ public struct CurvePoint: Equatable, Sendable {
 
 /// A tone shape: a frequency curve over one cycle and everything that says how it sounds.
 /// This is the document (SPEC 2) in memory, already validated: every value is in range.
+/// Its parameters are declared in `ParameterTable`, which also gives the defaults.
 public struct ToneShape: Equatable, Sendable {
     public var points: [CurvePoint]
     public var duration: Double
@@ -31,10 +32,22 @@ public struct ToneShape: Equatable, Sendable {
     /// Keys this project does not know, kept so that saving does not lose them.
     public var extraKeys: [String: JSONValue]
 
+    /// A shape whose every optional parameter has the table's default.
+    public static let tableDefaults: ToneShape = {
+        var shape = ToneShape(points: [], duration: 1, minFrequency: 0, maxFrequency: 0, wave: .sine, scale: .sine,
+                              echoOffset: 0, echoVolume: 0, fidelity: 1, amplitude: 0, fourierTerms: .count(1),
+                              antiAliased: false, name: nil, description: nil)
+        for spec in ParameterTable.all { if let value = spec.defaultValue { spec.store(&shape, value) } }
+        return shape
+    }()
+
+    /// A shape with the points, duration and range given; every other parameter not given
+    /// takes the parameter table's default (as in a document that leaves it out).
     public init(points: [CurvePoint], duration: Double, minFrequency: Double, maxFrequency: Double,
-                wave: WaveType = .sine, scale: ScaleType = .sine, echoOffset: Double = 0,
-                echoVolume: Double = 1, fidelity: Int = 500, amplitude: Double = 0.25,
-                fourierTerms: FourierTerms = .default, antiAliased: Bool = true,
+                wave: WaveType = tableDefaults.wave, scale: ScaleType = tableDefaults.scale,
+                echoOffset: Double = tableDefaults.echoOffset, echoVolume: Double = tableDefaults.echoVolume,
+                fidelity: Int = tableDefaults.fidelity, amplitude: Double = tableDefaults.amplitude,
+                fourierTerms: FourierTerms = tableDefaults.fourierTerms, antiAliased: Bool = tableDefaults.antiAliased,
                 name: String? = nil, description: String? = nil, extraKeys: [String: JSONValue] = [:]) {
         self.points = points
         self.duration = duration
@@ -52,14 +65,15 @@ public struct ToneShape: Equatable, Sendable {
         self.description = description
         self.extraKeys = extraKeys
     }
+}
 
+extension ToneShape {
     /// What the node plays when given no document: a gentle two-second rise and fall
     /// around A3, sine-scaled so that cycles join without a click.
     public static let defaultShape = ToneShape(
         points: [CurvePoint(time: 0, frequency: 220), CurvePoint(time: 1, frequency: 330),
                  CurvePoint(time: 2, frequency: 220)],
-        duration: 2, minFrequency: 110, maxFrequency: 440, wave: .sine, scale: .sine,
-        echoOffset: 0, echoVolume: 1, fidelity: 500, amplitude: 0.25,
+        duration: 2, minFrequency: 110, maxFrequency: 440,
         name: "default", description: "A gentle rise and fall around A3")
 
     /// Remaps every point affinely from the current range onto [newMin, newMax], as the
@@ -78,10 +92,18 @@ public struct ToneShape: Equatable, Sendable {
         for i in points.indices { points[i].time = min(points[i].time * factor, newDuration) }
         duration = newDuration
     }
+
+    /// True when the points do not reach from 0 to the duration. The curve is stretched so
+    /// that its first and last point span the whole cycle (as the original app does), so
+    /// such points do not play at the times they name.
+    public var pointsLeaveGaps: Bool {
+        guard let first = points.first, let last = points.last else { return false }
+        return first.time > 0 || last.time < duration
+    }
 }
 
 /// The affine frequency map f' = offset + slope * f that a range change applies.
-public struct FrequencyMap: Equatable, Sendable {
+public struct FrequencyMap: Equatable, Sendable, BitwiseCopyable {
     public var offset: Double
     public var slope: Double
 

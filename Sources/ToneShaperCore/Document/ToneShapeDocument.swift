@@ -19,22 +19,16 @@ public struct DocumentError: Error, Equatable, CustomStringConvertible, Sendable
 }
 
 /// Reading and writing tone-shape documents: the JSON of the original app's `.toneshaper`
-/// files (SPEC 2), plus the optional keys this project adds.
+/// files (SPEC 2), plus the optional keys this project adds. The keys, their defaults and
+/// their checks come from `ParameterTable`; only the curve, the name and the description
+/// are read here.
 public enum ToneShapeDocument {
     /// Documents larger than this are refused before parsing: no real tone shape comes
     /// near it, and parsing a huge file would stall whoever asked.
     public static let maximumSize = 16 * 1024 * 1024
-    /// Bounds that keep a document's memory use sane (the curve grid holds fidelity + 2 doubles).
-    public static let maximumFidelity = 2_000_000
-    public static let maximumPoints = 1_000_000
-    public static let maximumDuration = 24.0 * 3600
 
     /// Keys with a meaning here; all others are carried along untouched.
-    static let knownKeys: Set<String> = [
-        "points", "duration", "minFrequency", "maxFrequency", "componentType", "scaleType",
-        "echoOffsetTimeSeconds", "echoVolume", "fidelity", "amplitude", "name", "description",
-        "fourierTerms", "antiAlias",
-    ]
+    static let knownKeys: Set<String> = Set(ParameterTable.all.map(\.documentKey) + ["points", "name", "description"])
 
     public static func decode(_ data: [UInt8], source: String) throws(DocumentError) -> ToneShape {
         func fail(_ key: String?, _ problem: String) -> DocumentError {
@@ -53,43 +47,38 @@ public enum ToneShapeDocument {
         guard case .object(let object) = root else {
             throw fail(nil, "the document is \(root.typeName), expected a JSON object with keys such as \"points\" and \"duration\"")
         }
-        let reader = KeyReader(object: object, fail: fail)
 
-        let duration = try reader.number("duration")
-        guard duration > 0 else { throw fail("duration", "must be greater than 0 seconds, got \(duration)") }
-        guard duration <= maximumDuration else { throw fail("duration", "\(duration) s is longer than the \(Int(maximumDuration)) s a cycle may last") }
-        let minFrequency = try reader.number("minFrequency")
-        let maxFrequency = try reader.number("maxFrequency")
-        guard minFrequency >= 0 else { throw fail("minFrequency", "must be 0 Hz or more, got \(minFrequency)") }
-        guard maxFrequency >= minFrequency else {
-            throw fail("maxFrequency", "\(maxFrequency) Hz is below minFrequency \(minFrequency) Hz")
+        var shape = ToneShape.tableDefaults
+        for spec in ParameterTable.all {
+            guard let json = object[spec.documentKey], json != .null else {
+                if spec.requiredInDocument {
+                    throw fail(spec.documentKey, "is required (\(spec.kind.describeValues(unit: spec.unit))) but missing")
+                }
+                continue
+            }
+            let value: ParameterValue
+            switch json {
+            case .number(let d): value = .real(d)
+            case .string(let s): value = .text(s)
+            case .bool(let b): value = .flag(b)
+            default: throw fail(spec.documentKey, "must be \(spec.kind.describeValues(unit: spec.unit)), got \(json.typeName)")
+            }
+            do {
+                spec.store(&shape, try spec.canonical(value))
+            } catch {
+                throw fail(spec.documentKey, error.problem)
+            }
         }
-        let points = try reader.points(duration: duration)
-
-        let wave = try reader.choice("componentType", default: .sine) { WaveType(name: $0) }
-        let scale = try reader.choice("scaleType", default: .sine) { ScaleType(name: $0) }
-        let echoOffset = try reader.number("echoOffsetTimeSeconds", default: 0)
-        guard echoOffset >= 0, echoOffset <= duration else {
-            throw fail("echoOffsetTimeSeconds", "must be between 0 and the duration \(duration) s, got \(echoOffset)")
+        shape.points = try readPoints(object["points"], fail: fail)
+        shape.name = try optionalString(object, "name", fail: fail)
+        shape.description = try optionalString(object, "description", fail: fail)
+        shape.extraKeys = object.filter { !knownKeys.contains($0.key) }
+        do {
+            try shape.checkRelations()
+        } catch {
+            throw fail(documentKey(error.subject), error.problem)
         }
-        let echoVolume = try reader.number("echoVolume", default: 1)
-        guard (0...1).contains(echoVolume) else { throw fail("echoVolume", "must be between 0 and 1, got \(echoVolume)") }
-        let fidelityValue = try reader.number("fidelity", default: 500)
-        guard fidelityValue == fidelityValue.rounded(), fidelityValue >= 1, fidelityValue <= Double(maximumFidelity) else {
-            throw fail("fidelity", "must be a whole number from 1 to \(maximumFidelity), got \(fidelityValue)")
-        }
-        let amplitude = try reader.number("amplitude", default: 0.25)
-        guard (0...1).contains(amplitude) else { throw fail("amplitude", "must be between 0 and 1 (linear gain), got \(amplitude)") }
-        let terms = try reader.fourierTerms()
-        let antiAliased = try reader.bool("antiAlias", default: true)
-        let name = try reader.optionalString("name")
-        let description = try reader.optionalString("description")
-
-        return ToneShape(points: points, duration: duration, minFrequency: minFrequency, maxFrequency: maxFrequency,
-                         wave: wave, scale: scale, echoOffset: echoOffset, echoVolume: echoVolume,
-                         fidelity: Int(fidelityValue), amplitude: amplitude, fourierTerms: terms,
-                         antiAliased: antiAliased, name: name, description: description,
-                         extraKeys: object.filter { !knownKeys.contains($0.key) })
+        return shape
     }
 
     public static func decode(_ text: String, source: String) throws(DocumentError) -> ToneShape {
@@ -101,26 +90,70 @@ public enum ToneShapeDocument {
     public static func encode(_ shape: ToneShape) -> [UInt8] {
         var object = shape.extraKeys
         object["points"] = .array(shape.points.map { .array([.number($0.time), .number($0.frequency)]) })
-        object["duration"] = .number(shape.duration)
-        object["minFrequency"] = .number(shape.minFrequency)
-        object["maxFrequency"] = .number(shape.maxFrequency)
-        object["componentType"] = .string(shape.wave.rawValue)
-        object["scaleType"] = .string(shape.scale.rawValue)
-        object["echoOffsetTimeSeconds"] = .number(shape.echoOffset)
-        object["echoVolume"] = .number(shape.echoVolume)
-        object["fidelity"] = .number(Double(shape.fidelity))
-        object["amplitude"] = .number(shape.amplitude)
-        switch shape.fourierTerms {
-        case .count(let n): object["fourierTerms"] = .number(Double(n))
-        case .nyquist: object["fourierTerms"] = .string("nyquist")
+        for spec in ParameterTable.all {
+            switch spec.value(in: shape) {
+            case .real(let d): object[spec.documentKey] = .number(d)
+            case .integer(let i): object[spec.documentKey] = .number(Double(i))
+            case .text(let s): object[spec.documentKey] = .string(s)
+            case .flag(let b): object[spec.documentKey] = .bool(b)
+            }
         }
-        object["antiAlias"] = .bool(shape.antiAliased)
         if let name = shape.name { object["name"] = .string(name) }
         if let description = shape.description { object["description"] = .string(description) }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         // Encoding a JSONValue of finite numbers cannot fail.
         return Array((try? encoder.encode(JSONValue.object(object))) ?? Data("{}".utf8)) + [0x0A]
+    }
+
+    /// What is worth a warning in a document that loaded: keys that look like misspelt
+    /// known keys (kept, but meaning nothing here), and points that do not span the cycle.
+    public static func warnings(for shape: ToneShape) -> [String] {
+        var warnings: [String] = []
+        for key in shape.extraKeys.keys.sorted() {
+            if let near = knownKeys.min(by: { editDistance($0, key) < editDistance($1, key) }),
+               editDistance(near, key) <= max(1, key.count / 4) {
+                warnings.append("unknown key \"\(key)\"; did you mean \"\(near)\"? (kept when saving, but not used)")
+            }
+        }
+        if shape.pointsLeaveGaps, let first = shape.points.first, let last = shape.points.last {
+            warnings.append("the points span \(ParameterKind.plain(first.time))...\(ParameterKind.plain(last.time)) s of a \(ParameterKind.plain(shape.duration)) s cycle; "
+                + "the curve is stretched so that its first and last point reach the cycle's start and end (as in the original app)")
+        }
+        return warnings
+    }
+
+    private static func documentKey(_ subject: ControlError.Subject) -> String? {
+        switch subject {
+        case .parameter(let id): return ParameterTable.spec(id).documentKey
+        case .command(.points): return "points"
+        default: return nil
+        }
+    }
+
+    private static func readPoints(_ value: JSONValue?, fail: (String?, String) -> DocumentError) throws(DocumentError) -> [CurvePoint] {
+        guard let value else { throw fail("points", "is required (an array of [time, frequency] pairs) but missing") }
+        guard case .array(let items) = value else { throw fail("points", "must be an array of [time, frequency] pairs, got \(value.typeName)") }
+        guard items.count <= ToneShapeLimits.maximumPoints else {
+            throw fail("points", "holds \(items.count) points, more than the \(ToneShapeLimits.maximumPoints) allowed")
+        }
+        var points: [CurvePoint] = []
+        points.reserveCapacity(items.count)
+        for (i, item) in items.enumerated() {
+            guard case .array(let pair) = item, pair.count == 2,
+                  case .number(let t) = pair[0], case .number(let f) = pair[1] else {
+                throw fail("points[\(i)]", "must be a [time, frequency] pair of numbers, got \(item.typeName)")
+            }
+            points.append(CurvePoint(time: t, frequency: f))
+        }
+        return points
+    }
+
+    private static func optionalString(_ object: [String: JSONValue], _ key: String,
+                                       fail: (String?, String) -> DocumentError) throws(DocumentError) -> String? {
+        guard let value = object[key], value != .null else { return nil }
+        guard case .string(let s) = value else { throw fail(key, "must be a string, got \(value.typeName)") }
+        return s
     }
 
     private static func jsonProblem(_ error: Error) -> String {
@@ -130,85 +163,21 @@ public enum ToneShapeDocument {
         }
         return "\(error)"
     }
-}
 
-/// Reads typed values out of a document object, turning every mismatch into a DocumentError.
-private struct KeyReader {
-    let object: [String: JSONValue]
-    let fail: (String?, String) -> DocumentError
-
-    func number(_ key: String, default fallback: Double? = nil) throws(DocumentError) -> Double {
-        guard let value = object[key] else {
-            if let fallback { return fallback }
-            throw fail(key, "is required (a number) but missing")
-        }
-        return try finiteNumber(value, key)
-    }
-
-    func finiteNumber(_ value: JSONValue, _ key: String) throws(DocumentError) -> Double {
-        guard case .number(let d) = value else { throw fail(key, "must be a number, got \(value.typeName)") }
-        guard d.isFinite else { throw fail(key, "must be a finite number, got \(d)") }
-        return d
-    }
-
-    func bool(_ key: String, default fallback: Bool) throws(DocumentError) -> Bool {
-        guard let value = object[key] else { return fallback }
-        guard case .bool(let b) = value else { throw fail(key, "must be true or false, got \(value.typeName)") }
-        return b
-    }
-
-    func optionalString(_ key: String) throws(DocumentError) -> String? {
-        guard let value = object[key], value != .null else { return nil }
-        guard case .string(let s) = value else { throw fail(key, "must be a string, got \(value.typeName)") }
-        return s
-    }
-
-    func choice<T>(_ key: String, default fallback: T, _ parse: (String) -> T?) throws(DocumentError) -> T
-    where T: CaseIterable & RawRepresentable, T.RawValue == String {
-        guard let value = object[key] else { return fallback }
-        guard case .string(let s) = value else { throw fail(key, "must be a string, got \(value.typeName)") }
-        guard let parsed = parse(s) else {
-            let known = T.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
-            throw fail(key, "unknown name \"\(s)\"; use one of \(known)")
-        }
-        return parsed
-    }
-
-    func fourierTerms() throws(DocumentError) -> FourierTerms {
-        guard let value = object["fourierTerms"] else { return .default }
-        switch value {
-        case .string(let s) where s.lowercased() == "nyquist": return .nyquist
-        case .number(let d) where d.isFinite && d == d.rounded() && d >= 1 && d <= Double(Int32.max):
-            return .count(Int(d))
-        default:
-            throw fail("fourierTerms", "must be a whole number of at least 1 or \"nyquist\", got \(value.typeName)")
-        }
-    }
-
-    func points(duration: Double) throws(DocumentError) -> [CurvePoint] {
-        guard let value = object["points"] else { throw fail("points", "is required (an array of [time, frequency] pairs) but missing") }
-        guard case .array(let items) = value else { throw fail("points", "must be an array of [time, frequency] pairs, got \(value.typeName)") }
-        guard !items.isEmpty else { throw fail("points", "must hold at least one [time, frequency] pair") }
-        guard items.count <= ToneShapeDocument.maximumPoints else {
-            throw fail("points", "holds \(items.count) points, more than the \(ToneShapeDocument.maximumPoints) allowed")
-        }
-        var points: [CurvePoint] = []
-        points.reserveCapacity(items.count)
-        for (i, item) in items.enumerated() {
-            let key = "points[\(i)]"
-            guard case .array(let pair) = item, pair.count == 2 else {
-                throw fail(key, "must be a [time, frequency] pair, got \(item.typeName)")
+    /// Levenshtein distance, case-insensitive: how far a typed key is from a known one.
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let x = Array(a.lowercased()), y = Array(b.lowercased())
+        if x.isEmpty || y.isEmpty { return max(x.count, y.count) }
+        var row = Array(0...y.count)
+        for i in 1...x.count {
+            var diagonal = row[0]
+            row[0] = i
+            for j in 1...y.count {
+                let above = row[j]
+                row[j] = min(row[j] + 1, row[j - 1] + 1, diagonal + (x[i - 1] == y[j - 1] ? 0 : 1))
+                diagonal = above
             }
-            let t = try finiteNumber(pair[0], key + "[0]")
-            let f = try finiteNumber(pair[1], key + "[1]")
-            guard t >= 0 else { throw fail(key, "time \(t) is negative") }
-            guard t <= duration else { throw fail(key, "time \(t) is beyond duration \(duration)") }
-            guard f >= 0 else { throw fail(key, "frequency \(f) Hz is negative") }
-            if let last = points.last, t < last.time {
-                throw fail(key, "time \(t) comes before the previous point's \(last.time); points must be sorted by time")
-            }
-            points.append(CurvePoint(time: t, frequency: f))
         }
-        return points
+        return row[y.count]
     }
 }

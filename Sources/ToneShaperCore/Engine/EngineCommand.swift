@@ -1,12 +1,9 @@
-/// A change for the audio thread. Plain data, so it crosses the lock-free queue without
-/// allocation; prepared (validated, plans built) on the control side.
-public enum EngineCommand: Sendable {
-    /// Ramp the live frequency range; the curve is remapped affinely onto it.
-    case setFrequencyRange(min: Double, max: Double)
-    /// Ramp the master gain (linear, 0...1).
-    case setAmplitude(Double)
-    /// Ramp the echo voice's gain (0...1).
-    case setEchoVolume(Double)
+/// A change for the audio thread. Plain data (`BitwiseCopyable`, checked by the compiler),
+/// so it crosses the lock-free channel without allocation; prepared (validated, plans
+/// built) on the control side.
+public enum EngineCommand: Sendable, BitwiseCopyable {
+    /// Ramp one continuous parameter (a `.ramp` row of the parameter table) to a value.
+    case ramp(ParameterID, Double)
     /// Cross-fade to a new plan: a new curve, wave, scaling, echo offset, duration,
     /// fidelity or sample rate. Phase and cycle position carry over.
     case replacePlan(RenderPlan)
@@ -14,9 +11,54 @@ public enum EngineCommand: Sendable {
     case play
     /// Fade out and hold.
     case stop
+    /// Drop every command scheduled for a later moment (their plans are handed back).
+    case clearSchedule
 
     public var replacesPlan: Bool {
         if case .replacePlan = self { return true }
         return false
     }
+}
+
+/// When a command should sound.
+public enum CommandTime: Sendable, BitwiseCopyable, Equatable {
+    /// At the start of the next period the audio thread renders.
+    case now
+    /// Wall-clock microseconds since 1970 (an OSC time tag); the audio thread turns it into
+    /// a frame with the period's clock.
+    case wallClock(micros: Double)
+}
+
+/// A command with the moment it is due.
+public struct TimedCommand: Sendable, BitwiseCopyable {
+    public var command: EngineCommand
+    public var time: CommandTime
+
+    public init(_ command: EngineCommand, time: CommandTime = .now) {
+        self.command = command
+        self.time = time
+    }
+
+    /// The wall-clock time it is due (Unix seconds), or nil for "at once".
+    public var dueSeconds: Double? {
+        if case .wallClock(let micros) = time { return micros / 1_000_000 }
+        return nil
+    }
+}
+
+/// A change the audio thread made itself (a MIDI controller, say), reported back so that
+/// the control side's state always equals what plays.
+public enum AudioSideChange: Sendable, BitwiseCopyable, Equatable {
+    /// A `.ramp` parameter of the table moved to this value.
+    case parameter(ParameterID, Double)
+    case playing(Bool)
+}
+
+/// What the audio thread hands back to the control side, on one channel.
+public enum AudioHandback: Sendable, BitwiseCopyable, Equatable {
+    /// A plan it no longer reads: its storage may be freed.
+    case retiredPlan(storageID: Int)
+    /// This many scheduled commands were applied or dropped: room in the schedule again.
+    case scheduledFinished(Int)
+    case change(AudioSideChange)
 }

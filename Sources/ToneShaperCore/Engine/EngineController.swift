@@ -1,126 +1,158 @@
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import Synchronization
 
-/// A command for the audio thread with the moment it is due.
-public struct TimedCommand: Sendable {
-    public var command: EngineCommand
-    /// Wall-clock time (seconds since 1970) at which it should sound, or nil for "at once".
-    /// The host turns it into a sample position; the engine never sees clocks.
-    public var due: Double?
-
-    public init(_ command: EngineCommand, due: Double? = nil) {
-        self.command = command
-        self.due = due
-    }
+/// Where documents come from and go to, lent by the host (the files adapter): the core
+/// itself does no I/O.
+public protocol DocumentStore: Sendable {
+    /// The document called `name` (a plain name, never a path).
+    func loadDocument(named name: String) throws -> ToneShape
+    /// Saves `shape` as `name`; returns where it went.
+    func saveDocument(_ shape: ToneShape, named name: String) throws -> String
 }
 
-/// The control side of the engine (the non-real-time half, as in SuperCollider's server):
-/// it owns the tone shape, checks every change against the parameter table, builds render
-/// plans, and sends the audio thread plain commands through a lock-free queue. Plans the
-/// audio thread is done with come back through a second queue and are freed here, never
-/// on the audio thread.
+/// The control side of the engine (the non-real-time half, as in SuperCollider's server),
+/// and the one meaning of every command a front end sends (`perform`). It owns the tone
+/// shape, checks every change against the parameter table, builds render plans, and sends
+/// the audio thread plain commands through a lock-free channel. Plans the audio thread is
+/// done with come back through a second channel and are freed here, never on the audio
+/// thread; so do the changes the audio thread made itself, so that `state` is always what
+/// plays. Every change that lands is published to `changes`.
 ///
 /// Any thread may call it; a mutex orders the callers, which also makes it the single
-/// producer the command queue needs. The audio thread touches only the two queues.
-public final class EngineController: @unchecked Sendable {
-    public let commands = SPSCQueue<TimedCommand>(capacity: 1024)
-    public let retired = SPSCQueue<Int>(capacity: 256)
+/// producer the command channel needs. The audio thread touches only its renderer.
+public final class EngineController: Sendable {
+    /// Plans built and not yet handed back at which further plan-building changes are
+    /// refused: when the audio thread stops taking changes, a flood of new curves must not
+    /// pile up memory without bound.
+    public static let maximumLivePlans = 8
+    /// Scheduled (time-tagged) commands that may wait at once; one more is refused, so the
+    /// audio side's schedule can never overflow and an acknowledged change always sounds.
+    public static let maximumScheduled = CommandSchedule.scheduledCapacity
+    /// How far ahead a change may be scheduled, in seconds.
+    public static let maximumScheduleAhead = 60.0
+    static let channelCapacity = 1024
 
-    private struct State {
+    private struct State: ~Copyable {
         var shape: ToneShape
         var sampleRate: Double
         var playing: Bool
+        var revision: UInt64 = 0
         var storages: [Int: CurveStorage] = [:]
         var nextID = 1
+        /// The command channel to the current renderer, if one was made.
+        var commands: SPSCProducer<TimedCommand>?
+        /// The channels back from every renderer not yet known to be finished.
+        var inboxes: [HandbackInbox] = []
+        /// Scheduled commands sent to the current renderer and not yet applied or dropped.
+        var scheduled = 0
     }
-    private let state: Mutex<State>
+    private let guarded: Mutex<State>
+    private let documents: (any DocumentStore)?
+    /// Every change that lands, for any number of observers.
+    public let changes: StateFeed
 
-    public init(shape: ToneShape, sampleRate: Double, playing: Bool = true) {
-        state = Mutex(State(shape: shape, sampleRate: sampleRate, playing: playing))
+    public init(shape: ToneShape, sampleRate: Double, playing: Bool = true, documents: (any DocumentStore)? = nil) {
+        guarded = Mutex(State(shape: shape, sampleRate: sampleRate, playing: playing))
+        self.documents = documents
+        changes = StateFeed()
+        changes.connect { [weak self] in self?.state }
     }
 
-    public var shape: ToneShape { state.withLock { $0.shape } }
-    public var sampleRate: Double { state.withLock { $0.sampleRate } }
-    public var isPlaying: Bool { state.withLock { $0.playing } }
+    public var state: ControlState { guarded.withLock { ControlState(shape: $0.shape, playing: $0.playing, revision: $0.revision) } }
+    public var shape: ToneShape { guarded.withLock { $0.shape } }
+    public var sampleRate: Double { guarded.withLock { $0.sampleRate } }
+    public var isPlaying: Bool { guarded.withLock { $0.playing } }
     /// Plans built and not yet handed back by the audio thread.
-    public var livePlanCount: Int { state.withLock { $0.storages.count } }
-
-    /// An engine for the audio side, playing the current shape, at `sampleRate` when given
-    /// (the server's: adopting it here costs no cross-fade). Call once per engine.
-    public func makeEngine(rampLength: Int = 64, sampleRate: Double? = nil) -> ToneEngine {
-        state.withLock { s in
-            if let sampleRate, sampleRate > 0 { s.sampleRate = sampleRate }
-            let plan = EngineController.buildPlan(&s)
-            return ToneEngine(plan: plan, minFrequency: s.shape.minFrequency, maxFrequency: s.shape.maxFrequency,
-                              amplitude: s.shape.amplitude, echoVolume: s.shape.echoVolume,
-                              playing: s.playing, rampLength: rampLength)
+    public var livePlanCount: Int { guarded.withLock { $0.storages.count } }
+    /// Commands sent and not yet taken by the audio thread (a snapshot, for measurements).
+    public var queuedCommandCount: Int {
+        guarded.withLock { s in
+            switch s.commands {
+            case .some(let producer): return producer.count
+            case .none: return 0
+            }
         }
     }
+    /// Scheduled commands waiting on the audio side.
+    public var scheduledCount: Int { guarded.withLock { $0.scheduled } }
 
     /// True when the shape has points above Nyquist at the running rate (they are clamped).
     public var exceedsNyquist: Bool {
-        state.withLock { s in s.shape.points.contains { $0.frequency > s.sampleRate / 2 } }
+        guarded.withLock { s in s.shape.points.contains { $0.frequency > s.sampleRate / 2 } }
     }
 
-    // MARK: Changes
+    // MARK: The audio side
 
-    /// Plans built and not yet handed back at which further plan-building changes are
-    /// refused: when the audio thread stops taking changes (no JACK server, say), a flood
-    /// of new curves must not pile up memory without bound.
-    public static let maximumLivePlans = 8
-
-    /// Sets one parameter of the table.
-    public func set(_ id: ParameterID, to value: ParameterValue, due: Double? = nil) throws(ParameterError) {
-        try change(due: due) { shape throws(ParameterError) in try shape.setting(id, to: value) }
-    }
-
-    /// Sets several parameters as one change: all of them or, if any is refused, none.
-    public func set(_ values: [(ParameterID, ParameterValue)], due: Double? = nil) throws(ParameterError) {
-        try change(due: due) { shape throws(ParameterError) in
-            var result = shape
-            for (id, value) in values { result = try result.setting(id, to: value) }
-            return result
+    /// The audio side for a new audio thread (a JACK client), playing the current shape at
+    /// `sampleRate` when given (the server's: adopting it here costs no cross-fade). From
+    /// now on commands go to it alone; a renderer made before keeps its own channels, so an
+    /// old audio thread that is still running can never read the new one's commands.
+    public func makeRenderer(rampLength: Int = 64, sampleRate: Double? = nil) -> RealtimeRenderer {
+        let commands = SPSCChannel<TimedCommand>.make(capacity: EngineController.channelCapacity)
+        let handback = SPSCChannel<AudioHandback>.make(capacity: EngineController.channelCapacity)
+        var engine = makeEngine(rampLength: rampLength, sampleRate: sampleRate)
+        guarded.withLock { s in
+            s.commands = commands.takeProducer()
+            s.inboxes.append(HandbackInbox(handback.takeConsumer()))
+            s.scheduled = 0   // an earlier renderer's schedule is not this one's
         }
+        engine.rampLength = rampLength
+        return RealtimeRenderer(engine: engine, commands: commands.takeConsumer(), handback: handback.takeProducer())
     }
 
-    public func setFrequencyRange(min lo: Double, max hi: Double, due: Double? = nil) throws(ParameterError) {
-        try change(due: due) { shape throws(ParameterError) in try shape.settingFrequencyRange(min: lo, max: hi) }
-    }
-
-    public func setPoints(_ flat: [Double], due: Double? = nil) throws(ParameterError) {
-        try change(due: due) { shape throws(ParameterError) in try shape.settingPoints(flat) }
-    }
-
-    /// Plays another document, cross-fading into it.
-    public func load(_ shape: ToneShape, due: Double? = nil) throws(ParameterError) {
-        try change(due: due) { _ in shape }
-    }
-
-    public func play(due: Double? = nil) throws(ParameterError) {
-        try state.withLock { s throws(ParameterError) in
-            try EngineController.send(self.commands, [TimedCommand(.play, due: due)])
-            s.playing = true
+    /// An engine playing the current shape, for offline rendering and tests: it takes no
+    /// commands. The controller keeps its plan alive as long as it lives.
+    public func makeEngine(rampLength: Int = 64, sampleRate: Double? = nil) -> ToneEngine {
+        let (plan, shape, playing) = guarded.withLock { s in
+            if let sampleRate, sampleRate > 0 { s.sampleRate = sampleRate }
+            return (EngineController.buildPlan(&s), s.shape, s.playing)
         }
+        return ToneEngine(plan: plan, minFrequency: shape.minFrequency, maxFrequency: shape.maxFrequency,
+                          amplitude: shape.amplitude, echoVolume: shape.echoVolume, playing: playing, rampLength: rampLength)
     }
 
-    public func stop(due: Double? = nil) throws(ParameterError) {
-        try state.withLock { s throws(ParameterError) in
-            try EngineController.send(self.commands, [TimedCommand(.stop, due: due)])
-            s.playing = false
+    /// Frees the plans the audio thread has handed back, makes room in the schedule for the
+    /// commands it applied, and takes in the changes it made itself (publishing them).
+    /// Call it from a control thread now and then (the node does, several times a second).
+    public func collectHandback() {
+        let changed: Set<StateKey> = guarded.withLock { s in
+            let before = ControlState(shape: s.shape, playing: s.playing, revision: s.revision)
+            let current = s.inboxes.last
+            for inbox in s.inboxes {
+                while let item = inbox.consumer.pop() {
+                    switch item {
+                    case .retiredPlan(let id): s.storages[id] = nil
+                    case .scheduledFinished(let n): if inbox === current { s.scheduled = max(0, s.scheduled - n) }
+                    case .change(.parameter(let id, let value)):
+                        if let shape = try? s.shape.setting(id, to: .real(value)) { s.shape = shape }
+                    case .change(.playing(let on)): s.playing = on
+                    }
+                }
+            }
+            s.inboxes.removeAll { $0.consumer.isFinished && $0 !== current }
+            let keys = ControlState.changes(from: before, to: ControlState(shape: s.shape, playing: s.playing, revision: s.revision))
+            if !keys.isEmpty { s.revision += 1 }
+            return keys
         }
+        changes.publish(changed)
     }
 
     /// The server's sample rate changed: the same shape, rebuilt for the new rate.
-    /// False when the change could not be queued (the queue is full or too many plans are
+    /// False when the change could not be queued (the channel is full or too many plans are
     /// waiting): nothing changed, and the caller should try again shortly.
     @discardableResult
     public func setSampleRate(_ rate: Double) -> Bool {
-        state.withLock { s in
+        guarded.withLock { s in
             guard rate > 0, rate != s.sampleRate else { return true }
             guard s.storages.count < EngineController.maximumLivePlans else { return false }
             let previous = s.sampleRate
             s.sampleRate = rate
+            guard EngineController.audioIsListening(s) else { return true }
             let plan = EngineController.buildPlan(&s)
-            if (try? EngineController.send(commands, [TimedCommand(.replacePlan(plan))])) == nil {
+            if (try? EngineController.send([TimedCommand(.replacePlan(plan))], &s)) == nil {
                 s.storages[plan.storageID] = nil
                 s.sampleRate = previous
                 return false
@@ -129,62 +161,172 @@ public final class EngineController: @unchecked Sendable {
         }
     }
 
-    /// Frees the plans the audio thread has handed back. Call it from a control thread now
-    /// and then (the node does so several times a second).
-    public func collectRetired() {
-        state.withLock { s in
-            while let id = retired.pop() { s.storages[id] = nil }
+    // MARK: Commands
+
+    /// Performs a front end's command: checks it, changes the shape, and sends the audio
+    /// thread what the change needs, at `due` (Unix seconds; nil or past: at once). Nothing
+    /// changes when it is refused.
+    @discardableResult
+    public func perform(_ command: ControlCommand, due: Double? = nil,
+                        now: Double = Date().timeIntervalSince1970) throws(ControlError) -> ControlReceipt {
+        let time = try EngineController.commandTime(due: due, now: now)
+        switch command {
+        case .set(let values):
+            return try change(time) { shape throws(ControlError) in try shape.setting(values) }
+        case .setFrequencyRange(let lo, let hi):
+            return try change(time) { shape throws(ControlError) in
+                guard let min = lo.numeric, let max = hi.numeric else {
+                    throw ControlError(.command(.frequencyRange), "expects two numbers in Hz, got \"\(lo)\" and \"\(hi)\"")
+                }
+                return try shape.settingFrequencyRange(min: min, max: max)
+            }
+        case .setEcho(let offset, let volume):
+            return try change(time) { shape throws(ControlError) in try shape.settingEcho(offset: offset, volume: volume) }
+        case .setAmplitudeDecibels(let value):
+            guard let db = value.numeric, db.isFinite else {
+                throw ControlError(.command(.amplitudeDecibels), "expects a finite level in dBFS, got \"\(value)\"")
+            }
+            guard db <= 0 else { throw ControlError(.command(.amplitudeDecibels), "\(ParameterKind.plain(db)) dBFS is above full scale; use 0 or below") }
+            return try change(time) { shape throws(ControlError) in try shape.setting(.amplitude, to: .real(pow(10, db / 20))) }
+        case .setPoints(let flat):
+            return try change(time) { shape throws(ControlError) in try shape.settingPoints(flat) }
+        case .load(let name):
+            guard let documents else { throw ControlError(.command(.load), "loading documents is not available here") }
+            let loaded: ToneShape
+            do { loaded = try documents.loadDocument(named: name) } catch {
+                throw ControlError(.command(.load), "\(error)")
+            }
+            return try change(time) { _ in loaded }
+        case .save(let name):
+            guard let documents else { throw ControlError(.command(.save), "saving documents is not available here") }
+            do { _ = try documents.saveDocument(shape, named: name) } catch {
+                throw ControlError(.command(.save), "\(error)")
+            }
+            return ControlReceipt()
+        case .play, .stop:
+            let on: Bool
+            if case .play = command { on = true } else { on = false }
+            let changed: Bool = try guarded.withLock { s throws(ControlError) in
+                if EngineController.audioIsListening(s) {
+                    try EngineController.send([TimedCommand(on ? .play : .stop, time: time)], &s)
+                }
+                guard s.playing != on else { return false }
+                s.playing = on
+                s.revision += 1
+                return true
+            }
+            if changed { changes.publish([.playing]) }
+            return ControlReceipt()
+        case .clearSchedule:
+            try guarded.withLock { s throws(ControlError) in
+                if EngineController.audioIsListening(s) { try EngineController.send([TimedCommand(.clearSchedule)], &s) }
+            }
+            return ControlReceipt()
         }
     }
 
-    /// Applies `edit` to the shape and sends the audio thread what the difference needs:
-    /// ramps for continuous values, a new plan for everything else. On any refusal the
-    /// shape stays as it was.
-    private func change(due: Double?, _ edit: (ToneShape) throws(ParameterError) -> ToneShape) throws(ParameterError) {
-        try state.withLock { s throws(ParameterError) in
+    // The front ends' most common commands, by name.
+
+    /// Sets one parameter of the table.
+    public func set(_ id: ParameterID, to value: ParameterValue, due: Double? = nil) throws(ControlError) {
+        try perform(.set(id, value), due: due)
+    }
+
+    /// Sets several parameters as one change: all of them or, if any is refused, none.
+    public func set(_ values: [(ParameterID, ParameterValue)], due: Double? = nil) throws(ControlError) {
+        try perform(.set(values), due: due)
+    }
+
+    public func setFrequencyRange(min lo: Double, max hi: Double, due: Double? = nil) throws(ControlError) {
+        try perform(.setFrequencyRange(min: .real(lo), max: .real(hi)), due: due)
+    }
+
+    public func setPoints(_ flat: [Double], due: Double? = nil) throws(ControlError) {
+        try perform(.setPoints(flat), due: due)
+    }
+
+    /// Plays another shape, cross-fading into it.
+    public func load(_ shape: ToneShape, due: Double? = nil) throws(ControlError) {
+        _ = try change(try EngineController.commandTime(due: due, now: Date().timeIntervalSince1970)) { _ in shape }
+    }
+
+    public func play(due: Double? = nil) throws(ControlError) { try perform(.play, due: due) }
+    public func stop(due: Double? = nil) throws(ControlError) { try perform(.stop, due: due) }
+
+    // MARK: Internals
+
+    /// Applies `edit` to the shape and sends the audio thread what the difference needs,
+    /// as the parameter table's `change` column says: ramps for continuous values, a new
+    /// plan for everything else. On any refusal the shape stays as it was.
+    private func change(_ time: CommandTime, _ edit: (ToneShape) throws(ControlError) -> ToneShape) throws(ControlError) -> ControlReceipt {
+        let (changed, receipt): (Set<StateKey>, ControlReceipt) = try guarded.withLock { s throws(ControlError) in
             let old = s.shape
             let new = try edit(old)
+            let listening = EngineController.audioIsListening(s)
             var batch: [TimedCommand] = []
-            if new.minFrequency != old.minFrequency || new.maxFrequency != old.maxFrequency {
-                batch.append(TimedCommand(.setFrequencyRange(min: new.minFrequency, max: new.maxFrequency), due: due))
+            for spec in ParameterTable.all where spec.change == .ramp && spec.value(in: new) != spec.value(in: old) {
+                batch.append(TimedCommand(.ramp(spec.id, spec.value(in: new).real), time: time))
             }
-            if new.amplitude != old.amplitude { batch.append(TimedCommand(.setAmplitude(new.amplitude), due: due)) }
-            if new.echoVolume != old.echoVolume { batch.append(TimedCommand(.setEchoVolume(new.echoVolume), due: due)) }
-            if EngineController.needsNewPlan(old, new) && s.storages.count >= EngineController.maximumLivePlans {
-                throw ParameterError(parameter: "engine",
-                                     problem: "the audio thread is not taking new curves right now (is the JACK server running?); try again in a moment")
+            let newPlan = EngineController.needsNewPlan(old, new)
+            if listening && newPlan && s.storages.count >= EngineController.maximumLivePlans {
+                throw ControlError(.engine, "the audio thread is not taking new curves right now", remedy: .startAudio)
             }
             s.shape = new
-            if EngineController.needsNewPlan(old, new) {
-                let plan = EngineController.buildPlan(&s)
-                batch.append(TimedCommand(.replacePlan(plan), due: due))
+            if listening && newPlan {
+                batch.append(TimedCommand(.replacePlan(EngineController.buildPlan(&s)), time: time))
             }
-            do throws(ParameterError) {
-                try EngineController.send(commands, batch)
-            } catch {
-                if case .replacePlan(let plan)? = batch.last?.command { s.storages[plan.storageID] = nil }
-                s.shape = old
-                throw error
+            if listening {
+                do throws(ControlError) {
+                    try EngineController.send(batch, &s)
+                } catch {
+                    if case .replacePlan(let plan)? = batch.last?.command { s.storages[plan.storageID] = nil }
+                    s.shape = old
+                    throw error
+                }
             }
+            let before = ControlState(shape: old, playing: s.playing, revision: s.revision)
+            let keys = ControlState.changes(from: before, to: ControlState(shape: new, playing: s.playing, revision: s.revision))
+            if !keys.isEmpty { s.revision += 1 }
+            var receipt = ControlReceipt()
+            let nyquist = s.sampleRate / 2
+            if let top = new.points.map(\.frequency).max(), top > nyquist {
+                receipt.notes.append("frequencies above \(ParameterKind.plain(nyquist)) Hz (Nyquist at \(ParameterKind.plain(s.sampleRate)) Hz) are clamped; the curve reaches \(ParameterKind.plain(top)) Hz")
+            }
+            return (keys, receipt)
         }
+        changes.publish(changed)
+        return receipt
     }
 
     /// Whether the change between two shapes needs a new plan (a jump, cross-faded)
-    /// rather than only ramps. A range change alone does not: the plan keeps its base range
-    /// and the engine maps from it.
+    /// rather than only ramps: a `.newPlan` parameter changed, or the points moved other
+    /// than by the range's remap (the plan keeps its base range and the engine maps from it).
     static func needsNewPlan(_ a: ToneShape, _ b: ToneShape) -> Bool {
-        if a.wave != b.wave || a.scale != b.scale || a.echoOffset != b.echoOffset || a.duration != b.duration
-            || a.fidelity != b.fidelity || a.fourierTerms != b.fourierTerms || a.antiAliased != b.antiAliased {
+        for spec in ParameterTable.all where spec.change == .newPlan && spec.value(in: a) != spec.value(in: b) {
             return true
         }
         if a.points.count != b.points.count { return true }
-        // Points that moved other than by the range remap are a new curve.
         let map = FrequencyMap(fromMin: a.minFrequency, fromMax: a.maxFrequency, toMin: b.minFrequency, toMax: b.maxFrequency)
         for (p, q) in zip(a.points, b.points) {
             if p.time != q.time { return true }
             if abs(map.apply(p.frequency) - q.frequency) > 1e-9 * max(1, abs(q.frequency)) { return true }
         }
         return false
+    }
+
+    private static func commandTime(due: Double?, now: Double) throws(ControlError) -> CommandTime {
+        guard let due, due > now else { return .now }
+        guard due.isFinite, due - now <= maximumScheduleAhead else {
+            throw ControlError(.time, "\(Int((due - now).rounded())) s ahead is too far; at most \(Int(maximumScheduleAhead)) s ahead is accepted")
+        }
+        return .wallClock(micros: due * 1_000_000)
+    }
+
+    private static func audioIsListening(_ s: borrowing State) -> Bool {
+        switch s.commands {
+        case .some(let producer): return producer.consumerIsAlive
+        case .none: return false
+        }
     }
 
     private static func buildPlan(_ s: inout State) -> RenderPlan {
@@ -194,11 +336,31 @@ public final class EngineController: @unchecked Sendable {
         return storage.plan
     }
 
-    /// Queues a batch whole or not at all, so a full queue never applies half a change.
-    private static func send(_ queue: SPSCQueue<TimedCommand>, _ batch: [TimedCommand]) throws(ParameterError) {
-        guard queue.capacity - 1 - queue.count >= batch.count else {
-            throw ParameterError(parameter: "engine", problem: "too many changes waiting for the audio thread; try again in a moment")
+    /// Queues a batch whole or not at all, so a full channel never applies half a change,
+    /// and keeps the number of scheduled commands within the audio side's schedule.
+    private static func send(_ batch: [TimedCommand], _ s: inout State) throws(ControlError) {
+        let timed = batch.filter { $0.time != .now }.count
+        if timed > 0 && s.scheduled + timed > maximumScheduled {
+            throw ControlError(.time, "\(s.scheduled) scheduled changes are waiting already, the most the node holds is \(maximumScheduled); wait for them to sound, or clear them (schedule/clear)")
         }
-        for command in batch { queue.push(command) }
+        let space: Int
+        switch s.commands {
+        case .some(let producer): space = producer.space
+        case .none: space = 0
+        }
+        guard space >= batch.count else {
+            throw ControlError(.engine, "too many changes are waiting for the audio thread", remedy: .retryShortly)
+        }
+        switch s.commands {
+        case .some(let producer): for command in batch { producer.push(command) }
+        case .none: break
+        }
+        s.scheduled += timed
     }
+}
+
+/// The control side's end of one renderer's channel back (a class, so a list can hold it).
+final class HandbackInbox: Sendable {
+    let consumer: SPSCConsumer<AudioHandback>
+    init(_ consumer: consuming SPSCConsumer<AudioHandback>) { self.consumer = consumer }
 }

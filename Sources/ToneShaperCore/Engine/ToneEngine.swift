@@ -3,10 +3,10 @@
 /// or calls into C, so the JACK process callback and the offline renderer run the same
 /// code (SPEC 1, 7, 8, 11).
 ///
-/// Ownership: `init` allocates scratch memory that `deallocate()` frees; call it once, off
-/// the audio thread, when the engine is done. Plans handed back by `takeRetiredPlan()`
-/// may be freed by their owner.
-public struct ToneEngine {
+/// Ownership: the engine owns its scratch memory (`~Copyable`, freed by `deinit`, which
+/// must run off the audio thread). Plans handed back by `takeRetiredPlan()` may be freed
+/// by their owner.
+public struct ToneEngine: ~Copyable {
     /// Samples rendered per inner pass; longer requests are cut into passes of this size.
     public static let maximumBlock = 256
     /// Length of a cross-fade (new plan, play, stop), in seconds.
@@ -68,7 +68,7 @@ public struct ToneEngine {
         for k in 0..<ToneEngine.maximumBlock { voiceOut[4 * ToneEngine.maximumBlock + k] = Float(k) }
     }
 
-    public func deallocate() {
+    deinit {
         scratch.deallocate()
         fixedScratch.deallocate()
         voiceOut.deallocate()
@@ -83,17 +83,28 @@ public struct ToneEngine {
     /// The storage ID of a plan the engine no longer reads, if any; its owner may free it.
     public mutating func takeRetiredPlan() -> Int? { retired.pop() }
 
+    /// Plans the engine still reads or has not handed back yet, besides `plan`: the one
+    /// fading out and the retired ones. For whoever frees the engine's plans after it.
+    public func forEachHeldPlan(_ body: (Int) -> Void) {
+        if fadeRemaining > 0 { body(outgoingPlan.storageID) }
+        retired.forEach(body)
+    }
+
     /// Applies a change at the current sample. Continuous values ramp over `rampLength`;
     /// jumps cross-fade. A `replacePlan` when `canAcceptPlan` is false is refused (false).
+    #if REALTIME_PROOF
+    @_noLocks @_noAllocation
+    #endif
     @discardableResult
     public mutating func apply(_ command: EngineCommand) -> Bool {
         switch command {
-        case .setFrequencyRange(let lo, let hi):
+        case .ramp(.minFrequency, let lo):
             minFrequency.move(to: lo, over: rampLength)
+        case .ramp(.maxFrequency, let hi):
             maxFrequency.move(to: hi, over: rampLength)
-        case .setAmplitude(let a):
+        case .ramp(.amplitude, let a):
             amplitude.move(to: a, over: rampLength)
-        case .setEchoVolume(let e):
+        case .ramp(.echoVolume, let e):
             if echoVolume.value == 0 && !echoVolume.isMoving && e != 0 {
                 // The echo was silent and not rendered: give it the phase it would have had.
                 echo = ToneEngine.echoVoice(following: main, plan: plan, map: ToneEngine.map(for: plan, min: minFrequency.value, max: maxFrequency.value))
@@ -111,16 +122,20 @@ public struct ToneEngine {
             gate.move(to: 1, over: fadeSamples(plan))
         case .stop:
             gate.move(to: 0, over: fadeSamples(plan))
+        case .ramp, .clearSchedule:
+            // Not a continuous parameter, or the renderer's business: nothing to ramp here.
+            return false
         }
         return true
     }
 
-    /// Renders `frames` frames with a copy of this engine and throws them away; the engine
-    /// itself is left as it was (the copy shares only its scratch memory). Done before the
-    /// first real-time callback, it brings the kernel's code and the plan's memory in, which
-    /// the first periods would otherwise wait for. Allocates: never on the audio thread.
+    /// Renders `frames` frames with a throw-away engine playing the same plan; this engine
+    /// is left as it was. Done before the first real-time callback, it brings the kernel's
+    /// code and the plan's memory in, which the first periods would otherwise wait for.
+    /// Allocates: never on the audio thread.
     public func rehearse(frames: Int) {
-        var copy = self
+        var copy = ToneEngine(plan: plan, minFrequency: minFrequency.target, maxFrequency: maxFrequency.target,
+                              amplitude: amplitude.target, echoVolume: echoVolume.target, playing: true, rampLength: rampLength)
         let buffer = UnsafeMutablePointer<Float>.allocate(capacity: ToneEngine.maximumBlock)
         defer { buffer.deallocate() }
         var done = 0
@@ -342,7 +357,7 @@ public struct ToneEngine {
     }
 }
 
-/// A fixed ring of storage IDs the engine has stopped reading, waiting for the host.
+/// A fixed stack of storage IDs the engine has stopped reading, waiting for the host.
 struct RetiredPlans {
     static let capacity = 8
     private var ids: (Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0)
@@ -358,5 +373,10 @@ struct RetiredPlans {
         guard count > 0 else { return nil }
         count -= 1
         return withUnsafeBytes(of: &ids) { $0.load(fromByteOffset: count * MemoryLayout<Int>.stride, as: Int.self) }
+    }
+
+    func forEach(_ body: (Int) -> Void) {
+        var copy = self
+        while let id = copy.pop() { body(id) }
     }
 }

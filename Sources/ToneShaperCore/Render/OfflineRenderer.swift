@@ -19,23 +19,37 @@ public enum OfflineRenderer {
         }
     }
 
+    /// Renders `frames` frames in blocks of up to `blockSize`: `fill` gets each block's
+    /// length and a function that renders it into a buffer of the caller's (a file writer's
+    /// slot, say), and the number of frames done once the block is rendered. `fill` may
+    /// throw to stop early. The one render loop of every offline render.
+    public static func render(_ shape: ToneShape, sampleRate: Double, frames: Int, blockSize: Int,
+                              fill: (_ count: Int, _ render: (UnsafeMutablePointer<Float>) -> Void) throws -> Void,
+                              progress: (_ done: Int) throws -> Void) rethrows {
+        let controller = EngineController(shape: shape, sampleRate: sampleRate)
+        var engine = controller.makeEngine()
+        var done = 0
+        while done < frames {
+            let count = min(blockSize, frames - done)
+            try fill(count) { buffer in engine.render(into: buffer, count: count) }
+            done += count
+            try progress(done)
+        }
+        withExtendedLifetime(controller) {}
+    }
+
     /// Renders `frames` frames in blocks of up to `blockSize`, handing each to `sink` with
     /// the number of frames done so far. `sink` may throw to stop early.
     public static func render(_ shape: ToneShape, sampleRate: Double, frames: Int, blockSize: Int = 8192,
                               sink: (UnsafeBufferPointer<Float>, _ done: Int) throws -> Void) rethrows {
-        let controller = EngineController(shape: shape, sampleRate: sampleRate)
-        var engine = controller.makeEngine()
-        defer { engine.deallocate() }
         let buffer = UnsafeMutablePointer<Float>.allocate(capacity: blockSize)
         defer { buffer.deallocate() }
         var done = 0
-        while done < frames {
-            let count = min(blockSize, frames - done)
-            engine.render(into: buffer, count: count)
+        try render(shape, sampleRate: sampleRate, frames: frames, blockSize: blockSize, fill: { count, render in
+            render(buffer)
             done += count
             try sink(UnsafeBufferPointer(start: buffer, count: count), done)
-        }
-        withExtendedLifetime(controller) {}
+        }, progress: { _ in })
     }
 
     /// Renders into an array (for tests and small jobs).

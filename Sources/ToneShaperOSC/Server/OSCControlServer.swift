@@ -66,8 +66,7 @@ public final class OSCControlServer: @unchecked Sendable {
         self.logger = logger
         addressSpace = OSCAddressSpace(prefix: prefix)
         router = OSCCommandRouter(space: addressSpace, controller: controller, services: services,
-                                  maximumStringLength: configuration.maximumStringLength,
-                                  maximumScheduleAhead: configuration.maximumScheduleAhead)
+                                  maximumStringLength: configuration.maximumStringLength)
         throttles = Mutex(Throttles(
             replies: ReplyLimiter(rate: configuration.errorRepliesPerSecond, burst: configuration.errorReplyBurst),
             errorLog: LogThrottle(linesPerSecond: configuration.logLinesPerSecond),
@@ -200,11 +199,11 @@ public final class OSCControlServer: @unchecked Sendable {
         }
 
         switch response {
-        case .applied(let address):
+        case .applied(let address, let notes):
             appliedCount.add(1, ordering: .relaxed)
             logger.debug("OSC \(OSCCommandRouter.clip(address, 200)) applied (from \(host ?? "?"))")
             if configuration.acknowledge {
-                reply(to: source, OSCMessage(path: addressSpace.okAddress, arguments: [.string(address)]))
+                reply(to: source, OSCMessage(path: addressSpace.okAddress, arguments: [.string(address)] + notes.map { .string($0) }))
             }
         case .reply(let message):
             appliedCount.add(1, ordering: .relaxed)

@@ -12,10 +12,14 @@ final class OSCFixture {
     let controller: EngineController
     let server: OSCControlServer
     let client: OSCClient
+    /// The audio side, never run: what the controller sends waits in its channel.
+    let audio: AudioSideBox
 
     init(_ configure: (inout OSCControlServer.Configuration) -> Void = { _ in },
-         services: OSCHostServices = OSCHostServices(), clientHost: String = "127.0.0.1") throws {
-        controller = EngineController(shape: .defaultShape, sampleRate: 48_000)
+         services: OSCHostServices = OSCHostServices(), documents: (any DocumentStore)? = nil,
+         clientHost: String = "127.0.0.1") throws {
+        controller = EngineController(shape: .defaultShape, sampleRate: 48_000, documents: documents)
+        audio = AudioSideBox(controller.makeRenderer())
         var configuration = OSCControlServer.Configuration(port: 0)
         configure(&configuration)
         server = try OSCControlServer(controller: controller, configuration: configuration, services: services)
@@ -36,10 +40,14 @@ final class OSCFixture {
 
     /// Everything the controller queued for the (absent) audio thread.
     func takeCommands() -> [TimedCommand] {
-        var commands: [TimedCommand] = []
-        while let command = controller.commands.pop() { commands.append(command) }
-        return commands
+        audio.renderer.drainCommands()
     }
+}
+
+/// Holds a renderer (`~Copyable`) for a test.
+final class AudioSideBox {
+    var renderer: RealtimeRenderer
+    init(_ renderer: consuming RealtimeRenderer) { self.renderer = renderer }
 }
 
 /// Polls `condition` until it holds or `timeout` passes.

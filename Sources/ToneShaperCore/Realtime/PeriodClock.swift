@@ -20,6 +20,10 @@ public struct PeriodClock: Sendable {
     /// so that a time tag far away never overflows an Int.
     @inline(__always)
     public func frameOffset(ofMicros micros: Double) -> Double {
-        ((micros - startMicros) / microsPerFrame).rounded(.toNearestOrEven)
+        let x = (micros - startMicros) / microsPerFrame
+        // Round half to even by adding and taking away 1.5 * 2^52 (exact below 2^51); a
+        // value that large is many periods away and needs no rounding.
+        guard abs(x) < 0x1p51 else { return x }
+        return (x + 0x1.8p52) - 0x1.8p52
     }
 }

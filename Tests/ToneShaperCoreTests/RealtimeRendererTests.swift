@@ -1,7 +1,7 @@
+import Foundation
 import CAllocationCounter
 import Testing
 import ToneShaperCore
-import ToneShaperJack
 
 /// The audio-thread logic without JACK: commands reach the engine at the right sample, in
 /// the right order, and nothing allocates.
@@ -10,7 +10,7 @@ import ToneShaperJack
     static let period = 64
     static let microsPerFrame = 1_000_000 / rate
     /// Some wall-clock moment (µs) for period 0 to start at.
-    static let origin = 1_700_000_000_000_000.0
+    static let origin = (Date().timeIntervalSince1970 + 2) * 1_000_000
 
     /// A controller and the renderer it feeds, rendering period after period with a clock
     /// that advances exactly one period each time.
@@ -23,11 +23,10 @@ import ToneShaperJack
 
         init(shape: ToneShape = RealtimeRendererTests.steadyShape) {
             controller = EngineController(shape: shape, sampleRate: RealtimeRendererTests.rate)
-            renderer = RealtimeRenderer(engine: controller.makeEngine(rampLength: RealtimeRendererTests.period))
+            renderer = controller.makeRenderer(rampLength: RealtimeRendererTests.period)
         }
 
         deinit {
-            renderer.deallocate()
             buffer.deallocate()
         }
 
@@ -40,8 +39,7 @@ import ToneShaperJack
 
         func render(periods: Int, keep: Bool = true) {
             for _ in 0..<periods {
-                renderer.renderPeriod(into: buffer, frames: RealtimeRendererTests.period, clock: Harness.clock(forPeriod: periodIndex),
-                                      commands: controller.commands, retired: controller.retired)
+                renderer.renderPeriod(into: buffer, frames: RealtimeRendererTests.period, clock: Harness.clock(forPeriod: periodIndex))
                 if keep { output += UnsafeBufferPointer(start: buffer, count: RealtimeRendererTests.period) }
                 periodIndex += 1
             }
@@ -66,7 +64,7 @@ import ToneShaperJack
         tagged.render(periods: 6)
         // A ramp starts at its sample with the old value, so the first different sample is the next one.
         #expect(Self.firstDifference(reference.output, tagged.output) == sample + 1)
-        #expect(tagged.renderer.engine.amplitude.target == 0.1)
+        #expect({ tagged.renderer.engine.amplitude.target == 0.1 }())
     }
 
     @Test func futureChangeWaitsInThePendingListAcrossPeriods() throws {
@@ -76,7 +74,7 @@ import ToneShaperJack
         reference.render(periods: 2)
         tagged.render(periods: 2)
         #expect(tagged.renderer.pendingCount == 1)
-        #expect(tagged.controller.commands.count == 0)
+        #expect(tagged.controller.queuedCommandCount == 0)
         reference.render(periods: 40)
         tagged.render(periods: 40)
         #expect(tagged.renderer.pendingCount == 0)
@@ -103,11 +101,11 @@ import ToneShaperJack
         try h.controller.set(.amplitude, to: .real(0.2), due: due)
         // An untimed change sent later than a past-due one wins over it.
         h.render(periods: 3)
-        #expect(h.renderer.engine.amplitude.target == 0.2)
+        #expect({ h.renderer.engine.amplitude.target == 0.2 }())
         try h.controller.set(.amplitude, to: .real(0.4), due: Harness.due(atSample: 0))
         try h.controller.set(.amplitude, to: .real(0.35))
         h.render(periods: 1)
-        #expect(h.renderer.engine.amplitude.target == 0.35)
+        #expect({ h.renderer.engine.amplitude.target == 0.35 }())
     }
 
     @Test func aNewPlanWaitsForTheCrossfadeAndOldPlansAreHandedBack() throws {
@@ -117,25 +115,55 @@ import ToneShaperJack
         try h.controller.set(.wave, to: .text("Triangle"))
         h.render(periods: 1)
         // The first new plan is fading in; the second waits for it.
-        #expect(h.renderer.engine.isCrossfading)
-        #expect(h.renderer.engine.plan.wave == .square)
+        #expect({ h.renderer.engine.isCrossfading }())
+        #expect({ h.renderer.engine.plan.wave == .square }())
         #expect(h.renderer.pendingCount == 1)
         h.render(periods: 20)
-        #expect(h.renderer.engine.plan.wave == .triangle)
+        #expect({ h.renderer.engine.plan.wave == .triangle }())
         #expect(h.renderer.pendingCount == 0)
-        h.controller.collectRetired()
+        h.controller.collectHandback()
         #expect(h.controller.livePlanCount == 1)
         #expect(h.output.allSatisfy { $0.isFinite && abs($0) <= 0.5 })
     }
 
-    @Test func aFloodOfFutureChangesOverflowsIntoImmediateOnes() throws {
+    @Test func scheduledChangesAreBoundedAndTheOneBeyondIsRefused() throws {
         let h = Harness()
+        let now = Harness.due(atSample: 0)
+        var refused: ControlError?
         for i in 0..<100 {
-            try h.controller.set(.amplitude, to: .real(0.001 * Double(i + 1)), due: Harness.due(atSample: 1_000_000 + i))
+            do {
+                try h.controller.perform(.set(.amplitude, .real(0.001 * Double(i + 1))), due: now + 10 + Double(i) * 1e-3, now: now)
+            } catch { refused = refused ?? error }
         }
+        // Exactly the bound was taken; the next was refused with a reason, and changed nothing.
+        #expect(h.controller.scheduledCount == EngineController.maximumScheduled)
+        #expect(refused?.subject == .time)
+        #expect(h.controller.shape.amplitude == 0.001 * Double(EngineController.maximumScheduled))
         h.render(periods: 1)
-        #expect(h.renderer.pendingCount == 64)
-        #expect(h.controller.commands.count == 0)
+        #expect(h.renderer.pendingCount == EngineController.maximumScheduled)
+        #expect(h.controller.queuedCommandCount == 0)
+        // An immediate change still sounds at once: nothing waits behind the schedule.
+        try h.controller.set(.amplitude, to: .real(0.4))
+        h.render(periods: 1)
+        #expect({ h.renderer.engine.amplitude.target == 0.4 }())
+        // Clearing the schedule drops every scheduled change and makes room again.
+        try h.controller.perform(.clearSchedule)
+        h.render(periods: 1)
+        h.controller.collectHandback()
+        #expect(h.renderer.pendingCount == 0)
+        #expect(h.controller.scheduledCount == 0)
+        try h.controller.perform(.set(.amplitude, .real(0.2)), due: now + 5, now: now)
+        #expect(h.controller.scheduledCount == 1)
+    }
+
+    @Test func applyingScheduledChangesMakesRoomForMore() throws {
+        let h = Harness()
+        for i in 0..<EngineController.maximumScheduled {
+            try h.controller.set(.amplitude, to: .real(0.1), due: Harness.due(atSample: 100 + i))
+        }
+        h.render(periods: 4)
+        h.controller.collectHandback()
+        #expect(h.controller.scheduledCount == 0)
     }
 
     @Test func renderingWithTimedCommandsAndNewPlansAllocatesNothing() throws {
@@ -148,13 +176,13 @@ import ToneShaperJack
             if i % 8 == 0 { try h.controller.set(.wave, to: .text(i % 10 == 0 ? "Square" : "Sawtooth Fourier")) }
             if i % 7 == 0 { try h.controller.setFrequencyRange(min: 100 + Double(i), max: 800, due: i % 2 == 0 ? nil : due) }
         }
-        for _ in 0..<100 { try h.controller.set(.echoVolume, to: .real(0.5), due: Harness.due(atSample: 10_000_000)) }
+        for _ in 0..<100 { try h.controller.set(.echoVolume, to: .real(0.5), due: Harness.due(atSample: 1_000_000)) }
         allocation_counter_start()
         h.render(periods: 2_000, keep: false)
         let allocations = allocation_counter_stop()
         #expect(allocations == 0)
         #expect(h.renderer.pendingCount > 0)
-        h.controller.collectRetired()
+        h.controller.collectHandback()
     }
 
     @Test func periodClockFollowsTheSpecFormula() {

@@ -1,0 +1,91 @@
+/// Every parameter of a tone shape, declared once in `ParameterTable`.
+public enum ParameterID: String, CaseIterable, Hashable, Sendable {
+    case minFrequency, maxFrequency, wave, scale, echoOffset, echoVolume, amplitude
+    case duration, fidelity, fourierTerms, antiAlias
+}
+
+/// How a change reaches the sound (SPEC 8). The controller derives what it sends the
+/// audio thread from this column.
+public enum ChangeStyle: Sendable {
+    /// A linear ramp across one period: no new plan, no click by construction.
+    case ramp
+    /// A new render plan, cross-faded over a few milliseconds.
+    case newPlan
+}
+
+/// One row of the parameter table: everything a front end needs to offer the parameter
+/// and everything the core needs to check and apply it.
+public struct ParameterSpec: Sendable {
+    public let id: ParameterID
+    /// The key in a `.toneshaper` document.
+    public let documentKey: String
+    /// Whether a document must carry the key (the original app always writes these).
+    public var requiredInDocument: Bool { defaultValue == nil }
+    /// The OSC address below the prefix, without a leading slash ("frequency/min").
+    public let oscPath: String
+    /// The command-line option, without dashes ("min-frequency").
+    public let flag: String
+    public let kind: ParameterKind
+    /// The value a document without the key gets; nil for the keys a document must carry.
+    public let defaultValue: ParameterValue?
+    public let unit: String
+    public let change: ChangeStyle
+    public let help: String
+    /// Reads the parameter out of a shape (canonical form).
+    let read: @Sendable (ToneShape) -> ParameterValue
+    /// Stores a canonical value into a shape, nothing else (decoding a document).
+    let store: @Sendable (inout ToneShape, ParameterValue) -> Void
+    /// What setting it while playing also does to the rest of the shape (the range remaps
+    /// the points, a new duration stretches them); nil: only `store`.
+    let sideEffect: (@Sendable (inout ToneShape, ParameterValue) -> Void)?
+    /// How the value must stand to the rest of the shape (min below max, the echo within
+    /// the cycle); nil when it may take any value of its kind.
+    let constraint: (@Sendable (ToneShape, ParameterValue) -> ControlError?)?
+
+    init(id: ParameterID, documentKey: String, oscPath: String, flag: String, kind: ParameterKind,
+         defaultValue: ParameterValue?, unit: String, change: ChangeStyle, help: String,
+         read: @escaping @Sendable (ToneShape) -> ParameterValue,
+         store: @escaping @Sendable (inout ToneShape, ParameterValue) -> Void,
+         sideEffect: (@Sendable (inout ToneShape, ParameterValue) -> Void)? = nil,
+         constraint: (@Sendable (ToneShape, ParameterValue) -> ControlError?)? = nil) {
+        self.id = id
+        self.documentKey = documentKey
+        self.oscPath = oscPath
+        self.flag = flag
+        self.kind = kind
+        self.defaultValue = defaultValue
+        self.unit = unit
+        self.change = change
+        self.help = help
+        self.read = read
+        self.store = store
+        self.sideEffect = sideEffect
+        self.constraint = constraint
+    }
+
+    /// `value` checked against the kind and turned into its canonical form.
+    public func canonical(_ value: ParameterValue) throws(ControlError) -> ParameterValue {
+        do { return try kind.canonical(value, unit: unit) } catch { throw error.about(id) }
+    }
+
+    public func value(in shape: ToneShape) -> ParameterValue { read(shape) }
+
+    /// The range of a real-valued parameter, as numbers (for MIDI CC mapping, OSCQuery RANGE).
+    public var numericRange: ClosedRange<Double>? {
+        switch kind {
+        case .real(let r): return r
+        case .integer(let r): return Double(r.lowerBound)...Double(r.upperBound)
+        case .choice(let names): return 0...Double(names.count - 1)
+        case .flag: return 0...1
+        case .terms: return nil
+        }
+    }
+}
+
+/// The one limit on every frequency a document or a controller may give: the Nyquist
+/// frequency of the highest sample rate the node runs at (192 kHz). Frequencies above the
+/// running rate's Nyquist are clamped by the kernel, with a warning.
+public enum FrequencyLimit {
+    public static let maximum = 96_000.0
+    public static let range: ClosedRange<Double> = 0...maximum
+}
