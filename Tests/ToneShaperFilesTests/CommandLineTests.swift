@@ -84,8 +84,8 @@ private struct Toneshaper {
         try dir.write("bad.toneshaper", "{ \"points\": [[0, 100], [0.9, 200]], \"duration\": 0.5, \"minFrequency\": 0, \"maxFrequency\": 1000 }")
         let result = try Toneshaper.run(["render", dir.file("bad.toneshaper"), "-o", dir.file("bad.wav")], library: dir.path)
         #expect(result.status != 0)
-        #expect(result.stderr.contains("points[1]"))
-        #expect(result.stderr.contains("time 0.9 is beyond duration 0.5"))
+        #expect(result.stderr.contains("points: point 1"))
+        #expect(result.stderr.contains("time 0.9 s is outside the cycle 0...0.5 s"))
         #expect(dir.contents() == ["bad.toneshaper"])
     }
 
@@ -189,10 +189,10 @@ private struct Toneshaper {
     }
 
     @Test(arguments: [
-        (["--wave", "wobble"], "--wave wobble: unknown name"),
-        (["--amplitude", "2"], "--amplitude 2: 2.0 is out of range"),
+        (["--wave", "wobble"], "--wave: unknown name \"wobble\""),
+        (["--amplitude", "2"], "--amplitude: 2 is out of range 0...1"),
         (["--set", "loudness=3"], "no parameter called \"loudness\""),
-        (["--fidelity", "2.5"], "--fidelity 2.5"),
+        (["--fidelity", "2.5"], "--fidelity: expects a whole number, got \"2.5\""),
         (["--min-frequency", "900", "--max-frequency", "100"], "above maximum"),
     ])
     func badValuesAreRefusedReadably(options: [String], message: String) throws {

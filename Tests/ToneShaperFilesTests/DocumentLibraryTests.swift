@@ -90,8 +90,8 @@ private struct Fixture {
             return
         }
         #expect(documentError.source == f.user.file("bad.toneshaper"))
-        #expect(documentError.key == "points[1]")
-        #expect(error?.description.contains("beyond duration") == true)
+        #expect(documentError.key == "points")
+        #expect(error?.description.contains("outside the cycle") == true)
     }
 
     @Test func oversizedFileIsRefusedBeforeReading() throws {
