@@ -14,7 +14,7 @@
 #
 #   DESTDIR=/stage Scripts/install.sh /usr   stages the files under /stage/usr for a package;
 #                                            the program still looks for its shapes in /usr.
-#   --strip                                  strips the program's symbols (77 MB -> about 30 MB).
+#   --strip                                  strips the program's symbols (78 MB -> 60 MB).
 #   TONESHAPER_BINARY=FILE                   installs FILE instead of the build in .build.
 #
 # The program is built (swift build -c release --static-swift-stdlib) only when there is no
