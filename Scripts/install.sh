@@ -11,18 +11,22 @@
 #   PREFIX/share/toneshaper/install-manifest                what Scripts/uninstall.sh removes
 #
 # Usage: Scripts/install.sh [--strip] [PREFIX]
+#        Scripts/install.sh --prepare
 #
 #   DESTDIR=/stage Scripts/install.sh /usr   stages the files under /stage/usr for a package;
 #                                            the program still looks for its shapes in /usr.
 #   --strip                                  strips the program's symbols (78 MB -> 60 MB).
+#   --prepare                                only builds what installing needs (the program, the
+#                                            man page tool), as yourself, before `sudo install.sh`.
 #   TONESHAPER_BINARY=FILE                   installs FILE instead of the build in .build.
 #
 # The program is built (swift build -c release --static-swift-stdlib) only when there is no
 # release build, when it is older than the sources, or when it needs the Swift toolchain's
-# shared libraries: build as yourself first, then install with sudo, and nothing is built
-# as root. The man page comes from the argument parser's own generator (the tool behind its
-# generate-manual plugin), the completions from `toneshaper --generate-completion-script`:
-# both always describe the options of the binary being installed.
+# shared libraries. Build as yourself (`Scripts/install.sh --prepare`), then install with
+# sudo: nothing is built as root, and the toolchain, which sudo's PATH usually lacks, is
+# not needed then. The man page comes from the argument parser's own generator (the tool
+# behind its generate-manual plugin), the completions from `toneshaper
+# --generate-completion-script`: both describe the options of the binary being installed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -30,10 +34,12 @@ say() { printf '==> %s\n' "$*"; }
 die() { printf 'install.sh: %s\n' "$*" >&2; exit 1; }
 
 strip=0
+prepare_only=0
 prefix=/usr/local
 while (($#)); do
     case $1 in
         --strip) strip=1 ;;
+        --prepare) prepare_only=1 ;;
         -h|--help) sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
         -*) die "unknown option $1 (see --help)" ;;
         *) prefix=$1 ;;
@@ -48,7 +54,7 @@ while [[ $prefix == */ && $prefix != / ]]; do prefix=${prefix%/}; done
 root=${DESTDIR:-}
 root=${root%/}
 
-# --- The program ------------------------------------------------------------------------
+# --- The program and the man page tool ---------------------------------------------------
 
 # True when the binary needs the Swift runtime as shared libraries (a plain `swift build`):
 # such a binary runs only where the toolchain is installed.
@@ -58,6 +64,15 @@ uses_shared_swift_runtime() {
     [[ $libraries == *libswiftCore.so* ]]
 }
 
+# sudo resets PATH, so under sudo the toolchain is often out of reach: then everything
+# must have been built beforehand (`Scripts/install.sh --prepare` as yourself).
+have_swift=0
+command -v swift >/dev/null && have_swift=1
+needs_swift() {
+    ((have_swift)) && return 0
+    die "$1, and the Swift toolchain is not on PATH (sudo resets PATH): run \`Scripts/install.sh --prepare\` as yourself first"
+}
+
 if [[ -n ${TONESHAPER_BINARY:-} ]]; then
     binary=$TONESHAPER_BINARY
     [[ -x $binary ]] || die "TONESHAPER_BINARY=$binary is not an executable file"
@@ -65,8 +80,11 @@ if [[ -n ${TONESHAPER_BINARY:-} ]]; then
         say "Warning: $binary needs the Swift toolchain's shared libraries; build with --static-swift-stdlib for a binary that runs anywhere"
     fi
 else
-    command -v swift >/dev/null || die "the Swift toolchain is not on PATH (or set TONESHAPER_BINARY to a built toneshaper)"
-    binary="$(swift build -c release --show-bin-path)/toneshaper"
+    if ((have_swift)); then
+        binary="$(swift build -c release --show-bin-path)/toneshaper"
+    else
+        binary=.build/release/toneshaper
+    fi
     if [[ ! -x $binary ]]; then
         reason="there is no release build"
     elif [[ -n $(find Package.swift Sources -newer "$binary" -print -quit) ]]; then
@@ -77,11 +95,43 @@ else
         reason=""
     fi
     if [[ -n $reason ]]; then
+        needs_swift "$reason"
         say "Building, as $reason: swift build -c release --static-swift-stdlib --product toneshaper"
         swift build -c release --static-swift-stdlib --product toneshaper
     else
         say "Using the existing build $binary"
     fi
+fi
+
+# The man page comes from swift-argument-parser's generate-manual tool. Its plugin would
+# rebuild every product with its own flags (relinking the program without
+# --static-swift-stdlib), so only the tool is built (asking the plugin for --help builds the
+# tool and nothing else) and run on the binary being installed.
+find_manual_tool() {
+    local dir candidate dirs=(.build/debug)
+    ((have_swift)) && dirs=("$(swift build --show-bin-path)" "${dirs[@]}")
+    for dir in "${dirs[@]}"; do
+        for candidate in "$dir/generate-manual-tool" "$dir/generate-manual"; do
+            [[ -x $candidate ]] && { echo "$candidate"; return 0; }
+        done
+    done
+    return 1
+}
+if ! manual_tool=$(find_manual_tool); then
+    needs_swift "swift-argument-parser's generate-manual tool is not built"
+    say "Building swift-argument-parser's generate-manual tool"
+    log=$(mktemp "${TMPDIR:-/tmp}/toneshaper-install.XXXXXX")
+    if ! swift package plugin generate-manual --help >"$log" 2>&1; then
+        cat "$log" >&2; rm -f "$log"
+        die "could not build swift-argument-parser's generate-manual tool"
+    fi
+    rm -f "$log"
+    manual_tool=$(find_manual_tool) || die "swift-argument-parser's generate-manual tool was built but is not in .build/debug"
+fi
+
+if ((prepare_only)); then
+    say "Prepared $binary and $manual_tool; now install with: sudo Scripts/install.sh [PREFIX]"
+    exit 0
 fi
 
 version=$("$binary" --version) || die "$binary --version failed"
@@ -100,20 +150,7 @@ elif ! page_date=$(git log -1 --format=%cd --date=format:%Y-%m-%d 2>/dev/null) |
     page_date=$(date -u +%Y-%m-%d)
 fi
 
-# swift-argument-parser's generate-manual plugin would rebuild every product with its own
-# flags (relinking the program without --static-swift-stdlib), so only its tool is built
-# (asking the plugin for --help builds the tool and nothing else) and run on our binary.
-say "Generating the man page (swift-argument-parser's generate-manual)"
-if ! swift package plugin generate-manual --help >"$work/plugin.log" 2>&1; then
-    cat "$work/plugin.log" >&2
-    die "could not build swift-argument-parser's generate-manual tool"
-fi
-tools_dir=$(swift build --show-bin-path)
-manual_tool=""
-for candidate in "$tools_dir/generate-manual-tool" "$tools_dir/generate-manual"; do
-    [[ -x $candidate ]] && { manual_tool=$candidate; break; }
-done
-[[ -n $manual_tool ]] || die "swift-argument-parser's generate-manual tool is not in $tools_dir"
+say "Generating the man page"
 mkdir "$work/man"
 "$manual_tool" "$binary" --date "$page_date" --section 1 --output-directory "$work/man"
 [[ -s $work/man/toneshaper.1 ]] || die "generate-manual wrote no toneshaper.1"
@@ -162,12 +199,17 @@ declare -A is_created=() is_installed=()
 
 # An earlier install's directories stay ours; its files that this one no longer installs
 # are removed below.
+# Only entries of a manifest for this prefix, inside it, are trusted (as by uninstall.sh).
 old_files=()
-if [[ -f $root$manifest_path ]]; then
+if [[ -f $root$manifest_path ]] && grep -qxF "# prefix: ${prefix:-/}" "$root$manifest_path"; then
     while IFS= read -r line; do
+        entry=${line#? }
+        [[ $entry == /* && /$entry/ != */./* && /$entry/ != */../* ]] || continue
         case $line in
-            "d "*) created+=("${line#d }"); is_created[${line#d }]=1 ;;
-            "f "*) old_files+=("${line#f }") ;;
+            "d "*) if [[ $entry == "$prefix"/* || $prefix/ == "$entry"/* ]]; then
+                       created+=("$entry"); is_created[$entry]=1
+                   fi ;;
+            "f "*) if [[ $entry == "$prefix"/* ]]; then old_files+=("$entry"); fi ;;
         esac
     done <"$root$manifest_path"
 fi

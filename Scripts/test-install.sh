@@ -121,9 +121,14 @@ fi
 
 say "Installing again over the same prefix"
 cp "$manifest" "$scratch/first-manifest"
+# As if the first install had been of a version with one more shape.
+echo '{}' >"$installed/share/toneshaper/Sessions/retired.toneshaper"
+echo "f $prefix/share/toneshaper/Sessions/retired.toneshaper" >>"$manifest"
 DESTDIR=$stage bash Scripts/install.sh "$prefix" >"$scratch/install.log" 2>&1 \
     || { cat "$scratch/install.log" >&2; fail "the second install.sh exited non-zero"; }
 diff -u "$scratch/first-manifest" "$manifest" || fail "installing twice changed the manifest"
+[[ ! -e $installed/share/toneshaper/Sessions/retired.toneshaper ]] \
+    || fail "installing again left a file the earlier install had and this one has not"
 
 say "Refusing to uninstall with another prefix"
 if DESTDIR=$stage bash Scripts/uninstall.sh /opt >/dev/null 2>&1; then fail "uninstall.sh /opt succeeded"; fi
