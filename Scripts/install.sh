@@ -154,10 +154,16 @@ say "Generating the man page"
 mkdir "$work/man"
 "$manual_tool" "$binary" --date "$page_date" --section 1 --output-directory "$work/man"
 [[ -s $work/man/toneshaper.1 ]] || die "generate-manual wrote no toneshaper.1"
-# The footer names the program and its version instead of "BSD"; blank lines from the help
-# texts become paragraph breaks (groff warns about blank lines in mdoc).
-sed -e "s/^\\.Os\$/.Os ToneShaper $version/" -e 's/^[[:space:]]*$/.Pp/' \
-    "$work/man/toneshaper.1" >"$work/toneshaper.1"
+# The footer names the program and its version instead of "BSD". The help texts are
+# written line by line (one paragraph a line, then lists and examples), but roff would
+# fill consecutive lines into one paragraph: a break goes between them, and a blank line
+# (which groff warns about in mdoc) becomes a paragraph break.
+awk -v footer=".Os ToneShaper $version" '
+    /^\.Os$/ { print footer; text = 0; next }
+    /^[[:space:]]*$/ { print ".Pp"; text = 0; next }
+    /^[.\047]/ { print; text = 0; next }
+    { if (text) print ".br"; print; text = 1 }
+' "$work/man/toneshaper.1" >"$work/toneshaper.1"
 
 # --- Completions ------------------------------------------------------------------------
 
