@@ -179,6 +179,15 @@ done
 # shape as a JACK node (Ctrl-C stops it). Session managers that read desktop files (Agordejo,
 # RaySession) list it as an NSM client through the X-NSM keys and start X-NSM-Exec.
 # AudioVideo;Audio; are the registered categories for an audio program; it has no MIDI.
+# Under /usr and /usr/local the program is on every PATH and goes by its name; from another
+# prefix (~/.local, /opt/...) the menu entry names it by its full path, as a desktop session's
+# PATH may not hold that bin directory. NSM starts X-NSM-Exec by name, through PATH.
+# (A path with characters the Exec key would need quoted, such as spaces, goes by name.)
+case $prefix in
+    /usr|/usr/local) command_path=toneshaper ;;
+    *) command_path=$prefix/bin/toneshaper ;;
+esac
+[[ $command_path =~ ^[A-Za-z0-9/._+-]+$ ]] || command_path=toneshaper
 cat >"$work/toneshaper.desktop" <<EOF
 [Desktop Entry]
 Type=Application
@@ -186,8 +195,8 @@ Version=1.4
 Name=ToneShaper
 GenericName=Tone Shape Player
 Comment=Play drawn frequency curves (sirens, chirps, drones, bird calls) as a JACK client, controlled over OSC
-Exec=toneshaper run
-TryExec=toneshaper
+Exec=$command_path run
+TryExec=$command_path
 Terminal=true
 Categories=AudioVideo;Audio;
 Keywords=JACK;OSC;NSM;tone;siren;sweep;chirp;drone;synthesizer;

@@ -112,6 +112,7 @@ say "Checking the desktop entry"
 desktop=$installed/share/applications/toneshaper.desktop
 check "the desktop entry is not NSM capable" grep -qx "X-NSM-Capable=true" "$desktop"
 check "the desktop entry has no X-NSM-Exec" grep -qx "X-NSM-Exec=toneshaper" "$desktop"
+check "the desktop entry does not start the program by its path in $prefix" grep -qx "Exec=$prefix/bin/toneshaper run" "$desktop"
 if command -v desktop-file-validate >/dev/null; then
     report=$(desktop-file-validate "$desktop" 2>&1) || fail "desktop-file-validate: $report"
     [[ -z $report ]] || fail "desktop-file-validate: $report"
