@@ -254,8 +254,47 @@ install_file() {
     is_installed[$2]=1
 }
 
+# The manifest lists what is there now: this install's files, and an earlier install's
+# that are still there (only when this one stopped partway: at the end they are removed).
+write_manifest() {
+    local dir file
+    make_dir "$(dirname "$manifest_path")"
+    {
+        echo "# ToneShaper $version install manifest: what Scripts/uninstall.sh removes."
+        echo "# prefix: ${prefix:-/}"
+        echo "# f: a file installed; d: a directory the install created (removed when empty)."
+        for dir in "${created[@]+"${created[@]}"}"; do echo "d $dir"; done
+        for file in "${installed[@]+"${installed[@]}"}"; do echo "f $file"; done
+        for file in "${old_files[@]+"${old_files[@]}"}"; do
+            if [[ -z ${is_installed[$file]-} ]] && [[ -f $root$file || -L $root$file ]]; then
+                echo "f $file"
+            fi
+        done
+    } >"$manifest"
+    install -m 644 "$manifest" "$root$manifest_path"
+}
+
+# If the install stops partway (a full disk, a permission), what it did install is still
+# written down, so that uninstall.sh can remove it.
+installing=0
+finish() {
+    if ((installing)); then
+        installing=0
+        if write_manifest 2>/dev/null; then
+            echo "install.sh: stopped partway; Scripts/uninstall.sh ${prefix:-/} removes what was installed" >&2
+        fi
+    fi
+    rm -rf "$work"
+}
+trap finish EXIT
+
+top=$root${prefix:-/}
+while [[ ! -e $top ]]; do top=$(dirname "$top"); done
+[[ -w $top ]] || die "cannot write to $top: run this with sudo (after \`Scripts/install.sh --prepare\` as yourself), or give a PREFIX you can write to"
+
 say "Installing into ${root:+$root (DESTDIR) + }${prefix:-/}"
 [[ -z $root ]] || mkdir -p "$root"
+installing=1
 if ((strip)); then
     make_dir "$prefix/bin"
     install -s -m 755 "$binary" "$root$prefix/bin/toneshaper"
@@ -283,14 +322,8 @@ for old in "${old_files[@]+"${old_files[@]}"}"; do
     fi
 done
 
-{
-    echo "# ToneShaper $version install manifest: what Scripts/uninstall.sh removes."
-    echo "# prefix: ${prefix:-/}"
-    echo "# f: a file installed; d: a directory the install created (removed when empty)."
-    for dir in "${created[@]+"${created[@]}"}"; do echo "d $dir"; done
-    for file in "${installed[@]}"; do echo "f $file"; done
-} >"$manifest"
-install -m 644 "$manifest" "$root$manifest_path"
+write_manifest
+installing=0
 
 say "Installed ${#installed[@]} files; the manifest is $manifest_path"
 if [[ -z $root && :$PATH: != *:$prefix/bin:* ]]; then

@@ -4,8 +4,8 @@
 # installs ToneShaper, runs the installed program from another directory (the built-in
 # shapes must be found from the install, not from the repository), checks the man page,
 # completions and desktop entry, installs again over it, and uninstalls: nothing may be
-# left, and a file of someone else's in a shared directory must stay. Exits non-zero on
-# the first failure.
+# left, and a file of someone else's in a shared directory must stay; an install that
+# stops partway must be undone as well. Exits non-zero on the first failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repository=$PWD
@@ -157,6 +157,17 @@ bash Scripts/uninstall.sh "$shared" >"$scratch/uninstall.log" 2>&1 \
 after=$(cd "$shared" && find . | sort)
 [[ $before == "$after" ]] || fail "uninstall did not restore the prefix as it was:
 $(diff <(echo "$before") <(echo "$after") || true)"
+
+say "An install that stops partway can still be uninstalled"
+broken=$scratch/broken
+mkdir -p "$broken/share"
+echo "not a directory" >"$broken/share/man"     # where the man page's directory must go
+if bash Scripts/install.sh "$broken" >"$scratch/install.log" 2>&1; then fail "install.sh over a file in its way succeeded"; fi
+check "the stopped install did not say how to undo it" grep -q "stopped partway" "$scratch/install.log"
+bash Scripts/uninstall.sh "$broken" >"$scratch/uninstall.log" 2>&1 \
+    || { cat "$scratch/uninstall.log" >&2; fail "uninstall.sh after a stopped install exited non-zero"; }
+left=$(cd "$broken" && find . -mindepth 1 | sort)
+[[ $left == $'./share\n./share/man' ]] || fail "uninstall after a stopped install left: $left"
 
 cd "$repository"
 say "Install tests passed"
