@@ -5,8 +5,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# Libraries to build against, the JACK server, and the tools the tests and demo use.
-packages=(libsndfile1-dev libjack-jackd2-dev liblo-dev jackd2 jack-capture liblo-tools sox)
+# Libraries to build against, the JACK server, and the tools the tests and demo use
+# (desktop-file-utils: the install test validates the desktop entry).
+packages=(libsndfile1-dev libjack-jackd2-dev liblo-dev jackd2 jack-capture liblo-tools sox desktop-file-utils)
 
 say() { printf '==> %s\n' "$*"; }
 

@@ -12,6 +12,9 @@ bash Scripts/setup.sh
 say "swift build -c release (real-time proof of the render kernel)"
 swift build -c release --static-swift-stdlib
 
+say "Scripts/test-install.sh (install into a temporary prefix, run it from there, uninstall)"
+bash Scripts/test-install.sh
+
 say "swift test"
 swift test
 

@@ -34,17 +34,28 @@ public struct LibraryLocations: Equatable, Sendable {
         return home + "/.local/share/toneshaper/library"
     }
 
-    /// TONESHAPER_SESSIONS; else a `Sessions` folder of documents in the executable's
-    /// directory or above it (so a build inside the repository finds the repository's);
-    /// else the installed copies.
-    static func findSessions(environment: [String: String]) -> (found: String?, searched: [String]) {
+    /// TONESHAPER_SESSIONS; else the installed copies beside the executable
+    /// (`<prefix>/bin/toneshaper` finds `<prefix>/share/toneshaper/Sessions`, for any prefix
+    /// `Scripts/install.sh` was given); else a `Sessions` folder of documents in the
+    /// executable's directory or above it (so a build inside the repository finds the
+    /// repository's); else the copies installed under /usr/local or /usr.
+    ///
+    /// The prefix's own copies come before the walk up, so an installed binary never takes
+    /// a user's `~/Sessions` (or any other folder that happens to be above it) for its
+    /// built-ins. `executable` is the running program's path, symbolic links resolved.
+    static func findSessions(environment: [String: String],
+                             executable: String? = currentExecutable()) -> (found: String?, searched: [String]) {
         if let explicit = environment["TONESHAPER_SESSIONS"], !explicit.isEmpty {
             return (explicit, [explicit])
         }
         var candidates: [String] = []
         var searched: [String] = []
-        if let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-            var directory = URL(fileURLWithPath: executable).deletingLastPathComponent()
+        if let executable {
+            var directory = URL(fileURLWithPath: executable).deletingLastPathComponent().standardizedFileURL
+            let installed = directory.deletingLastPathComponent()
+                .appendingPathComponent("share/toneshaper/Sessions").standardizedFileURL.path
+            candidates.append(installed)
+            searched.append(installed)
             searched.append("a Sessions folder in \(directory.path) or above it")
             while true {
                 candidates.append(directory.appendingPathComponent("Sessions").path)
@@ -54,10 +65,17 @@ public struct LibraryLocations: Equatable, Sendable {
             }
         }
         let installed = ["/usr/local/share/toneshaper/Sessions", "/usr/share/toneshaper/Sessions"]
-        candidates += installed
-        searched += installed
+        for path in installed where !candidates.contains(path) {
+            candidates.append(path)
+            searched.append(path)
+        }
         if let found = candidates.first(where: holdsDocuments) { return (found, [found]) }
         return (nil, searched)
+    }
+
+    /// The running program, symbolic links resolved (`/proc/self/exe`).
+    static func currentExecutable() -> String? {
+        try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
     }
 
     static func holdsDocuments(_ directory: String) -> Bool {

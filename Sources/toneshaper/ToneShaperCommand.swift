@@ -11,6 +11,7 @@ struct ToneShaperCommand: ParsableCommand {
         as written by the original ToneShaper app); built-in shapes are loaded by name \
         (see `toneshaper presets`).
         """,
+        version: ToneShaperVersion.string,
         subcommands: [RunCommand.self, RenderCommand.self, PresetsCommand.self, SendCommand.self])
 
     /// Table-declared parameter flags (`--wave square`) become `--set wave=square` first.
