@@ -26,7 +26,7 @@ extension WithJackServer {
             try handle.truncate(atOffset: 100 * 1024 * 1024)
             try handle.close()
             return ["corrupt": "not valid JSON", "truncated": "not valid JSON", "empty": "empty", "wrongtype": "points",
-                    "outside": "beyond duration", "huge": "bytes"]
+                    "outside": "outside the cycle", "huge": "bytes"]
         }
 
         @Test func brokenDocumentsAreRefusedAndTheNodeKeepsPlaying() async throws {
