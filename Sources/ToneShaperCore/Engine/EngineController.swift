@@ -289,7 +289,9 @@ public final class EngineController: Sendable {
             if !keys.isEmpty { s.revision += 1 }
             var receipt = ControlReceipt()
             let nyquist = s.sampleRate / 2
-            if let top = new.points.map(\.frequency).max(), top > nyquist {
+            // Said when this change makes the curve pass Nyquist, not on every change after.
+            let oldTop = old.points.map(\.frequency).max() ?? 0
+            if let top = new.points.map(\.frequency).max(), top > nyquist, top != oldTop {
                 receipt.notes.append("frequencies above \(ParameterKind.plain(nyquist)) Hz (Nyquist at \(ParameterKind.plain(s.sampleRate)) Hz) are clamped; the curve reaches \(ParameterKind.plain(top)) Hz")
             }
             return (keys, receipt)
