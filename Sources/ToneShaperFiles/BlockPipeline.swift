@@ -2,11 +2,11 @@ import Dispatch
 import Foundation
 import Synchronization
 
-/// Hands blocks of samples from the rendering thread to a writing thread through two
-/// buffers (double buffering), so the engine computes block n+1 while libsndfile and the
-/// kernel store block n. The writer's first error stops the renderer at its next block.
+/// Hands blocks of samples from the rendering thread to a writing thread through a few
+/// slots (`slotCount`), so the engine computes the next blocks while libsndfile and the
+/// kernel store earlier ones. The writer's first error stops the renderer at its next block.
 ///
-/// The renderer calls `push` for each block and `finish` (or `cancel`) once; the consumer
+/// The renderer calls `fill` for each block and `finish` (or `cancel`) once; the consumer
 /// runs on its own thread between `init` and the end of `finish`/`cancel`.
 final class BlockPipeline: @unchecked Sendable {
     private let capacity: Int
@@ -54,13 +54,13 @@ final class BlockPipeline: @unchecked Sendable {
         full.signal()
     }
 
-    /// Waits until every pushed block is written, then throws the writer's error if any.
+    /// Waits until every filled block is written, then throws the writer's error if any.
     func finish() throws {
         endAndWait()
         if let error = failure.withLock({ $0 }) { throw error }
     }
 
-    /// Stops the writer after the blocks already pushed; errors are dropped.
+    /// Stops the writer after the blocks already filled; errors are dropped.
     func cancel() {
         stopping.store(true, ordering: .releasing)
         endAndWait()

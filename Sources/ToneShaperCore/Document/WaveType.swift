@@ -80,8 +80,6 @@ extension NamedChoice {
         self = match
     }
 
-    /// The index used by OSC (`/toneshaper/wave 3`): the order of `allCases`.
-    public var index: Int { Self.allCases.distance(from: Self.allCases.startIndex, to: Self.allCases.firstIndex(of: self)!) }
 }
 
 func nameKey(_ s: String) -> String {
