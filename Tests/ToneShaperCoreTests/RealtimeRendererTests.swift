@@ -195,3 +195,28 @@ import ToneShaperCore
         #expect(clock.frameOffset(ofMicros: 1e18) > 1e12)
     }
 }
+
+/// A stop that overtakes a cross-fade (a new plan within 5 ms after /stop) once left the
+/// fade unfinished for ever: the next plan waited for it, and every change behind that plan,
+/// /play included, with it. Found by the scheduled-flood test of issue 10.
+@Suite struct StopDuringCrossfade {
+    @Test func changesAfterAStoppedCrossfadeAreStillApplied() throws {
+        let h = RealtimeRendererTests.Harness()
+        h.render(periods: 2)
+        try h.controller.stop()
+        h.render(periods: 1)                              // fading out (5 ms = 240 samples)
+        try h.controller.set(.wave, to: .text("Square"))  // a cross-fade starts while the gate falls
+        h.render(periods: 10)                             // the gate reaches 0 first
+        try h.controller.set(.wave, to: .text("Triangle"))
+        try h.controller.play()
+        try h.controller.set(.amplitude, to: .real(0.3))
+        h.render(periods: 10)
+        #expect({ h.renderer.engine.plan.wave == .triangle }())
+        #expect({ h.renderer.engine.isPlaying }())
+        #expect({ h.renderer.engine.amplitude.target == 0.3 }())
+        #expect(h.renderer.pendingCount == 0)
+        h.controller.collectHandback()
+        #expect(h.controller.livePlanCount == 1)
+        #expect(h.output.suffix(64).contains { $0 != 0 })
+    }
+}

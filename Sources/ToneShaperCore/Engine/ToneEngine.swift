@@ -154,7 +154,13 @@ public struct ToneEngine: ~Copyable {
         var done = 0
         while done < count {
             if gate.value == 0 && !gate.isMoving {
-                // Stopped: silence, and the voices hold their place.
+                // Stopped: silence, and the voices hold their place. A cross-fade the stop
+                // overtook has nothing left to fade: it ends here, or the next plan would
+                // wait for it forever (and every change queued behind that plan with it).
+                if fadeRemaining > 0 {
+                    fadeRemaining = 0
+                    retired.push(outgoingPlan.storageID)
+                }
                 var i = done
                 while i < count { out[i] = 0; i += 1 }
                 return

@@ -62,7 +62,19 @@ struct CommandSchedule: ~Copyable {
         count -= 1
     }
 
-    mutating func removeAll() { count = 0 }
+    /// Removes the scheduled entries, keeping the ones due now in order.
+    mutating func removeScheduled() {
+        var kept = 0
+        var i = 0
+        while i < count {
+            if !slots[i].scheduled {
+                slots[kept] = slots[i]
+                kept += 1
+            }
+            i += 1
+        }
+        count = kept
+    }
 
     /// The entry at `index` (0 is the next due), for index in 0..<count.
     func entry(at index: Int) -> Entry { slots[index] }

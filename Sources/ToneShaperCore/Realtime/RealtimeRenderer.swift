@@ -111,20 +111,22 @@ public struct RealtimeRenderer: ~Copyable {
         }
     }
 
-    /// Drops every scheduled entry, handing back the plans they carry.
+    /// Drops every scheduled entry, handing back the plans they carry; changes due now stay.
     private mutating func dropSchedule() {
         var dropped = 0
         var index = 0
         while index < schedule.count {
             let entry = schedule.entry(at: index)
-            if entry.scheduled { dropped += 1 }
-            if case .replacePlan(let plan) = entry.command {
-                // The channel has room for the (at most a few) plans the controller lets live.
-                handback.push(.retiredPlan(storageID: plan.storageID))
+            if entry.scheduled {
+                dropped += 1
+                if case .replacePlan(let plan) = entry.command {
+                    // The channel has room for the (at most a few) plans the controller lets live.
+                    handback.push(.retiredPlan(storageID: plan.storageID))
+                }
             }
             index += 1
         }
-        schedule.removeAll()
+        schedule.removeScheduled()
         report.scheduledFinished += dropped
     }
 

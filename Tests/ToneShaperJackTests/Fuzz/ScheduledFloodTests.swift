@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+import ToneShaperTestSupport
+
+extension WithJackServer {
+    /// A flood of hostile OSC mixed with many valid time-tagged changes (the kind that left
+    /// a recording silent once: a far-off scheduled /stop firing after later changes). The
+    /// behaviour is now deterministic: at most 64 scheduled changes wait, one more is
+    /// refused with a reason; `/schedule/clear` forgets them; and every change acknowledged
+    /// afterwards is heard.
+    @Suite struct ScheduledFlood {
+        @Test func acknowledgedChangesAreHeardAfterAFlood() async throws {
+            let server = try PrivateJackServer()
+            let scratch = try ScratchDirectory()
+            let document = try scratch.constantTone(frequency: 440, amplitude: 0.25)
+            let node = try NodeProcess([document, "--no-auto-connect", "--osc-port", "0"], server: server)
+            try await node.waitUntilReady()
+            let port = try #require(node.oscPort)
+            let client = try FuzzClient(port: port)
+
+            var rng = SplitMix64(seed: 0x5C4E_D01E)
+            var corpus = FuzzCorpus(seed: 0xF100D)
+            let now = Date().timeIntervalSince1970
+            let silencing = [
+                OSCDatagram.message("/toneshaper/stop", []),
+                OSCDatagram.message("/toneshaper/amplitude", [.float(0)]),
+                OSCDatagram.message("/toneshaper/wave", [.string("Square")]),
+                OSCDatagram.message("/toneshaper/frequency/range", [.float(20), .float(30)]),
+            ]
+            for sent in 0..<6_000 {
+                switch rng.below(3) {
+                case 0:   // valid, scheduled 10 to 50 s ahead: the first 64 are taken, the rest refused
+                    client.send(OSCDatagram.bundle(at: now + 10 + 40 * rng.nextUnit(), [silencing[rng.below(silencing.count)]]))
+                case 1:   // too far ahead: refused
+                    client.send(OSCDatagram.bundle(at: now + 61 + 3600 * rng.nextUnit(), [silencing[0]]))
+                default:
+                    client.send(corpus.next().packet)
+                }
+                if sent % 500 == 499 {
+                    client.drain()
+                    _ = try #require(client.state(), "the node stopped answering after \(sent + 1) messages")
+                }
+            }
+            client.drain()
+            // Error replies are rate-limited per sender host: let the limiter refill.
+            try await Task.sleep(for: .milliseconds(1_500))
+
+            // The schedule is full: one more scheduled change is refused, with the reason.
+            let probe = OSCDatagram.bundle(at: now + 30, [OSCDatagram.message("/toneshaper/amplitude", [.float(0.1)])])
+            let refusal = try #require(try OSCDatagram.request(probe, toPort: port))
+            #expect(Self.text(refusal).contains("scheduled changes are waiting already"), "\(Self.text(refusal))")
+
+            // Forget them, then make changes at once: each is acknowledged and heard.
+            let changes: [[UInt8]] = [
+                OSCDatagram.message("/toneshaper/schedule/clear", []),
+                OSCDatagram.message("/toneshaper/play", []),
+                OSCDatagram.message("/toneshaper/wave", [.string("Sine")]),
+                OSCDatagram.message("/toneshaper/points", [.float(0), .float(660)]),
+                OSCDatagram.message("/toneshaper/scale", [.string("None")]),
+                OSCDatagram.message("/toneshaper/echo", [.float(0), .float(0)]),
+                OSCDatagram.message("/toneshaper/amplitude", [.float(0.3)]),
+            ]
+            for change in changes {
+                // An /ok reply carries the address alone; an /error one adds the reason.
+                let reply = try #require(try OSCDatagram.request(change, toPort: port))
+                #expect(reply.count == 1, "\(Self.text(reply))")
+            }
+            // After a clear the schedule takes changes again.
+            let again = try #require(try OSCDatagram.request(probe, toPort: port))
+            #expect(Self.text(again).hasPrefix("/toneshaper/amplitude"), "\(Self.text(again))")
+            _ = try OSCDatagram.request(OSCDatagram.message("/toneshaper/schedule/clear", []), toPort: port)
+
+            try await Task.sleep(for: .milliseconds(300))
+            let (samples, rate) = try server.record(node.ports[0], seconds: 1.5, into: scratch.url)
+            #expect(SignalAnalysis.allFinite(samples))
+            // Heard all the way through: no silent stretch, the new pitch, the new level.
+            let window = Int(rate / 4)
+            var start = Int(0.1 * rate)
+            while start + window <= samples.count {
+                let rms = SignalAnalysis.rms(samples, range: start..<(start + window))
+                #expect(rms > 0.08, "silent from \(Double(start) / rate) s: rms \(rms)")
+                start += window
+            }
+            let pitch = SignalAnalysis.dominantFrequency(samples, sampleRate: rate, start: Int(0.2 * rate), size: 32_768)
+            #expect(abs(pitch - 660) < 2, "pitch \(pitch)")
+            #expect(SignalAnalysis.peak(samples) <= 0.3 * 0.5 + 1e-4)
+            #expect(await node.stop() == 0)
+        }
+
+        static func text(_ arguments: [OSCDatagram.Argument]) -> String {
+            arguments.map { argument -> String in
+                switch argument {
+                case .string(let s): return s
+                case .float(let f): return String(f)
+                case .int(let i): return String(i)
+                }
+            }.joined(separator: " ")
+        }
+    }
+}
