@@ -48,16 +48,26 @@ final class AtomicFile {
 
     deinit { discard() }
 
-    /// Writes all of `bytes` (for small files such as documents).
-    func writeAll(_ bytes: [UInt8]) throws(FileProblem) {
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+    /// Writes all of `bytes` at the end of what is written so far, or at `offset`.
+    func writeAll(_ bytes: [UInt8], at offset: Int? = nil) throws(FileProblem) {
+        var failure: FileProblem?
+        bytes.withUnsafeBytes { raw in
+            do throws(FileProblem) { try writeAll(raw, at: offset) } catch { failure = error }
+        }
+        if let failure { throw failure }
+    }
+
+    func writeAll(_ bytes: UnsafeRawBufferPointer, at position: Int? = nil) throws(FileProblem) {
+        guard let base = bytes.baseAddress else { return }
+        var done = 0
+        while done < bytes.count {
+            let n = position.map { pwrite(descriptor, base + done, bytes.count - done, off_t($0 + done)) }
+                ?? write(descriptor, base + done, bytes.count - done)
             if n < 0 {
                 if errno == EINTR { continue }
                 throw FileProblem(path: targetPath, message: "writing failed: \(AtomicFile.errorText(errno))")
             }
-            offset += n
+            done += n
         }
     }
 
