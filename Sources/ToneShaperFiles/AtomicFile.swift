@@ -18,21 +18,30 @@ struct FileProblem: Error, CustomStringConvertible {
 /// The temporary lives in the same directory because rename(2) is atomic only within one
 /// file system. Call `commit()` when everything is written; until then, `discard()` (or
 /// deinit) removes the temporary.
+///
+/// A target that is a symbolic link is written through: the link stays and its target
+/// gets the new content (as `cp` and sox do). An existing file keeps its permission bits
+/// (and, where the process may, its owner); a new one gets 0666 less the umask.
 final class AtomicFile {
+    /// The path as given, for messages.
     let targetPath: String
+    /// Where the file really goes: `targetPath` with symbolic links followed.
+    let resolvedPath: String
     let temporaryPath: String
     /// Open for writing until `commit()` or `discard()`.
     private(set) var descriptor: Int32
     private var finished = false
 
     init(targetPath: String) throws(FileProblem) {
-        let (directory, file) = AtomicFile.split(targetPath)
+        let resolved = try AtomicFile.followLinks(targetPath)
+        let (directory, file) = AtomicFile.split(resolved)
         guard !file.isEmpty, file != ".", file != ".." else {
             throw FileProblem(path: targetPath, message: "is not a file name; give a path that ends in one, such as out/siren.wav")
         }
         try AtomicFile.checkDirectory(directory, for: targetPath)
         var st = stat()
-        if stat(targetPath, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR {
+        let exists = stat(resolved, &st) == 0
+        if exists, (st.st_mode & S_IFMT) == S_IFDIR {
             throw FileProblem(path: targetPath, message: "is a directory; give a file name inside it, such as \(targetPath)/\(AtomicFile.exampleName(targetPath))")
         }
         // Unique per process and per call; O_EXCL refuses to follow a planted symlink.
@@ -41,23 +50,54 @@ final class AtomicFile {
         guard fd >= 0 else {
             throw FileProblem(path: targetPath, message: AtomicFile.explainCreateFailure(errno, directory: directory))
         }
+        if exists && (st.st_mode & S_IFMT) == S_IFREG {
+            // The replacement is the same file to its users: same permissions, same owner
+            // (chown succeeds only for root or an owner already equal; failing is harmless).
+            _ = fchown(fd, st.st_uid, st.st_gid)
+            _ = fchmod(fd, st.st_mode & 0o7777)
+        }
         self.targetPath = targetPath
+        resolvedPath = resolved
         temporaryPath = temporary
         descriptor = fd
     }
 
+    /// `path` with every symbolic link along the final component followed (a dangling
+    /// link resolves to the file it names, which is then created).
+    static func followLinks(_ path: String) throws(FileProblem) -> String {
+        var current = path
+        for _ in 0..<40 {
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let n = readlink(current, &buffer, buffer.count - 1)
+            guard n >= 0 else { return current }
+            let link = String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            current = link.hasPrefix("/") ? link : join(split(current).directory, link)
+        }
+        throw FileProblem(path: path, message: "has too many levels of symbolic links")
+    }
+
     deinit { discard() }
 
-    /// Writes all of `bytes` (for small files such as documents).
-    func writeAll(_ bytes: [UInt8]) throws(FileProblem) {
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+    /// Writes all of `bytes` at the end of what is written so far, or at `offset`.
+    func writeAll(_ bytes: [UInt8], at offset: Int? = nil) throws(FileProblem) {
+        var failure: FileProblem?
+        bytes.withUnsafeBytes { raw in
+            do throws(FileProblem) { try writeAll(raw, at: offset) } catch { failure = error }
+        }
+        if let failure { throw failure }
+    }
+
+    func writeAll(_ bytes: UnsafeRawBufferPointer, at position: Int? = nil) throws(FileProblem) {
+        guard let base = bytes.baseAddress else { return }
+        var done = 0
+        while done < bytes.count {
+            let n = position.map { pwrite(descriptor, base + done, bytes.count - done, off_t($0 + done)) }
+                ?? write(descriptor, base + done, bytes.count - done)
             if n < 0 {
                 if errno == EINTR { continue }
                 throw FileProblem(path: targetPath, message: "writing failed: \(AtomicFile.errorText(errno))")
             }
-            offset += n
+            done += n
         }
     }
 
@@ -80,7 +120,7 @@ final class AtomicFile {
             discard()
             throw FileProblem(path: targetPath, message: "could not finish writing: \(AtomicFile.errorText(e))")
         }
-        if rename(temporaryPath, targetPath) != 0 {
+        if rename(temporaryPath, resolvedPath) != 0 {
             let e = errno
             discard()
             throw FileProblem(path: targetPath, message: "could not put the file in place: \(AtomicFile.errorText(e))")
@@ -88,7 +128,7 @@ final class AtomicFile {
         finished = true
         // Make the rename itself durable; failing here loses nothing already visible.
         guard durable else { return }
-        let dir = open(AtomicFile.split(targetPath).directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let dir = open(AtomicFile.split(resolvedPath).directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if dir >= 0 {
             _ = fsync(dir)
             close(dir)

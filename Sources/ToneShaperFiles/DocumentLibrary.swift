@@ -37,7 +37,10 @@ public struct DocumentLibrary: Sendable {
     /// The file a name or path refers to.
     public func locate(_ reference: String) throws(LibraryError) -> String {
         if DocumentLibrary.isPath(reference) { return reference }
-        return try locate(named: reference)
+        do { return try locate(named: reference) } catch {
+            if case .notFound(let name, let searched, _) = error { throw .notFound(name: name, searched: searched, pathsAccepted: true) }
+            throw error
+        }
     }
 
     /// The file of a library name; never a path, so a name cannot reach outside the
@@ -82,13 +85,14 @@ public struct DocumentLibrary: Sendable {
         loaded(entries(.user))
     }
 
-    /// Every document of one library, including those that fail to load, sorted by name.
+    /// Every document of one library that can be asked for by name, including those that
+    /// fail to load, sorted by name. Files whose names are not library names ("with
+    /// space.toneshaper") are left out: `load` could never find them (see
+    /// `unnamedFiles`).
     public func entries(_ origin: Entry.Origin) -> [Entry] {
-        guard let directory = origin == .builtIn ? locations.sessionsDirectory : locations.userDirectory,
-              let files = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
-        return files
-            .filter { $0.hasSuffix(DocumentLibrary.fileExtension) && !$0.hasPrefix(".") }
-            .sorted()
+        guard let directory = directory(of: origin) else { return [] }
+        return documentFiles(in: directory)
+            .filter { (try? DocumentLibrary.checkName(String($0.dropLast(DocumentLibrary.fileExtension.count)))) != nil }
             .map { file in
                 let path = AtomicFile.join(directory, file)
                 let shape = Result { () throws(LibraryError) in try DocumentLibrary.read(path: path) }
@@ -97,11 +101,29 @@ public struct DocumentLibrary: Sendable {
             }
     }
 
+    /// The document files of one library whose names cannot be used as library names
+    /// (spaces, other characters): loadable only by path.
+    public func unnamedFiles(_ origin: Entry.Origin) -> [String] {
+        guard let directory = directory(of: origin) else { return [] }
+        return documentFiles(in: directory)
+            .filter { (try? DocumentLibrary.checkName(String($0.dropLast(DocumentLibrary.fileExtension.count)))) == nil }
+            .map { AtomicFile.join(directory, $0) }
+    }
+
+    private func directory(of origin: Entry.Origin) -> String? {
+        origin == .builtIn ? locations.sessionsDirectory : locations.userDirectory
+    }
+
+    private func documentFiles(in directory: String) -> [String] {
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        return files.filter { $0.hasSuffix(DocumentLibrary.fileExtension) && !$0.hasPrefix(".") }.sorted()
+    }
+
     // MARK: Saving
 
     /// Saves `shape` as `name` in the user's library, creating the library if needed.
     /// The file is replaced atomically: readers see the old document or the new one.
-    /// Returns the path written.
+    /// The document is named as saved (`savedCopy`). Returns the path written.
     @discardableResult
     public func save(_ shape: ToneShape, name: String) throws(LibraryError) -> String {
         try DocumentLibrary.checkName(name)
@@ -118,13 +140,34 @@ public struct DocumentLibrary: Sendable {
         }
         do {
             let file = try AtomicFile(targetPath: path)
-            try file.writeAll(ToneShapeDocument.encode(shape))
+            try file.writeAll(ToneShapeDocument.encode(DocumentLibrary.savedCopy(of: shape, as: name)))
             try file.commit()
         } catch {
             throw .saveFailed(path: path, reason: error.message)
         }
         return path
     }
+
+    /// What is saved as `name`: a document that says it is `name`. One that had another
+    /// name ("siren", played and changed, saved as "my-siren") keeps its description,
+    /// marked as derived from the original, so `presets` does not describe the copy as
+    /// the original.
+    public static func savedCopy(of shape: ToneShape, as name: String) -> ToneShape {
+        var copy = shape
+        copy.name = name
+        guard let original = shape.name, original != name else { return copy }
+        var description = shape.description ?? ""
+        // A copy of a copy names only its nearest original.
+        if description.hasPrefix(derivedMarker), let colon = description.range(of: ": ") {
+            description = String(description[colon.upperBound...])
+        } else if description.hasPrefix(derivedMarker) {
+            description = ""
+        }
+        copy.description = "\(derivedMarker)\"\(original)\"" + (description.isEmpty ? "" : ": \(description)")
+        return copy
+    }
+
+    static let derivedMarker = "Derived from "
 
     /// A library name is one plain file name: letters, digits, '.', '_' and '-', not
     /// starting with '.', at most 64 characters. Anything else could leave the library

@@ -2,8 +2,10 @@ import ToneShaperCore
 
 /// Why a document could not be found, read or saved, in words a user can act on.
 public enum LibraryError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// A name found in none of the places searched.
-    case notFound(name: String, searched: [String])
+    /// A name found in none of the places searched. `pathsAccepted`: the asker (the
+    /// command line) would also take a path, so the message may suggest one; OSC's
+    /// `/load` takes names only.
+    case notFound(name: String, searched: [String], pathsAccepted: Bool = false)
     /// A file that exists but cannot be read (missing, a directory, no permission, too large).
     case unreadable(path: String, reason: String)
     /// A file that was read but is not a usable document.
@@ -17,9 +19,10 @@ public enum LibraryError: Error, Equatable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .notFound(let name, let searched):
+        case .notFound(let name, let searched, let pathsAccepted):
             let places = searched.isEmpty ? "no library directory was found" : "looked in " + searched.joined(separator: ", ")
-            return "no tone shape named \"\(name)\" (\(places)); run `toneshaper presets` to see the names, or give a path to a .toneshaper file"
+            return "no tone shape named \"\(name)\" (\(places)); run `toneshaper presets` to see the names"
+                + (pathsAccepted ? ", or give a path to a .toneshaper file" : "")
         case .unreadable(let path, let reason):
             return "\(path): \(reason)"
         case .invalidDocument(let error):

@@ -30,6 +30,12 @@ struct PresetsCommand: ParsableCommand {
             print("Your library (\(library.locations.userDirectory)):")
             print(PresetTable(user.map { PresetRow($0, note: builtInNames.contains($0.name) ? "(hides the built-in)" : nil) }).render())
         }
+        // Listed names must load by name; files that cannot are named on stderr instead.
+        for path in library.unnamedFiles(.user) + library.unnamedFiles(.builtIn) {
+            let file = path.split(separator: "/").last.map(String.init) ?? path
+            let suggestion = String(file.map { $0.isLetter || $0.isNumber || "._-".contains($0) ? $0 : "-" })
+            StandardError.line("toneshaper presets: warning: \(path) is not listed: a library name has only letters, digits, '.', '_' and '-'; rename it (such as \(suggestion)), or give its path to render and run")
+        }
     }
 }
 
@@ -81,3 +87,4 @@ struct PresetTable {
         }.joined(separator: "\n")
     }
 }
+

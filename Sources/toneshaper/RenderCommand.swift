@@ -29,7 +29,7 @@ struct RenderCommand: ParsableCommand {
     @OptionGroup(title: "Tone-shape parameters (override the document's)")
     var parameters: ParameterOptions
 
-    @Option(name: [.short, .long], help: ArgumentHelp("The audio file to write.", valueName: "file"))
+    @Option(name: [.short, .long], help: ArgumentHelp("The audio file to write; - for standard output (as sox).", valueName: "file"))
     var output: String
 
     @Option(help: "How many cycles of the shape to render (default 1).")
@@ -38,7 +38,7 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "How many seconds to render, instead of whole cycles.")
     var seconds: Double?
 
-    @Option(name: [.short, .customLong("sample-rate")], help: "Sample rate in Hz, 8000...384000.")
+    @Option(name: [.customShort("r"), .customShort("s"), .customLong("sample-rate")], help: "Sample rate in Hz, 8000...384000 (-r as in sox; -s kept for old scripts).")
     var sampleRate: Int = 48000
 
     @Option(help: ArgumentHelp("File format. When left out it is taken from the output's extension (.wav, .flac, .ogg), else WAV.",
@@ -73,17 +73,6 @@ struct RenderCommand: ParsableCommand {
     }
 
     func run() throws {
-        do {
-            try render()
-        } catch let error as ExitCode {
-            throw error
-        } catch {
-            StandardError.line("toneshaper render: \(error)")
-            throw ExitCode.failure
-        }
-    }
-
-    private func render() throws {
         let shape = try parameters.apply(to: DocumentLibrary().load(document))
         let fileFormat = try AudioFileFormat(container: try container(), sampleFormat: sampleFormat)
         let rate = Double(sampleRate)
@@ -93,6 +82,15 @@ struct RenderCommand: ParsableCommand {
         try checkSize(frames: frames, format: fileFormat)
         warnAboveNyquist(shape)
 
+        // `-o -`: standard output, as sox takes it. The file is made whole first (in the
+        // temporary directory) and then copied out: WAV and FLAC headers are completed at
+        // the end by seeking back, which a pipe cannot do.
+        let toStandardOutput = output == "-"
+        if toStandardOutput && isatty(STDOUT_FILENO) != 0 {
+            throw ValidationError("-o - writes audio to standard output, which is a terminal here; redirect it (> out.wav) or pipe it (| play -t wav -)")
+        }
+        let path = toStandardOutput ? StandardOutputCopy.temporaryPath(extension: fileFormat.container.rawValue) : output
+
         var progress = TerminalProgress(totalFrames: frames, sampleRate: rate)
         do {
             // Cleared on every exit, so that an error message starts on a clean line.
@@ -100,11 +98,17 @@ struct RenderCommand: ParsableCommand {
                 progress.finish()
                 InterruptCleanup.clear()
             }
-            try FileRenderer.render(shape, to: output, format: fileFormat, sampleRate: sampleRate, frames: frames,
-                                    durable: sync, started: { InterruptCleanup.remove(onInterrupt: $0) },
+            try FileRenderer.render(shape, to: path, format: fileFormat, sampleRate: sampleRate, frames: frames,
+                                    durable: sync && !toStandardOutput, started: { InterruptCleanup.remove(onInterrupt: $0) },
                                     progress: { progress.update(done: $0) })
         }
-        print("Wrote \(output): \(describe(length, frames: frames, shape: shape)), \(sampleRate) Hz, \(fileFormat), mono")
+        let summary = "\(describe(length, frames: frames, shape: shape)), \(sampleRate) Hz, \(fileFormat), mono"
+        if toStandardOutput {
+            try StandardOutputCopy.copy(path)
+            StandardError.line("toneshaper render: wrote standard output: \(summary)")
+        } else {
+            print("Wrote \(output): \(summary)")
+        }
     }
 
     /// --format, else the output's extension, else WAV. An extension that names no format

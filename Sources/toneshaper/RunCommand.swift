@@ -14,22 +14,24 @@ struct RunCommand: ParsableCommand {
         abstract: "Play a tone shape as a JACK client, controlled over OSC.",
         discussion: """
         Needs a running JACK server (the node never starts one; JACK_DEFAULT_SERVER picks \
-        the server). When ready it prints two lines on stdout:
+        the server). When ready it prints on stdout:
           JACK: <client>:<port> ...
           OSC: osc.udp://<host>:<port>/
-        If the server goes away the node keeps its state and reconnects when one is back.
+          OSC: osc.tcp://<host>:<port>/
+        If the server goes away the node keeps its state and reconnects when one is back. \
+        Every argument is checked before the node touches JACK.
         """)
 
     @Argument(help: "A document: a built-in or user-library name (see `toneshaper presets`) or a path. Default: a gentle rise and fall around A3.")
     var document: String?
 
-    @Option(name: .customLong("name"), help: "JACK client name.")
+    @Option(name: [.customShort("n"), .customLong("name")], help: "JACK client name (JACK appends -01, -02 ... if it is taken; the node says so).")
     var clientName = "toneshaper"
 
-    @Option(name: .customLong("server"), help: "JACK server name (default: JACK_DEFAULT_SERVER, else \"default\").")
+    @Option(name: [.customShort("s"), .customLong("server")], help: "JACK server name (default: JACK_DEFAULT_SERVER, else \"default\").")
     var serverName: String?
 
-    @Option(name: .customLong("osc-port"), help: "OSC UDP port (0: any free port; the chosen one is printed).")
+    @Option(name: .customLong("osc-port"), help: "OSC port, UDP and TCP (0: any free port; the chosen one is printed).")
     var oscPort = 9000
 
     @Option(name: .customLong("osc-host"), help: "Accept OSC control from this interface's network (default: this machine only; 0.0.0.0: anyone).")
@@ -59,6 +61,9 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Start silent; /toneshaper/play starts it.")
     var paused = false
 
+    @Flag(help: "If no JACK server is running, wait for one instead of exiting.")
+    var wait = false
+
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel = "info"
 
@@ -68,7 +73,17 @@ struct RunCommand: ParsableCommand {
         valueName: "name"))
     var saveName: String?
 
+    /// The longest JACK client name (jack_client_name_size() is 64, with the NUL).
+    static let maximumClientNameLength = 63
+
     func validate() throws {
+        guard !clientName.isEmpty, clientName.utf8.count <= RunCommand.maximumClientNameLength, !clientName.contains(":") else {
+            throw ValidationError("--name \"\(clientName)\": a JACK client name has 1 to \(RunCommand.maximumClientNameLength) characters and no ':'")
+        }
+        if !noOSC {
+            // A bad port, host, prefix or allow entry is refused before JACK is touched.
+            do { try oscConfiguration.check() } catch { throw ValidationError(error.description) }
+        }
         guard Logger.Level(rawValue: logLevel.lowercased()) != nil else {
             throw ValidationError("unknown log level \"\(logLevel)\"; use trace, debug, info, notice, warning, error or critical")
         }
@@ -85,71 +100,88 @@ struct RunCommand: ParsableCommand {
         // First, before any thread exists: every thread started from here on (JACK's,
         // liblo's, the node's) inherits the block, so the signals wait for `sigwait` below.
         TerminationSignals.block()
-        RunCommand.bootstrapLogging(level: Logger.Level(rawValue: logLevel.lowercased()) ?? .info)
+        ComponentLogHandler.bootstrap(level: Logger.Level(rawValue: logLevel.lowercased()) ?? .info)
         let logger = Logger(label: "toneshaper")
 
         let library = DocumentLibrary()
         var shape = ToneShape.defaultShape
-        if let document {
-            do { shape = try library.load(document) } catch { throw ValidationError(error.description) }
-        }
+        if let document { shape = try library.load(document) }
         shape = try parameters.apply(to: shape)
         // The node adopts the server's rate before the first sound.
         let controller = EngineController(shape: shape, sampleRate: 48_000, playing: !paused, documents: library)
 
         let node = JackNode(controller: controller, configuration: JackNodeConfiguration(
             clientName: clientName, serverName: serverName, stereo: stereo, connectTo: connect, autoConnect: !noAutoConnect))
-        try node.start()
-        logger.info("playing \"\(shape.name ?? document ?? "default")\" at \(controller.sampleRate) Hz\(paused ? " (paused)" : "")")
-
-        var osc: OSCControlServer?
-        if !noOSC {
-            do {
-                osc = try startOSC(controller: controller, node: node, library: library)
-            } catch {
-                node.stop()
-                throw error
+        // OSC first: a port in use is reported before any JACK client appears.
+        let osc = noOSC ? nil : try startOSC(controller: controller, node: node, library: library)
+        do {
+            guard try startNode(node, logger: logger) else {
+                osc?.stop()
+                return
             }
+        } catch {
+            osc?.stop()
+            throw error
         }
+        if node.clientName != clientName {
+            logger.warning("the JACK client name \"\(clientName)\" is taken; this node is \"\(node.clientName)\" (use --name to choose another)")
+        }
+        logger.info("playing \"\(shape.name ?? document ?? "default")\" at \(controller.sampleRate) Hz\(paused ? " (paused)" : "")")
 
         // Straight to file descriptor 1, unbuffered: whoever waits for these lines (a
         // script, a test) sees them at once even through a pipe.
         var ready = "JACK: \(node.portNames.joined(separator: " "))\n"
-        if let osc { ready += "OSC: \(osc.url)\n" }
+        if let osc { ready += "OSC: \(osc.url)\nOSC: \(osc.tcpURL)\n" }
         FileHandle.standardOutput.write(Data(ready.utf8))
 
         let signal = TerminationSignals.wait()
         logger.info("\(signal == SIGINT ? "SIGINT" : "SIGTERM"): closing")
         osc?.stop()
-        node.stop()
+        NodeShutdown.stop(node)
         if let saveName {
             do {
                 let path = try library.save(controller.shape, name: saveName)
                 logger.info("saved the final state as \"\(saveName)\" (\(path))")
             } catch {
-                logger.error("could not save \"\(saveName)\": \(error)")
-                throw ExitCode(1)
+                throw CommandFailure(.cannotWrite, "could not save \"\(saveName)\": \(error)")
             }
         }
+    }
+
+    /// Starts the node; with `--wait`, waits for a server first (false: a signal came
+    /// while waiting, and the command should end quietly).
+    private func startNode(_ node: JackNode, logger: Logger) throws -> Bool {
+        var said = false
+        while true {
+            let failure: JackNodeError
+            do throws(JackNodeError) {
+                try node.start()
+                return true
+            } catch {
+                failure = error
+            }
+            guard wait, case .noServer(let name) = failure else { throw failure }
+            if !said { logger.notice("no JACK server \"\(name)\" yet; waiting for one (Ctrl-C to give up)") }
+            said = true
+            if let signal = TerminationSignals.wait(seconds: 0.25) {
+                logger.info("\(signal == SIGINT ? "SIGINT" : "SIGTERM") while waiting for JACK: closing")
+                return false
+            }
+        }
+    }
+
+    private var oscConfiguration: OSCControlServer.Configuration {
+        OSCControlServer.Configuration(port: oscPort, host: oscHost, prefix: oscPrefix, allow: oscAllow)
     }
 
     /// The OSC control surface, wired to the controller, the node's statistics and the
     /// document library.
     private func startOSC(controller: EngineController, node: JackNode, library: DocumentLibrary) throws -> OSCControlServer {
-        let configuration = OSCControlServer.Configuration(port: oscPort, host: oscHost, prefix: oscPrefix, allow: oscAllow)
+        let configuration = oscConfiguration
         // Load and save go to the controller's document store (the library, names only).
         let services = OSCHostServices(statistics: { node.stats() })
         let server = try OSCControlServer(controller: controller, configuration: configuration, services: services)
         try server.start()
         return server
-    }
-
-    /// Human-readable log lines on stderr, at the chosen level.
-    private static func bootstrapLogging(level: Logger.Level) {
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
-        }
     }
 }

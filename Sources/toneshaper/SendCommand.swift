@@ -17,9 +17,9 @@ struct SendCommand: ParsableCommand {
         spaces in quotes). The node answers a change with <prefix>/ok <address> and a \
         refusal with <prefix>/error <address> <reason>.
 
-        Exit status: 0 on success; 1 if the node answered with an error; 2 if a query \
-        (state, stats) got no answer within --wait seconds (is the node running, on that \
-        port?).
+        Exit status: 0 on success; 1 if the node answered with an error; 69 if nothing \
+        answered within --wait seconds (is the node running, on that port?); 64 for a bad \
+        option or argument. With --wait 0 nothing is awaited and a sent change exits 0.
 
         Examples:
           toneshaper send /state
@@ -47,8 +47,11 @@ struct SendCommand: ParsableCommand {
     @Option(help: "The node's OSC port.")
     var port: Int = 9000
 
-    @Option(help: "The node's host (a numeric IPv4 address, or localhost).")
+    @Option(help: "The node's host: a numeric IPv4 or IPv6 address (127.0.0.1, ::1), or localhost.")
     var host: String = "127.0.0.1"
+
+    @Flag(help: "Send over TCP (the node listens on the same port number) instead of UDP.")
+    var tcp = false
 
     @Option(help: "Seconds to wait for the reply; 0 sends without waiting.")
     var wait: Double = 1
@@ -85,25 +88,26 @@ struct SendCommand: ParsableCommand {
 
         let client: OSCClient
         do {
-            client = try OSCClient(host: host, port: port)
+            client = try OSCClient(host: host, port: port, overTCP: tcp)
             try client.send(path, values, at: delay.map { OSCTimeTag(unixSeconds: OSCTimeTag.wallClock() + $0) })
         } catch {
-            throw failure(error.description, code: 2)
+            // A host that does not parse is the user's; a connection refused is the node's absence.
+            throw CommandFailure(error.description.contains("not a numeric") ? .usage : .unavailable, error.description)
         }
 
         let isQuery = ["/state", "/stats"].contains { path.hasSuffix($0) }
         guard wait > 0 else {
-            if isQuery { throw failure("--wait 0 does not wait for the reply to \(path)", code: 2) }
+            if isQuery { throw ValidationError("--wait 0 does not wait for the reply to \(path)") }
             return
         }
         let replies = client.receive(timeout: wait) { !$0.isEmpty }
         for reply in replies { print(reply) }
         let errorPath = SendCommand.fullAddress("/error", prefix: prefix)
-        if replies.contains(where: { $0.path == errorPath }) { throw ExitCode(1) }
+        if replies.contains(where: { $0.path == errorPath }) { throw ExitCode(ExitStatus.failure.rawValue) }
         if replies.isEmpty {
-            let hint = "no reply from \(host):\(port) within \(wait) s (is the node running, with OSC on that port?)"
-            if isQuery { throw failure(hint, code: 2) }
-            printError("toneshaper send: warning: \(hint)")
+            // Scripts must notice: a change nobody acknowledged may never have landed.
+            let target = SocketAddressText.hostPort(host, port)
+            throw CommandFailure(.unavailable, "no reply from \(target) within \(wait) s (is the node running, with OSC on that port?)")
         }
     }
 
@@ -117,12 +121,10 @@ struct SendCommand: ParsableCommand {
         return prefix + path
     }
 
-    private func failure(_ message: String, code: Int32) -> ExitCode {
-        printError("toneshaper send: \(message)")
-        return ExitCode(code)
-    }
-
-    private func printError(_ line: String) {
-        StandardError.line(line)
+    /// "127.0.0.1:9000", "[::1]:9000".
+    enum SocketAddressText {
+        static func hostPort(_ host: String, _ port: Int) -> String {
+            host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+        }
     }
 }

@@ -20,6 +20,17 @@ enum TerminationSignals {
         pthread_sigmask(SIG_BLOCK, &signals, nil)
     }
 
+    /// Waits at most `seconds` for one of them: its number, or nil when none came.
+    static func wait(seconds: Double) -> Int32? {
+        var signals = set()
+        var timeout = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - seconds.rounded(.down)) * 1e9))
+        while true {
+            let received = sigtimedwait(&signals, nil, &timeout)
+            if received > 0 { return received }
+            if errno != EINTR { return nil }
+        }
+    }
+
     /// Waits for one of them and returns its number.
     static func wait() -> Int32 {
         var signals = set()

@@ -15,7 +15,33 @@ struct ToneShaperCommand: ParsableCommand {
         subcommands: [RunCommand.self, RenderCommand.self, PresetsCommand.self, SendCommand.self])
 
     /// Table-declared parameter flags (`--wave square`) become `--set wave=square` first.
+    /// Every error is reported in one style, with one exit status per kind
+    /// (`CommandErrors`).
     static func main() {
-        main(ParameterOptions.rewrite(Array(CommandLine.arguments.dropFirst())))
+        let arguments = ParameterOptions.rewrite(joiningNegativeValues(Array(CommandLine.arguments.dropFirst())))
+        do {
+            var command = try parseAsRoot(arguments)
+            try command.run()
+        } catch {
+            CommandErrors.exit(with: error, arguments: arguments)
+        }
+    }
+
+    /// `--seconds -1` becomes `--seconds=-1`: otherwise the parser takes "-1" for an option
+    /// and says the value is missing, where the user gave a value that is out of range.
+    /// Only a long option without "=" followed by a negative number is joined.
+    static func joiningNegativeValues(_ arguments: [String]) -> [String] {
+        let flags: Set = ["--paused", "--stereo", "--no-osc", "--no-auto-connect", "--sync", "--tcp", "--help"]
+        var result: [String] = []
+        for argument in arguments {
+            if let previous = result.last, previous.hasPrefix("--"), previous.count > 2, !previous.contains("="),
+               !flags.contains(previous),
+               argument.hasPrefix("-"), argument.count > 1, Double(argument) != nil {
+                result[result.count - 1] = previous + "=" + argument
+            } else {
+                result.append(argument)
+            }
+        }
+        return result
     }
 }

@@ -4,7 +4,7 @@ import Testing
 import ToneShaperTestSupport
 
 /// The `toneshaper` executable built beside this test bundle, run as a user would.
-private struct Toneshaper {
+struct Toneshaper {
     struct Result {
         var status: Int32
         var stdout: String

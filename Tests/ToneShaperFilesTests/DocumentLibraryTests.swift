@@ -147,7 +147,8 @@ private struct Fixture {
         shape.extraKeys = ["colour": .string("blue")]
         let path = try library.save(shape, name: "mine")
         #expect(path == nested + "/mine.toneshaper")
-        #expect(try library.load("mine") == shape)
+        #expect(try library.load("mine") == DocumentLibrary.savedCopy(of: shape, as: "mine"))
+        #expect(try library.load("mine").name == "mine")
 
         shape.amplitude = 0.5
         try library.save(shape, name: "mine")

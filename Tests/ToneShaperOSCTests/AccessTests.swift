@@ -87,7 +87,7 @@ struct AccessTests {
         let fixture = try OSCFixture()
         let controller = EngineController(shape: .defaultShape, sampleRate: 48_000)
         let second = try OSCControlServer(controller: controller, configuration: .init(port: fixture.server.port))
-        #expect(performing: { try second.start() }, throws: { "\($0)".contains("cannot open OSC UDP port") })
+        #expect(performing: { try second.start() }, throws: { "\($0)" == "port \(fixture.server.port) is in use; use --osc-port 0 for any free port" })
         #expect(!second.isRunning)
     }
 

@@ -1,4 +1,3 @@
-import CLiblo
 import Logging
 import Synchronization
 import ToneShaperCore
@@ -9,9 +8,14 @@ import Glibc
 import Darwin
 #endif
 
-/// The OSC control surface of the node (SPEC 10): a liblo server thread that checks each
+/// The OSC control surface of the node (SPEC 10): one thread receiving OSC over UDP and
+/// TCP on the same port, IPv4 and IPv6 (see `ListeningSockets`), that checks each
 /// message's sender, turns the message into an `EngineController` call, and answers the
 /// sender.
+///
+/// `<prefix>/reply-port P` is handled here, before routing: it is about where replies go,
+/// not about the sound. From then on replies to that sender's address go to UDP port P
+/// (0 restores replying to the source).
 ///
 /// Replies (all under the configured prefix, `/toneshaper` by default):
 /// - a change applied: `/toneshaper/ok <address:s>` (unless `acknowledge` is off);
@@ -24,10 +28,10 @@ import Darwin
 /// Senders outside the access policy get no reply and change nothing. Error replies are
 /// rate-limited per sender, error log lines globally.
 ///
-/// All the work happens on liblo's thread; `start` and `stop` may be called from any
+/// All the work happens on the receiving thread; `start` and `stop` may be called from any
 /// thread but not from inside a handler.
 public final class OSCControlServer: @unchecked Sendable {
-    // @unchecked: `thread` and `server` are written only by start() before liblo's thread
+    // @unchecked: `loop` and `sockets` are written only by start() before the receiving thread
     // runs and by stop() after it has been joined; everything the handler mutates is in
     // a Mutex or an Atomic.
 
@@ -39,7 +43,7 @@ public final class OSCControlServer: @unchecked Sendable {
     private let logger: Logger
 
     private var loop: OSCReceiveLoop?
-    private var server: lo_server?
+    private var sockets: ListeningSockets?
     private let lifecycle = Mutex(false)
     private let boundPort = Atomic<Int>(0)
 
@@ -47,6 +51,7 @@ public final class OSCControlServer: @unchecked Sendable {
         var replies: ReplyLimiter
         var errorLog: LogThrottle
         var refusalLog: LogThrottle
+        var replyPorts = ReplyPortTable()
     }
     private let throttles: Mutex<Throttles>
 
@@ -79,58 +84,44 @@ public final class OSCControlServer: @unchecked Sendable {
 
     // MARK: Lifecycle
 
-    /// Opens the UDP port and starts the receiving thread.
+    /// Opens the UDP and TCP ports (the same number) and starts the receiving thread.
     public func start() throws(OSCConfigurationError) {
         try lifecycle.withLock { running throws(OSCConfigurationError) in
             guard !running else { return }
             LibloErrors.use(logger)
-            LibloErrors.clearLast()
-            guard let server = lo_server_new_with_proto(String(configuration.port), LO_UDP, LibloErrors.handler) else {
-                let why = LibloErrors.last ?? "unknown error"
-                throw OSCConfigurationError("cannot open OSC UDP port \(configuration.port): \(why)\(configuration.port != 0 ? "; is another program using it? (--osc-port 0 picks a free one)" : "")")
-            }
-            // Future-dated bundles are handed over at once with their time tag, which
-            // becomes a sample position on the audio side (SPEC 12); liblo's own queue
-            // would dispatch them late and coarsely on its thread.
-            lo_server_enable_queue(server, 0, 1)
-            let fd = lo_server_get_socket_fd(server)
-            // Room for bursts from a fast controller before the kernel drops datagrams.
-            var bufferSize: Int32 = 1 << 20
-            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &bufferSize, socklen_t(MemoryLayout<Int32>.size))
-            // liblo reports port 0 as 0: ask the socket which port the kernel chose.
-            boundPort.store(OSCControlServer.localPort(of: fd) ?? configuration.port, ordering: .releasing)
-
-            // One catch-all method: every address is routed in Swift (see OSCAddressSpace
-            // on why OSC patterns must not fan out), arity and types are checked there,
-            // and unknown addresses are answered instead of dropped.
-            lo_server_add_method(server, nil, nil, { path, types, argv, argc, message, context in
-                guard let context else { return 0 }
-                Unmanaged<OSCControlServer>.fromOpaque(context)._withUnsafeGuaranteedRef {
-                    $0.receive(path: path, types: types, argv: argv, argc: argc, message: message)
-                }
-                return 0
-            }, Unmanaged.passUnretained(self).toOpaque())
-
-            guard let loop = OSCReceiveLoop(server: server) else {
-                lo_server_free(server)
+            let sockets = try ListeningSockets.open(port: configuration.port)
+            let policy = self.policy
+            guard let loop = OSCReceiveLoop(
+                sockets: sockets,
+                admit: { [weak self] peer in
+                    guard let self else { return false }
+                    if self.policy.permits(host: peer.ip.map(\.description)) { return true }
+                    self.refuseSender(peer.ip?.description)
+                    return false
+                },
+                note: { [weak self] line in self?.logThrottled(\.errorLog) { line } },
+                handler: { [weak self] packet, origin in self?.receive(packet, from: origin) })
+            else {
+                sockets.close()
                 throw OSCConfigurationError("cannot start the OSC receiving thread (no pipe available)")
             }
-            self.server = server
+            boundPort.store(sockets.port, ordering: .releasing)
+            self.sockets = sockets
             self.loop = loop
             loop.start()
             running = true
-            logger.info("OSC control on \(url) (prefix \(addressSpace.prefix.isEmpty ? "none" : addressSpace.prefix)); accepting \(policy)")
+            logger.info("OSC control on \(url) and \(tcpURL)\(sockets.family == AF_INET6 ? " (IPv4 and IPv6)" : "") (prefix \(addressSpace.prefix.isEmpty ? "none" : addressSpace.prefix)); accepting \(policy)")
         }
     }
 
-    /// Stops the receiving thread (waiting for a message being handled) and closes the port.
+    /// Stops the receiving thread (waiting for a message being handled) and closes the ports.
     public func stop() {
         lifecycle.withLock { running in
-            guard running, let loop, let server else { return }
+            guard running, let loop, let sockets else { return }
             loop.stop()
-            lo_server_free(server)
+            sockets.close()
             self.loop = nil
-            self.server = nil
+            self.sockets = nil
             running = false
             let (errors, refusals) = throttles.withLock { ($0.errorLog.drainSuppressed(), $0.refusalLog.drainSuppressed()) }
             if errors + refusals > 0 {
@@ -141,17 +132,21 @@ public final class OSCControlServer: @unchecked Sendable {
 
     public var isRunning: Bool { lifecycle.withLock { $0 } }
 
-    /// The UDP port listened on (the one the kernel chose when configured with 0).
+    /// The port listened on, UDP and TCP alike (the one the kernel chose when configured
+    /// with 0).
     public var port: Int { boundPort.load(ordering: .acquiring) }
 
     /// "osc.udp://127.0.0.1:9000/", for printing at start.
-    public var url: String {
-        let host: String
+    public var url: String { "osc.udp://\(urlHost):\(port)/" }
+
+    /// "osc.tcp://127.0.0.1:9000/": the same port over TCP.
+    public var tcpURL: String { "osc.tcp://\(urlHost):\(port)/" }
+
+    private var urlHost: String {
         switch configuration.host?.trimmingWhitespace {
-        case nil, "", "localhost": host = "127.0.0.1"
-        case let h?: host = h.contains(":") ? "[\(h)]" : h
+        case nil, "", "localhost": return "127.0.0.1"
+        case let h?: return h.contains(":") ? "[\(h)]" : h
         }
-        return "osc.udp://\(host):\(port)/"
     }
 
     /// What the server has seen since it was made.
@@ -174,57 +169,98 @@ public final class OSCControlServer: @unchecked Sendable {
                  suppressedReplies: throttles.withLock { $0.replies.suppressed })
     }
 
-    // MARK: Handling (liblo's thread)
+    // MARK: Handling (the receiving thread)
 
-    private func receive(path: UnsafePointer<CChar>?, types: UnsafePointer<CChar>?,
-                         argv: UnsafeMutablePointer<UnsafeMutablePointer<lo_arg>?>?, argc: Int32, message: lo_message?) {
-        // The source belongs to liblo and is freed after this handler: read it now, keep
-        // nothing of it.
-        let source = message.flatMap { lo_message_get_source($0) }
-        let host = source.flatMap { LibloMessages.string(lo_address_get_hostname($0)) }
-        guard policy.permits(host: host) else {
-            ignoredSenderCount.add(1, ordering: .relaxed)
-            logThrottled(\.refusalLog) { "OSC: ignored a message from \(host ?? "an unknown sender"), which is not allowed (accepting \(self.policy))" }
+    /// One packet (a message or a bundle of them) from one sender.
+    private func receive(_ packet: UnsafeRawBufferPointer, from origin: PacketOrigin) {
+        let sender = origin.address.ip
+        let host = sender?.description
+        guard let sender, policy.permits(sender) else {
+            refuseSender(host)
             return
         }
-        receivedCount.add(1, ordering: .relaxed)
-        let address = LibloMessages.string(path) ?? ""
-        let response: OSCResponse
-        if let arguments = LibloMessages.arguments(types: types, argv: argv, argc: argc, message: message) {
-            let tag = message.map { lo_message_get_timestamp($0) } ?? toneshaper_lo_tt_immediate()
-            response = router.handle(path: address, arguments: arguments,
-                                     timeTag: OSCTimeTag(seconds: tag.sec, fraction: tag.frac))
-        } else {
-            response = .refused(address: address, reason: "malformed message (type tags and arguments disagree)")
+        let messages = OSCPacket.decode(packet)
+        if messages.isEmpty {
+            receivedCount.add(1, ordering: .relaxed)
+            refusedCount.add(1, ordering: .relaxed)
+            logThrottled(\.errorLog) { "OSC: ignored \(packet.count) bytes from \(host ?? "?") that are not an OSC message or bundle" }
+            return
         }
+        for message in messages {
+            receivedCount.add(1, ordering: .relaxed)
+            let response: OSCResponse
+            if message.path == addressSpace.replyPortAddress {
+                response = setReplyPort(message.arguments, for: sender)
+            } else if let arguments = message.arguments {
+                response = router.handle(path: message.path, arguments: arguments, timeTag: message.timeTag)
+            } else {
+                response = .refused(address: message.path, reason: "malformed message (type tags and arguments disagree)")
+            }
+            respond(response, to: replyRoute(for: origin, sender: sender), host: host)
+        }
+    }
 
+    private func respond(_ response: OSCResponse, to route: PacketOrigin, host: String?) {
         switch response {
         case .applied(let address, let notes):
             appliedCount.add(1, ordering: .relaxed)
             logger.debug("OSC \(OSCCommandRouter.clip(address, 200)) applied (from \(host ?? "?"))")
             if configuration.acknowledge {
-                reply(to: source, OSCMessage(path: addressSpace.okAddress, arguments: [.string(address)] + notes.map { .string($0) }))
+                reply(to: route, OSCMessage(path: addressSpace.okAddress, arguments: [.string(address)] + notes.map { .string($0) }))
             }
         case .reply(let message):
             appliedCount.add(1, ordering: .relaxed)
-            reply(to: source, message)
+            reply(to: route, message)
         case .refused(let address, let reason):
             refusedCount.add(1, ordering: .relaxed)
             let shownAddress = OSCCommandRouter.clip(address, 256)
             logThrottled(\.errorLog) { "OSC \(shownAddress) from \(host ?? "?") refused: \(reason)" }
             let allowed = throttles.withLock { $0.replies.allow(sender: host ?? "?") }
             if allowed {
-                reply(to: source, OSCMessage(path: addressSpace.errorAddress, arguments: [.string(shownAddress), .string(reason)]))
+                reply(to: route, OSCMessage(path: addressSpace.errorAddress, arguments: [.string(shownAddress), .string(reason)]))
             }
         }
     }
 
-    private func reply(to source: lo_address?, _ message: OSCMessage) {
-        guard let source, let server, let payload = LibloMessages.make(message.arguments) else { return }
-        defer { lo_message_free(payload) }
-        if lo_send_message_from(source, server, message.path, payload) < 0 {
-            logThrottled(\.errorLog) { "OSC: could not send \(message.path) to \(LibloMessages.string(lo_address_get_hostname(source)) ?? "?")" }
+    /// Where replies to this sender go: back where the packet came from (its UDP source
+    /// port, or its TCP connection), unless it chose a reply port, which is always UDP.
+    private func replyRoute(for origin: PacketOrigin, sender: IPAddress) -> PacketOrigin {
+        guard let port = throttles.withLock({ $0.replyPorts.port(for: sender) }) else { return origin }
+        return PacketOrigin(transport: .udp, address: origin.address.withPort(port))
+    }
+
+    /// `<prefix>/reply-port P`: transport, not a parameter, so it is handled here, before
+    /// routing. 0 goes back to replying to the source port.
+    private func setReplyPort(_ arguments: [OSCValue]?, for sender: IPAddress) -> OSCResponse {
+        let address = addressSpace.replyPortAddress
+        guard let arguments, arguments.count == 1 else {
+            return .refused(address: address, reason: "expects one argument, a UDP port 1...65535 (0: reply to the source port again)")
         }
+        let port: Int?
+        switch arguments[0] {
+        case .int32(let i): port = Int(i)
+        case .int64(let i): port = Int(exactly: i)
+        case .float(let f): port = Int(exactly: f)
+        case .double(let d): port = Int(exactly: d)
+        default: port = nil
+        }
+        guard let port, (0...65535).contains(port) else {
+            return .refused(address: address, reason: "\(arguments[0]) is not a port; give a whole number 1...65535, or 0 to reply to the source port again")
+        }
+        throttles.withLock { $0.replyPorts.set(port, for: sender) }
+        return .applied(address: address, notes: [])
+    }
+
+    private func reply(to route: PacketOrigin, _ message: OSCMessage) {
+        guard let loop, let packet = OSCPacket.encode(message) else { return }
+        if !loop.reply(packet, to: route) {
+            logThrottled(\.errorLog) { "OSC: could not send \(message.path) to \(route.address.description)" }
+        }
+    }
+
+    private func refuseSender(_ host: String?) {
+        ignoredSenderCount.add(1, ordering: .relaxed)
+        logThrottled(\.refusalLog) { "OSC: ignored a message from \(host ?? "an unknown sender"), which is not allowed (accepting \(self.policy))" }
     }
 
     private func logThrottled(_ which: WritableKeyPath<Throttles, LogThrottle>, _ line: () -> String) {
@@ -233,27 +269,9 @@ public final class OSCControlServer: @unchecked Sendable {
         if suppressed > 0 { logger.warning("OSC: \(suppressed) more such lines suppressed in the last second") }
         logger.warning("\(line())")
     }
+}
 
-    /// The port a socket is bound to.
-    static func localPort(of fd: Int32) -> Int? {
-        guard fd >= 0 else { return nil }
-        var storage = sockaddr_storage()
-        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-        let ok = withUnsafeMutablePointer(to: &storage) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) == 0 }
-        }
-        guard ok else { return nil }
-        switch Int32(storage.ss_family) {
-        case AF_INET:
-            return withUnsafePointer(to: &storage) {
-                $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { Int(UInt16(bigEndian: $0.pointee.sin_port)) }
-            }
-        case AF_INET6:
-            return withUnsafePointer(to: &storage) {
-                $0.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { Int(UInt16(bigEndian: $0.pointee.sin6_port)) }
-            }
-        default:
-            return nil
-        }
-    }
+extension OSCAddressSpace {
+    /// `<prefix>/reply-port`: where this sender's replies go (handled by the server).
+    var replyPortAddress: String { prefix + "/reply-port" }
 }

@@ -1,24 +1,53 @@
-import CLiblo
 import Foundation
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// The thread that feeds a liblo server its datagrams. liblo's own server thread wakes
-/// every 10 ms to poll, about a hundred times a second for nothing; this one sleeps in
-/// poll() until a datagram arrives or `stop()` writes to its wake-up pipe, so an idle node
-/// costs no CPU on OSC.
+/// Where a packet came from, and so where its replies go.
+struct PacketOrigin {
+    enum Transport: Equatable { case udp, tcp }
+    var transport: Transport
+    var address: SocketAddress
+    /// The TCP connection it arrived on (nil for UDP). Valid only during the handler call.
+    unowned(unsafe) var connection: StreamConnection?
+}
+
+/// The thread that reads the node's OSC sockets: UDP datagrams, TCP connections being
+/// accepted, and each connected TCP client. It sleeps in poll() until something arrives or
+/// `stop()` writes to its wake-up pipe, so an idle node costs no CPU on OSC. Every socket
+/// is non-blocking and every client has its own buffers: a slow or stalled TCP client
+/// delays no one.
+///
+/// The handler runs on this thread and may answer through `reply`; connections are
+/// touched by this thread only.
 final class OSCReceiveLoop: @unchecked Sendable {
-    private let server: lo_server
-    private let socket: Int32
+    typealias Handler = (_ packet: UnsafeRawBufferPointer, _ origin: PacketOrigin) -> Void
+    typealias Admit = (_ address: SocketAddress) -> Bool
+
+    let sockets: ListeningSockets
+    private let handler: Handler
+    private let admit: Admit
+    private let note: (String) -> Void
     private var wake: [Int32] = [-1, -1]
     private let finished = DispatchSemaphore(value: 0)
+    private var connections: [StreamConnection] = []
 
-    init?(server: lo_server) {
-        self.server = server
-        socket = lo_server_get_socket_fd(server)
-        guard socket >= 0, pipe(&wake) == 0 else { return nil }
+    /// TCP clients at once; past it the one idle longest makes room for the newcomer, so
+    /// clients that connect and go quiet cannot lock everyone out.
+    static let maximumConnections = 32
+    /// Largest datagram read (the UDP maximum).
+    static let maximumDatagram = 65_536
+
+    /// - Parameters:
+    ///   - admit: whether a TCP peer may connect at all (the access policy).
+    ///   - note: a line for the log (throttled by the caller).
+    init?(sockets: ListeningSockets, admit: @escaping Admit, note: @escaping (String) -> Void, handler: @escaping Handler) {
+        self.sockets = sockets
+        self.handler = handler
+        self.admit = admit
+        self.note = note
+        guard pipe(&wake) == 0 else { return nil }
     }
 
     func start() {
@@ -27,31 +56,125 @@ final class OSCReceiveLoop: @unchecked Sendable {
         thread.start()
     }
 
-    /// Wakes the thread, and returns once it will not touch the server again.
+    /// Wakes the thread, and returns once it will not touch the sockets again. Closes the
+    /// TCP connections; the listening sockets belong to the caller.
     func stop() {
         var byte: UInt8 = 1
         _ = write(wake[1], &byte, 1)
         finished.wait()
         close(wake[0])
         close(wake[1])
+        connections.removeAll()
+    }
+
+    /// Sends a reply packet to `origin` (UDP: to `address`, which may carry a reply port;
+    /// TCP: down the connection, or by UDP when `address` was redirected). Only from the
+    /// handler.
+    func reply(_ packet: [UInt8], to origin: PacketOrigin) -> Bool {
+        if origin.transport == .tcp, let connection = origin.connection {
+            if connection.queue(packet) { return true }
+            note("OSC: closing the TCP connection of \(connection.peer.description): it is not reading its replies")
+            drop(connection)
+            return false
+        }
+        let destination = origin.address.converted(to: sockets.family)
+        let sent = packet.withUnsafeBytes { bytes in
+            destination.withSockaddr { sendto(sockets.udp, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL), $0, $1) }
+        }
+        return sent == packet.count
     }
 
     private func run() {
-        var fds = [pollfd(fd: socket, events: Int16(POLLIN), revents: 0),
-                   pollfd(fd: wake[0], events: Int16(POLLIN), revents: 0)]
+        var datagram = [UInt8](repeating: 0, count: OSCReceiveLoop.maximumDatagram)
+        var fds: [pollfd] = []
         while true {
-            fds[0].revents = 0
-            fds[1].revents = 0
-            if poll(&fds, 2, -1) < 0 {
+            fds.removeAll(keepingCapacity: true)
+            fds.append(pollfd(fd: wake[0], events: Int16(POLLIN), revents: 0))
+            fds.append(pollfd(fd: sockets.udp, events: Int16(POLLIN), revents: 0))
+            fds.append(pollfd(fd: sockets.tcp, events: Int16(POLLIN), revents: 0))
+            for connection in connections {
+                fds.append(pollfd(fd: connection.fd, events: Int16(POLLIN) | (connection.wantsToWrite ? Int16(POLLOUT) : 0), revents: 0))
+            }
+            if poll(&fds, nfds_t(fds.count), -1) < 0 {
                 if errno == EINTR { continue }
                 break
             }
-            if fds[1].revents != 0 { break }
-            if fds[0].revents != 0 {
-                // Everything that has arrived, then back to sleep.
-                while lo_server_recv_noblock(server, 0) > 0 {}
+            if fds[0].revents != 0 { break }
+            if fds[1].revents != 0 { receiveDatagrams(into: &datagram) }
+            if fds[2].revents != 0 { acceptConnections() }
+            // Connections polled this round, in order; drops during the loop are by identity.
+            let polled = Array(connections.prefix(fds.count - 3))
+            for (i, connection) in polled.enumerated() where fds[3 + i].revents != 0 {
+                serve(connection, events: fds[3 + i].revents)
             }
         }
         finished.signal()
+    }
+
+    /// Every datagram waiting, then back to sleep.
+    private func receiveDatagrams(into buffer: inout [UInt8]) {
+        while true {
+            let (n, sender) = buffer.withUnsafeMutableBytes { bytes in
+                SocketAddress.receiving { recvfrom(sockets.udp, bytes.baseAddress, bytes.count, 0, $0, $1) }
+            }
+            if n < 0 && errno == EINTR { continue }
+            guard n >= 0 else { return }
+            buffer.withUnsafeBytes { handler(UnsafeRawBufferPointer(rebasing: $0[0..<n]), PacketOrigin(transport: .udp, address: sender)) }
+        }
+    }
+
+    private func acceptConnections() {
+        while true {
+            let (fd, peer) = SocketAddress.receiving { Int(accept(sockets.tcp, $0, $1)) }
+            guard fd >= 0 else { return }
+            _ = fcntl(Int32(fd), F_SETFL, fcntl(Int32(fd), F_GETFL) | O_NONBLOCK)
+            _ = fcntl(Int32(fd), F_SETFD, FD_CLOEXEC)
+            // Senders outside the policy get nothing, not even a connection that stays open.
+            guard admit(peer) else {
+                close(Int32(fd))
+                continue
+            }
+            if connections.count >= OSCReceiveLoop.maximumConnections,
+               let idlest = connections.min(by: { $0.lastActivity < $1.lastActivity }) {
+                note("OSC: \(OSCReceiveLoop.maximumConnections) TCP clients connected; closing the one idle longest (\(idlest.peer.description))")
+                drop(idlest)
+            }
+            connections.append(StreamConnection(fd: Int32(fd), peer: peer, now: OSCReceiveLoop.now()))
+        }
+    }
+
+    private func serve(_ connection: StreamConnection, events: Int16) {
+        guard connections.contains(where: { $0 === connection }) else { return }
+        if events & Int16(POLLOUT) != 0 && !connection.flush() {
+            drop(connection)
+            return
+        }
+        guard events & (Int16(POLLIN) | Int16(POLLHUP) | Int16(POLLERR)) != 0 else { return }
+        let outcome = connection.read(now: OSCReceiveLoop.now())
+        let packets: [[UInt8]]
+        var closing = false
+        switch outcome {
+        case .packets(let p): packets = p
+        case .closed(let p, let reason):
+            packets = p
+            closing = true
+            if let reason { note("OSC: closing the TCP connection of \(connection.peer.description): \(reason)") }
+        }
+        for packet in packets {
+            // A reply may have dropped the connection (it stopped reading).
+            guard connections.contains(where: { $0 === connection }) else { return }
+            packet.withUnsafeBytes { handler($0, PacketOrigin(transport: .tcp, address: connection.peer, connection: connection)) }
+        }
+        if closing { drop(connection) }
+    }
+
+    private func drop(_ connection: StreamConnection) {
+        connections.removeAll { $0 === connection }
+    }
+
+    static func now() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
 }

@@ -42,6 +42,12 @@ extension OSCControlServer {
             self.allow = allow
         }
 
+        /// Checks every field without opening anything, so that a command line can be
+        /// refused before it touches JACK.
+        public func check() throws(OSCConfigurationError) {
+            _ = try validated()
+        }
+
         /// Checks every field and returns the normalised prefix and the access policy, or
         /// an error that says which field is wrong and how to fix it.
         func validated() throws(OSCConfigurationError) -> (prefix: String, policy: AccessPolicy) {
