@@ -53,10 +53,10 @@ enum CommandErrors {
             // Already reported where it happened.
             ToneShaperCommand.exit(withError: code)
         }
+        // ArgumentParser's own: help and version requests exit cleanly, with its text.
+        if ToneShaperCommand.exitCode(for: error) == .success { ToneShaperCommand.exit(withError: error) }
         let (status, message) = classify(error)
         if status == .usage {
-            // ArgumentParser's own: help and version requests exit cleanly, with its text.
-            if ToneShaperCommand.exitCode(for: error) == .success { ToneShaperCommand.exit(withError: error) }
             let usage = ToneShaperCommand.usageString(for: subcommand ?? ToneShaperCommand.self)
             StandardError.line("\(name): error: \(message)")
             StandardError.line("Usage: \(usage.trimmingPrefix("Usage: "))")
