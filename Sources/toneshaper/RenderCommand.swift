@@ -73,7 +73,9 @@ struct RenderCommand: ParsableCommand {
     }
 
     func run() throws {
-        let shape = try parameters.apply(to: DocumentLibrary().load(document))
+        let loaded = try DocumentLibrary().load(document)
+        for warning in ToneShapeDocument.warnings(for: loaded) { StandardError.line("toneshaper render: warning: \(document): \(warning)") }
+        let shape = try parameters.apply(to: loaded)
         let fileFormat = try AudioFileFormat(container: try container(), sampleFormat: sampleFormat)
         let rate = Double(sampleRate)
         let length = try renderLength(of: shape)

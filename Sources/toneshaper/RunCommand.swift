@@ -105,7 +105,10 @@ struct RunCommand: ParsableCommand {
 
         let library = DocumentLibrary()
         var shape = ToneShape.defaultShape
-        if let document { shape = try library.load(document) }
+        if let document {
+            shape = try library.load(document)
+            for warning in ToneShapeDocument.warnings(for: shape) { logger.warning("\(document): \(warning)") }
+        }
         shape = try parameters.apply(to: shape)
         // The node adopts the server's rate before the first sound.
         let controller = EngineController(shape: shape, sampleRate: 48_000, playing: !paused, documents: library)

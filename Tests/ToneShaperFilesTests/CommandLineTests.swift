@@ -78,6 +78,15 @@ struct Toneshaper {
         #expect(info.frames == 24000)
     }
 
+    @Test func misspeltKeysAndShortCurvesAreWarnedAboutButRendered() throws {
+        let dir = try TemporaryDirectory()
+        try dir.write("odd.toneshaper", #"{"points": [[0, 300], [1, 700]], "duration": 2, "minFrequency": 100, "maxFrequency": 800, "ampltude": 0.5}"#)
+        let result = try Toneshaper.run(["render", dir.file("odd.toneshaper"), "-o", dir.file("odd.wav"), "--seconds", "0.1"], library: dir.path)
+        #expect(result.status == 0)
+        #expect(result.stderr.contains("warning: \(dir.file("odd.toneshaper")): unknown key \"ampltude\"; did you mean \"amplitude\"?"))
+        #expect(result.stderr.contains("the points span 0...1 s of a 2 s cycle"))
+    }
+
     @Test func badDocumentFailsReadablyAndWritesNothing() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }

@@ -198,3 +198,17 @@ private final class SavedShapes: Sendable {
     func add(_ name: String, _ shape: ToneShape) { storage.withLock { $0.append(name) } }
     var names: [String] { storage.withLock { $0 } }
 }
+
+@Suite("Receipts")
+struct ReceiptTests {
+    @Test("a change that takes the curve above Nyquist says so in its /ok")
+    func clampIsSaid() throws {
+        let fixture = try OSCFixture()
+        let reply = try #require(try fixture.request("/toneshaper/frequency/max", [.float(60_000)]))
+        #expect(reply.path == "/toneshaper/ok")
+        #expect(reply.arguments.count == 2)
+        #expect(reply.arguments.last?.string?.contains("above 24000 Hz (Nyquist at 48000 Hz) are clamped") == true)
+        let plain = try #require(try fixture.request("/toneshaper/amplitude", [.float(0.2)]))
+        #expect(plain.arguments == [.string("/toneshaper/amplitude")])
+    }
+}

@@ -12,7 +12,7 @@ struct QueryTests {
 
         let reply = try #require(try fixture.request("/toneshaper/state"))
         #expect(reply.path == "/toneshaper/state")
-        #expect(reply.arguments.count == 2 * (ParameterTable.all.count + 2))
+        #expect(reply.arguments.count == 2 * (ParameterTable.all.count + 1) + 1 + 2 * fixture.controller.shape.points.count)
         let pairs = reply.pairs
         let shape = fixture.controller.shape
         for spec in ParameterTable.all {
@@ -26,7 +26,9 @@ struct QueryTests {
         }
         #expect(pairs["wave"] == .string("Triangle Fourier"))
         #expect(pairs["playing"] == .int32(0))
-        #expect(pairs["points"] == .int32(3))
+        // "points", then the points themselves to the end.
+        #expect(reply.arguments[2 * (ParameterTable.all.count + 1)] == .string("points"))
+        #expect(reply.arguments.suffix(6) == [.float(0), .float(220), .float(1), .float(330), .float(2), .float(220)])
         // Keys come in the table's order.
         #expect(reply.arguments.first == .string(ParameterTable.all[0].oscPath))
         // A query changes nothing.

@@ -82,7 +82,7 @@ struct OSCCommandRouter: Sendable {
             guard points.count <= OSCCommandRouter.maximumPointsInReply else {
                 throw ControlError(.command(.points), "the curve has \(points.count) points, more than one reply carries (\(OSCCommandRouter.maximumPointsInReply))")
             }
-            return OSCMessage(path: space.prefix + "/points", arguments: points.flatMap { [.float(Float($0.time)), .float(Float($0.frequency))] })
+            return OSCMessage(path: space.prefix + "/points", arguments: OSCCommandRouter.flatPoints(points))
         case .stats:
             guard let statistics = services.statistics?() else {
                 throw ControlError(.command(.stats), "no statistics: the audio engine is not running")
@@ -92,8 +92,11 @@ struct OSCCommandRouter: Sendable {
     }
 
     /// `/state`: key/value pairs, one per parameter of the table in its order (the key is
-    /// the parameter's OSC path below the prefix), then "playing" and "points" (the count).
-    /// Reals are floats, whole numbers and flags int32, names strings.
+    /// the parameter's OSC path below the prefix), then "playing", then "points" followed by
+    /// the points themselves, t0 f0 t1 f1 ... to the end of the message. Reals are floats,
+    /// whole numbers and flags int32, names strings. A curve of more points than one
+    /// datagram carries (`maximumPointsInReply`) ends with "pointCount" N instead; `/points`
+    /// over TCP reads it whole.
     func stateReply() -> OSCMessage {
         let state = controller.state
         var values: [OSCValue] = []
@@ -101,9 +104,35 @@ struct OSCCommandRouter: Sendable {
             values.append(.string(spec.oscPath))
             values.append(OSCCommandRouter.oscValue(spec.value(in: state.shape)))
         }
-        values += [.string("playing"), .int32(state.playing ? 1 : 0),
-                   .string("points"), .int32(Int32(clamping: state.shape.points.count))]
+        values += [.string("playing"), .int32(state.playing ? 1 : 0)]
+        if state.shape.points.count <= OSCCommandRouter.maximumPointsInReply {
+            values.append(.string("points"))
+            values += OSCCommandRouter.flatPoints(state.shape.points)
+        } else {
+            values += [.string("pointCount"), .int32(Int32(clamping: state.shape.points.count))]
+        }
         return OSCMessage(path: space.stateAddress, arguments: values)
+    }
+
+    /// What a subscriber is sent when `keys` changed: each parameter at its own address
+    /// with its value, `/points` with the points, `/playing` 1 or 0.
+    func updateMessages(for keys: Set<StateKey>) -> [OSCMessage] {
+        let state = controller.state
+        var messages: [OSCMessage] = []
+        for spec in ParameterTable.all where keys.contains(.parameter(spec.id)) {
+            messages.append(OSCMessage(path: space.prefix + "/" + spec.oscPath, arguments: [OSCCommandRouter.oscValue(spec.value(in: state.shape))]))
+        }
+        if keys.contains(.points), state.shape.points.count <= OSCCommandRouter.maximumPointsInReply {
+            messages.append(OSCMessage(path: space.prefix + "/points", arguments: OSCCommandRouter.flatPoints(state.shape.points)))
+        }
+        if keys.contains(.playing) {
+            messages.append(OSCMessage(path: space.prefix + "/playing", arguments: [.int32(state.playing ? 1 : 0)]))
+        }
+        return messages
+    }
+
+    static func flatPoints(_ points: [CurvePoint]) -> [OSCValue] {
+        points.flatMap { [OSCValue.float(Float($0.time)), .float(Float($0.frequency))] }
     }
 
     static func oscValue(_ value: ParameterValue) -> OSCValue {

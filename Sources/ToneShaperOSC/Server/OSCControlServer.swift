@@ -44,6 +44,7 @@ public final class OSCControlServer: @unchecked Sendable {
 
     private var loop: OSCReceiveLoop?
     private var sockets: ListeningSockets?
+    private var subscriptions: OSCSubscriptions?
     private let lifecycle = Mutex(false)
     private let boundPort = Atomic<Int>(0)
 
@@ -108,6 +109,18 @@ public final class OSCControlServer: @unchecked Sendable {
             boundPort.store(sockets.port, ordering: .releasing)
             self.sockets = sockets
             self.loop = loop
+            let router = self.router
+            let subscriptions = OSCSubscriptions(
+                send: { packet, address in
+                    // sendto on the UDP socket is safe from any thread (TCP is the loop's alone).
+                    let destination = address.converted(to: sockets.family)
+                    return packet.withUnsafeBytes { bytes in
+                        destination.withSockaddr { sendto(sockets.udp, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL), $0, $1) }
+                    } == packet.count
+                },
+                messages: { keys in router.updateMessages(for: keys) })
+            subscriptions.start(watching: controller)
+            self.subscriptions = subscriptions
             loop.start()
             running = true
             logger.info("OSC control on \(url) and \(tcpURL)\(sockets.family == AF_INET6 ? " (IPv4 and IPv6)" : "") (prefix \(addressSpace.prefix.isEmpty ? "none" : addressSpace.prefix)); accepting \(policy)")
@@ -118,6 +131,8 @@ public final class OSCControlServer: @unchecked Sendable {
     public func stop() {
         lifecycle.withLock { running in
             guard running, let loop, let sockets else { return }
+            subscriptions?.stop()
+            subscriptions = nil
             loop.stop()
             sockets.close()
             self.loop = nil
@@ -191,6 +206,8 @@ public final class OSCControlServer: @unchecked Sendable {
             let response: OSCResponse
             if message.path == addressSpace.replyPortAddress {
                 response = setReplyPort(message.arguments, for: sender)
+            } else if message.path == addressSpace.subscribeAddress || message.path == addressSpace.unsubscribeAddress {
+                response = subscription(message.path, message.arguments, from: replyRoute(for: origin, sender: sender), sender: sender)
             } else if let arguments = message.arguments {
                 response = router.handle(path: message.path, arguments: arguments, timeTag: message.timeTag)
             } else {
@@ -251,6 +268,44 @@ public final class OSCControlServer: @unchecked Sendable {
         return .applied(address: address, notes: [])
     }
 
+    /// `<prefix>/subscribe [port] [host]` and `<prefix>/unsubscribe [port] [host]`: where
+    /// changes are pushed. Without arguments, the sender's own address and reply port;
+    /// another host only if the access policy would take control from it.
+    private func subscription(_ path: String, _ arguments: [OSCValue]?, from route: PacketOrigin, sender: IPAddress) -> OSCResponse {
+        guard let subscriptions else { return .refused(address: path, reason: "the server is stopping") }
+        let usage = "expects no arguments, a UDP port, or a port and a host"
+        guard let arguments, arguments.count <= 2 else { return .refused(address: path, reason: usage) }
+        var port = route.address.port
+        var host = sender
+        if let first = arguments.first {
+            switch first {
+            case .int32(let p) where (1...65535).contains(p): port = Int(p)
+            case .float(let p) where p == p.rounded() && (1...65535).contains(p): port = Int(p)
+            default: return .refused(address: path, reason: "\(usage); \(first) is not a port 1...65535")
+            }
+        }
+        if arguments.count == 2 {
+            guard case .string(let text) = arguments[1], let named = IPAddress(text == "localhost" ? "127.0.0.1" : text) else {
+                return .refused(address: path, reason: "\(usage); the host must be a numeric IPv4 or IPv6 address")
+            }
+            guard policy.permits(named) else {
+                return .refused(address: path, reason: "\(named) may not control this node (accepting \(policy)), so it cannot subscribe either")
+            }
+            host = named
+        }
+        let address = SocketAddress(host, port: port)
+        if path == addressSpace.unsubscribeAddress {
+            guard subscriptions.remove(address) else { return .refused(address: path, reason: "\(address.description) is not subscribed") }
+            return .applied(address: path, notes: [])
+        }
+        guard subscriptions.add(address) else {
+            return .refused(address: path, reason: "\(OSCSubscriptions.maximum) controllers are subscribed already, the most this node serves; unsubscribe one first")
+        }
+        // The whole state once, so the controller starts from what plays.
+        if let packet = OSCPacket.encode(router.stateReply()) { subscriptions.push(packet, to: address) }
+        return .applied(address: path, notes: [])
+    }
+
     private func reply(to route: PacketOrigin, _ message: OSCMessage) {
         guard let loop, let packet = OSCPacket.encode(message) else { return }
         if !loop.reply(packet, to: route) {
@@ -274,4 +329,7 @@ public final class OSCControlServer: @unchecked Sendable {
 extension OSCAddressSpace {
     /// `<prefix>/reply-port`: where this sender's replies go (handled by the server).
     var replyPortAddress: String { prefix + "/reply-port" }
+    /// `<prefix>/subscribe`, `<prefix>/unsubscribe`: pushed changes (handled by the server).
+    var subscribeAddress: String { prefix + "/subscribe" }
+    var unsubscribeAddress: String { prefix + "/unsubscribe" }
 }
