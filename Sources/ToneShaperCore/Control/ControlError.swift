@@ -20,7 +20,7 @@ public struct ControlError: Error, Equatable, Sendable, CustomStringConvertible 
         case setRangeTogether
         /// The audio thread has changes waiting; try again in a moment.
         case retryShortly
-        /// The audio thread takes no new curves: it is not running (no JACK server?).
+        /// The audio thread takes no new curves: it is not running (its host knows why).
         case startAudio
     }
 
@@ -69,7 +69,7 @@ public struct ControlError: Error, Equatable, Sendable, CustomStringConvertible 
         switch remedy {
         case .setRangeTogether: return "set both ends of the range at once"
         case .retryShortly: return "try again in a moment"
-        case .startAudio: return "the audio engine is not taking changes; is the JACK server running?"
+        case .startAudio: return "the audio engine is not taking new curves; is it running?"
         }
     }
 }

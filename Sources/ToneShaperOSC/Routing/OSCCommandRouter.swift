@@ -69,6 +69,7 @@ struct OSCCommandRouter: Sendable {
         }, remedy: { remedy in
             switch remedy {
             case .setRangeTogether: return "set both with \(space.prefix)/\(ControlCommand.Name.frequencyRange.rawValue)"
+            case .startAudio: return "the node's audio is not running; is the JACK server up?"
             default: return ControlError.neutralRemedy(remedy)
             }
         })
