@@ -137,7 +137,7 @@ struct RunCommand: ParsableCommand {
         let signal = TerminationSignals.wait()
         logger.info("\(signal == SIGINT ? "SIGINT" : "SIGTERM"): closing")
         osc?.stop()
-        NodeShutdown.stop(node)
+        let closed = NodeShutdown.stop(node)
         if let saveName {
             do {
                 let path = try library.save(controller.shape, name: saveName)
@@ -146,6 +146,7 @@ struct RunCommand: ParsableCommand {
                 throw CommandFailure(.cannotWrite, "could not save \"\(saveName)\": \(error)")
             }
         }
+        if !closed { NodeShutdown.exitLeavingNode() }
     }
 
     /// Starts the node; with `--wait`, waits for a server first (false: a signal came
