@@ -20,7 +20,9 @@ enum JackCallbacks {
     }
 
     // The notifications below run on JACK's notification thread (or, for shutdown, any
-    // thread): they only store into atomics. `arg` is the client's `SessionToken`.
+    // thread): they only store into atomics (the port-connect one also takes the
+    // connection log's lock, which only the control thread shares). `arg` is the
+    // client's `SessionToken`.
 
     static func sampleRateChanged(_ rate: jack_nframes_t, _ arg: UnsafeMutableRawPointer?) -> Int32 {
         withSignals(arg) { s, _ in s.sampleRate.store(Int(rate), ordering: .releasing) }
@@ -35,6 +37,15 @@ enum JackCallbacks {
     static func xrun(_ arg: UnsafeMutableRawPointer?) -> Int32 {
         withSignals(arg) { s, _ in s.xruns.wrappingAdd(1, ordering: .relaxed) }
         return 0
+    }
+
+    /// A connection made or broken anywhere in the graph: the log keeps those of our
+    /// ports, and the control loop is woken to look at once.
+    static func portConnect(_ a: jack_port_id_t, _ b: jack_port_id_t, _ connect: Int32, _ arg: UnsafeMutableRawPointer?) {
+        withSignals(arg) { s, generation in
+            s.connectionLog.record(a, b, connected: connect != 0, generation: generation)
+            s.wake.signal()
+        }
     }
 
     /// Server gone (jack_on_info_shutdown): remember the reason, raise the flag, wake the

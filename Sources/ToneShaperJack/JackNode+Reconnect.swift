@@ -8,6 +8,9 @@ extension JackNode {
     func serverWentAway(_ lost: JackSession) {
         let reason = signals.shutdownReason.take(generation: lost.generation) ?? "no reason given"
         logger.warning("JACK server went away: \(reason); keeping state, will reconnect")
+        // Connections JACK announced since the last look at the graph (one made moments
+        // before the server died) are remembered too.
+        remembered = ConnectionLog.apply(signals.connectionLog.drain(generation: lost.generation), to: remembered)
         session = nil
         publish(nil)
         lostAt = JackNode.monotonicSeconds()
@@ -58,6 +61,7 @@ extension JackNode {
             self.realtime = realtime
             abandonedClient = false
         }
+        signals.resetCallbackTimings()
         session.attach(realtime)
         updateClockOffset()
         do throws(JackNodeError) {
@@ -86,6 +90,9 @@ extension JackNode {
     /// after a reconnect, restore the remembered ones as their peers appear (for up to
     /// 10 s: other clients may come back later than the server).
     func keepConnections(_ session: JackSession) {
+        // What JACK announced since the last round, so that a loss right after it still
+        // knows; the poll below, later than these events, then has the last word.
+        remembered = ConnectionLog.apply(signals.connectionLog.drain(generation: session.generation), to: remembered)
         if let deadline = restoreDeadline {
             let present = Set(session.connections())
             var missing: [Connection] = []

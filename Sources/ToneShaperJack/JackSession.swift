@@ -48,6 +48,8 @@ struct JackSession: @unchecked Sendable {
         jack_set_xrun_callback(client, { arg in JackCallbacks.xrun(arg) }, arg)
         jack_on_info_shutdown(client, { code, reason, arg in JackCallbacks.infoShutdown(code, reason, arg) }, arg)
         jack_on_shutdown(client, { arg in JackCallbacks.shutdown(arg) }, arg)
+        signals.connectionLog.begin(generation: generation, client: client, ports: ports)
+        jack_set_port_connect_callback(client, { a, b, connect, arg in JackCallbacks.portConnect(a, b, connect, arg) }, arg)
         return JackSession(client: client, ports: ports, generation: generation, token: token)
     }
 
@@ -100,6 +102,7 @@ struct JackSession: @unchecked Sendable {
     /// server restart `jack_client_close` has been seen to hang (jack2 issue 395). True when
     /// it returned; then the token is freed too. On a timeout both are left behind.
     func close(deactivateFirst: Bool, timeout: Double) -> Bool {
+        token.pointee.signals._withUnsafeGuaranteedRef { $0.connectionLog.end(generation: generation) }
         let done = DispatchSemaphore(value: 0)
         let this = self
         Thread.detachNewThread {

@@ -1,3 +1,4 @@
+import CJack
 import Dispatch
 import Synchronization
 
@@ -24,8 +25,11 @@ final class NodeSignals: Sendable {
     let lostGeneration = Atomic<Int>(0)
     let shutdownReason = ShutdownReason()
 
-    /// Wakes the control loop early (shutdown notice, stop request).
+    /// Wakes the control loop early (shutdown notice, stop request, a new connection).
     let wake = DispatchSemaphore(value: 0)
+
+    /// Connections made and broken as JACK reports them (see `ConnectionLog`).
+    let connectionLog = ConnectionLog()
 }
 
 /// The server's reason for a shutdown, copied into a fixed buffer by the shutdown handler
@@ -62,5 +66,18 @@ final class ShutdownReason: @unchecked Sendable {
         let text = s == generation ? String(cString: buffer) : nil
         state.store(0, ordering: .releasing)
         return text.flatMap { $0.isEmpty ? nil : $0 }
+    }
+}
+
+extension NodeSignals {
+    /// Forgets the callback timings (the `/stats` percentiles and maximum), so that they
+    /// describe the current connection: a reconnection is a new server, perhaps on another
+    /// machine load, and an old maximum says nothing about it. Called before the new
+    /// client activates. xruns and periods keep counting since the node started.
+    func resetCallbackTimings() {
+        maxCallbackNanoseconds.store(0, ordering: .relaxed)
+        for i in 0..<CallbackTimingHistogram.bucketCount {
+            toneshaper_store_relaxed_u64(histogram.buckets + i, 0)
+        }
     }
 }

@@ -1,5 +1,8 @@
 import Dispatch
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import ToneShaperJack
 
 /// Closing the node on SIGINT or SIGTERM, within a bound. While connected, a clean close
@@ -10,10 +13,13 @@ import ToneShaperJack
 enum NodeShutdown {
     static let awayBound = 0.05
 
-    static func stop(_ node: JackNode) {
+    /// False when the node's thread was left running: end the process with
+    /// `exitLeavingNode()` once the rest (saving) is done.
+    @discardableResult
+    static func stop(_ node: JackNode) -> Bool {
         if node.isConnected {
             node.stop()
-            return
+            return true
         }
         let done = DispatchSemaphore(value: 0)
         let handOff = NodeHandOff(node: node)
@@ -21,7 +27,13 @@ enum NodeShutdown {
             handOff.node.stop()
             done.signal()
         }
-        _ = done.wait(timeout: .now() + awayBound)
+        return done.wait(timeout: .now() + awayBound) == .success
+    }
+
+    /// Exits at once, without the process's exit handlers: libjack's would wait for the
+    /// thread still inside it. Everything worth keeping is written by now.
+    static func exitLeavingNode() -> Never {
+        _exit(0)
     }
 }
 

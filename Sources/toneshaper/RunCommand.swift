@@ -98,7 +98,7 @@ struct RunCommand: ParsableCommand {
 
     func run() throws {
         // First, before any thread exists: every thread started from here on (JACK's,
-        // liblo's, the node's) inherits the block, so the signals wait for `sigwait` below.
+        // the OSC server's, the node's) inherits the block, so the signals wait for `sigwait` below.
         TerminationSignals.block()
         ComponentLogHandler.bootstrap(level: Logger.Level(rawValue: logLevel.lowercased()) ?? .info)
         let logger = Logger(label: "toneshaper")
@@ -117,30 +117,32 @@ struct RunCommand: ParsableCommand {
             clientName: clientName, serverName: serverName, stereo: stereo, connectTo: connect, autoConnect: !noAutoConnect))
         // OSC first: a port in use is reported before any JACK client appears.
         let osc = noOSC ? nil : try startOSC(controller: controller, node: node, library: library)
-        do {
-            guard try startNode(node, logger: logger) else {
-                osc?.stop()
-                return
-            }
-        } catch {
+        let started: Bool
+        do { started = try startNode(node, logger: logger) } catch {
             osc?.stop()
             throw error
         }
-        if node.clientName != clientName {
-            logger.warning("the JACK client name \"\(clientName)\" is taken; this node is \"\(node.clientName)\" (use --name to choose another)")
+        var closed = true
+        if started {
+            if node.clientName != clientName {
+                logger.warning("the JACK client name \"\(clientName)\" is taken; this node is \"\(node.clientName)\" (use --name to choose another)")
+            }
+            logger.info("playing \"\(shape.name ?? document ?? "default")\" at \(controller.sampleRate) Hz\(paused ? " (paused)" : "")")
+
+            // Straight to file descriptor 1, unbuffered: whoever waits for these lines (a
+            // script, a test) sees them at once even through a pipe.
+            var ready = "JACK: \(node.portNames.joined(separator: " "))\n"
+            if let osc { ready += "OSC: \(osc.url)\nOSC: \(osc.tcpURL)\n" }
+            FileHandle.standardOutput.write(Data(ready.utf8))
+
+            let signal = TerminationSignals.wait()
+            logger.info("\(signal == SIGINT ? "SIGINT" : "SIGTERM"): closing")
+            osc?.stop()
+            closed = NodeShutdown.stop(node)
+        } else {
+            // A signal while waiting for JACK: changes made over OSC meanwhile are saved too.
+            osc?.stop()
         }
-        logger.info("playing \"\(shape.name ?? document ?? "default")\" at \(controller.sampleRate) Hz\(paused ? " (paused)" : "")")
-
-        // Straight to file descriptor 1, unbuffered: whoever waits for these lines (a
-        // script, a test) sees them at once even through a pipe.
-        var ready = "JACK: \(node.portNames.joined(separator: " "))\n"
-        if let osc { ready += "OSC: \(osc.url)\nOSC: \(osc.tcpURL)\n" }
-        FileHandle.standardOutput.write(Data(ready.utf8))
-
-        let signal = TerminationSignals.wait()
-        logger.info("\(signal == SIGINT ? "SIGINT" : "SIGTERM"): closing")
-        osc?.stop()
-        NodeShutdown.stop(node)
         if let saveName {
             do {
                 let path = try library.save(controller.shape, name: saveName)
@@ -149,10 +151,11 @@ struct RunCommand: ParsableCommand {
                 throw CommandFailure(.cannotWrite, "could not save \"\(saveName)\": \(error)")
             }
         }
+        if !closed { NodeShutdown.exitLeavingNode() }
     }
 
     /// Starts the node; with `--wait`, waits for a server first (false: a signal came
-    /// while waiting, and the command should end quietly).
+    /// while waiting, and the command should end without playing).
     private func startNode(_ node: JackNode, logger: Logger) throws -> Bool {
         var said = false
         while true {

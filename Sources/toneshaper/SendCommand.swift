@@ -67,6 +67,8 @@ struct SendCommand: ParsableCommand {
         OSCAddressSpace(prefix: "").entries.map { entry in
             "  \(entry.address)\(entry.arguments.isEmpty ? "" : " " + entry.arguments)\n      \(entry.help)"
         }.joined(separator: "\n")
+            // Handled by the server itself, before the address space (it is about replies).
+            + "\n  /reply-port port\n      Send this sender's replies to that UDP port from now on (0: to the source port again)"
     }
 
     func validate() throws {

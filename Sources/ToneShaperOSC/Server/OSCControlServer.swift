@@ -89,7 +89,6 @@ public final class OSCControlServer: @unchecked Sendable {
     public func start() throws(OSCConfigurationError) {
         try lifecycle.withLock { running throws(OSCConfigurationError) in
             guard !running else { return }
-            LibloErrors.use(logger)
             let sockets = try ListeningSockets.open(port: configuration.port)
             let policy = self.policy
             guard let loop = OSCReceiveLoop(
@@ -123,7 +122,7 @@ public final class OSCControlServer: @unchecked Sendable {
             self.subscriptions = subscriptions
             loop.start()
             running = true
-            logger.info("OSC control on \(url) and \(tcpURL)\(sockets.family == AF_INET6 ? " (IPv4 and IPv6)" : "") (prefix \(addressSpace.prefix.isEmpty ? "none" : addressSpace.prefix)); accepting \(policy)")
+            logger.info("listening on \(url) and \(tcpURL)\(sockets.family == AF_INET6 ? " (IPv4 and IPv6)" : "") (prefix \(addressSpace.prefix.isEmpty ? "none" : addressSpace.prefix)); accepting \(policy)")
         }
     }
 
@@ -140,7 +139,7 @@ public final class OSCControlServer: @unchecked Sendable {
             running = false
             let (errors, refusals) = throttles.withLock { ($0.errorLog.drainSuppressed(), $0.refusalLog.drainSuppressed()) }
             if errors + refusals > 0 {
-                logger.warning("OSC: \(errors) more refused messages and \(refusals) more refused senders not logged")
+                logger.warning("\(errors) more refused messages and \(refusals) more refused senders not logged")
             }
         }
     }
@@ -198,7 +197,7 @@ public final class OSCControlServer: @unchecked Sendable {
         if messages.isEmpty {
             receivedCount.add(1, ordering: .relaxed)
             refusedCount.add(1, ordering: .relaxed)
-            logThrottled(\.errorLog) { "OSC: ignored \(packet.count) bytes from \(host ?? "?") that are not an OSC message or bundle" }
+            logThrottled(\.errorLog) { "ignored \(packet.count) bytes from \(host ?? "?") that are not an OSC message or bundle" }
             return
         }
         for message in messages {
@@ -221,7 +220,7 @@ public final class OSCControlServer: @unchecked Sendable {
         switch response {
         case .applied(let address, let notes):
             appliedCount.add(1, ordering: .relaxed)
-            logger.debug("OSC \(OSCCommandRouter.clip(address, 200)) applied (from \(host ?? "?"))")
+            logger.debug("\(OSCCommandRouter.clip(address, 200)) applied (from \(host ?? "?"))")
             if configuration.acknowledge {
                 reply(to: route, OSCMessage(path: addressSpace.okAddress, arguments: [.string(address)] + notes.map { .string($0) }))
             }
@@ -231,7 +230,7 @@ public final class OSCControlServer: @unchecked Sendable {
         case .refused(let address, let reason):
             refusedCount.add(1, ordering: .relaxed)
             let shownAddress = OSCCommandRouter.clip(address, 256)
-            logThrottled(\.errorLog) { "OSC \(shownAddress) from \(host ?? "?") refused: \(reason)" }
+            logThrottled(\.errorLog) { "\(shownAddress) from \(host ?? "?") refused: \(reason)" }
             let allowed = throttles.withLock { $0.replies.allow(sender: host ?? "?") }
             if allowed {
                 reply(to: route, OSCMessage(path: addressSpace.errorAddress, arguments: [.string(shownAddress), .string(reason)]))
@@ -309,19 +308,19 @@ public final class OSCControlServer: @unchecked Sendable {
     private func reply(to route: PacketOrigin, _ message: OSCMessage) {
         guard let loop, let packet = OSCPacket.encode(message) else { return }
         if !loop.reply(packet, to: route) {
-            logThrottled(\.errorLog) { "OSC: could not send \(message.path) to \(route.address.description)" }
+            logThrottled(\.errorLog) { "could not send \(message.path) to \(route.address.description)" }
         }
     }
 
     private func refuseSender(_ host: String?) {
         ignoredSenderCount.add(1, ordering: .relaxed)
-        logThrottled(\.refusalLog) { "OSC: ignored a message from \(host ?? "an unknown sender"), which is not allowed (accepting \(self.policy))" }
+        logThrottled(\.refusalLog) { "ignored a message from \(host ?? "an unknown sender"), which is not allowed (accepting \(self.policy))" }
     }
 
     private func logThrottled(_ which: WritableKeyPath<Throttles, LogThrottle>, _ line: () -> String) {
         let decision = throttles.withLock { $0[keyPath: which].decide() }
         guard case .log(let suppressed) = decision else { return }
-        if suppressed > 0 { logger.warning("OSC: \(suppressed) more such lines suppressed in the last second") }
+        if suppressed > 0 { logger.warning("\(suppressed) more such lines suppressed in the last second") }
         logger.warning("\(line())")
     }
 }

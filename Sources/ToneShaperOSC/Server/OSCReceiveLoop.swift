@@ -73,7 +73,7 @@ final class OSCReceiveLoop: @unchecked Sendable {
     func reply(_ packet: [UInt8], to origin: PacketOrigin) -> Bool {
         if origin.transport == .tcp, let connection = origin.connection {
             if connection.queue(packet) { return true }
-            note("OSC: closing the TCP connection of \(connection.peer.description): it is not reading its replies")
+            note("closing the TCP connection of \(connection.peer.description): it is not reading its replies")
             drop(connection)
             return false
         }
@@ -136,7 +136,7 @@ final class OSCReceiveLoop: @unchecked Sendable {
             }
             if connections.count >= OSCReceiveLoop.maximumConnections,
                let idlest = connections.min(by: { $0.lastActivity < $1.lastActivity }) {
-                note("OSC: \(OSCReceiveLoop.maximumConnections) TCP clients connected; closing the one idle longest (\(idlest.peer.description))")
+                note("\(OSCReceiveLoop.maximumConnections) TCP clients connected; closing the one idle longest (\(idlest.peer.description))")
                 drop(idlest)
             }
             connections.append(StreamConnection(fd: Int32(fd), peer: peer, now: OSCReceiveLoop.now()))
@@ -158,7 +158,7 @@ final class OSCReceiveLoop: @unchecked Sendable {
         case .closed(let p, let reason):
             packets = p
             closing = true
-            if let reason { note("OSC: closing the TCP connection of \(connection.peer.description): \(reason)") }
+            if let reason { note("closing the TCP connection of \(connection.peer.description): \(reason)") }
         }
         for packet in packets {
             // A reply may have dropped the connection (it stopped reading).
