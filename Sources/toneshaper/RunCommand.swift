@@ -87,6 +87,7 @@ struct RunCommand: ParsableCommand {
         TerminationSignals.block()
         RunCommand.bootstrapLogging(level: Logger.Level(rawValue: logLevel.lowercased()) ?? .info)
         let logger = Logger(label: "toneshaper")
+        if let url = RunCommand.sessionManagerURL, try runUnderSessionManager(url: url, logger: logger) { return }
 
         let library = DocumentLibrary()
         var shape = ToneShape.defaultShape

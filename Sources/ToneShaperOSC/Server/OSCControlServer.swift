@@ -187,8 +187,11 @@ public final class OSCControlServer: @unchecked Sendable {
             logThrottled(\.refusalLog) { "OSC: ignored a message from \(host ?? "an unknown sender"), which is not allowed (accepting \(self.policy))" }
             return
         }
-        receivedCount.add(1, ordering: .relaxed)
         let address = LibloMessages.string(path) ?? ""
+        // Session-manager messages belong on the NSM socket (ToneShaperOSC/NSM); one that
+        // strays here is no control address and gets no error reply.
+        if NSMProtocol.isSessionAddress(address) { return }
+        receivedCount.add(1, ordering: .relaxed)
         let response: OSCResponse
         if let arguments = LibloMessages.arguments(types: types, argv: argv, argc: argc, message: message) {
             let tag = message.map { lo_message_get_timestamp($0) } ?? toneshaper_lo_tt_immediate()
