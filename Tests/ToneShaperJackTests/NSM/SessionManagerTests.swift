@@ -246,5 +246,25 @@ extension WithJackServer {
             #expect(node.process.terminationStatus == 1)
             #expect(!Self.clients(of: server).contains { $0.hasPrefix("toneshaper") })
         }
+        @Test func withoutAJACKServerTheOpenFailsAndALaterOpenSucceeds() async throws {
+            let server = try PrivateJackServer()
+            let scratch = try ScratchDirectory()
+            let manager = try TestSessionManager()
+            let node = try await Self.start(manager, on: server)
+            try manager.welcome()
+            server.stop()
+            let path = scratch.url.appendingPathComponent("toneshaper.nJACK").path
+            let failed = try #require(try await manager.open(path, clientID: "toneshaper.nJACK"))
+            #expect(failed.path == "/error" && failed.strings.last?.contains("JACK") == true, "\(failed)")
+            #expect(await manager.nothing(to: "/nsm/client/is_clean", within: 0.3))
+            #expect(try await manager.save()?.path == "/error", "no session is open")
+            #expect(node.process.isRunning)
+
+            try server.start()
+            #expect(try await manager.open(path, clientID: "toneshaper.nJACK")?.path == "/reply")
+            try await node.waitUntilReady()
+            #expect(Self.clients(of: server).contains("toneshaper.nJACK"))
+            #expect(await node.stop() == 0)
+        }
     }
 }
