@@ -16,6 +16,10 @@ struct ToneShaperCommand: ParsableCommand {
 
     /// Table-declared parameter flags (`--wave square`) become `--set wave=square` first.
     static func main() {
-        main(ParameterOptions.rewrite(Array(CommandLine.arguments.dropFirst())))
+        var arguments = Array(CommandLine.arguments.dropFirst())
+        // Session managers start a client by its executable name alone (X-NSM-Exec):
+        // under one, no subcommand means the live node.
+        if arguments.isEmpty && RunCommand.sessionManagerURL != nil { arguments = ["run"] }
+        main(ParameterOptions.rewrite(arguments))
     }
 }

@@ -80,6 +80,8 @@ extension WithJackServer {
 
             // Session messages sent to the control port are not answered as unknown addresses.
             #expect(try OSCDatagram.request(OSCDatagram.message("/nsm/client/save", []), toPort: oscPort, timeout: 0.5) == nil)
+            #expect(try OSCDatagram.request(OSCDatagram.message("/toneshaper/no-such-thing", []), toPort: oscPort) != nil,
+                    "other unknown addresses are still answered")
 
             // nsmd's quit: SIGTERM closes cleanly, without saving.
             try OSCDatagram.send(OSCDatagram.message("/toneshaper/amplitude", [.float(0.1)]), toPort: oscPort)
@@ -236,14 +238,24 @@ extension WithJackServer {
             #expect(await node.stop() == 0)
         }
 
-        @Test func aRefusedAnnounceEndsTheNodeWithoutJoiningJACK() async throws {
+        @Test func startedByNameAloneItAnnouncesAndARefusalEndsItWithoutJoiningJACK() async throws {
             let server = try PrivateJackServer()
             let manager = try TestSessionManager()
-            let node = try await Self.start(manager, on: server)
+            // As nsmd runs X-NSM-Exec: the executable, no arguments at all.
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: ExternalTools.toneshaperBinary)
+            process.arguments = []
+            process.environment = ProcessInfo.processInfo.environment.merging(server.environment) { $1 }.merging(manager.environment) { $1 }
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+            let announce = try #require(await manager.expect("/nsm/server/announce"))
+            #expect(announce.strings.prefix(2) == ["toneshaper", ":switch:dirty:"])
             try manager.send("/error", [.string("/nsm/server/announce"), .int(-2), .string("incompatible API")])
-            #expect(await eventually(timeout: 5) { !node.process.isRunning })
-            node.process.waitUntilExit()
-            #expect(node.process.terminationStatus == 1)
+            #expect(await eventually(timeout: 5) { !process.isRunning })
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 1)
             #expect(!Self.clients(of: server).contains { $0.hasPrefix("toneshaper") })
         }
         @Test func withoutAJACKServerTheOpenFailsAndALaterOpenSucceeds() async throws {
