@@ -60,6 +60,13 @@ extension RunCommand {
         let executable = CommandLine.arguments.first ?? "toneshaper"
         connection.send(client.announcement(name: clientName, executable: executable, pid: getpid()))
         logger.info("NSM: announced to \(url) from \(connection.localURL); waiting for the session to open")
+        // A manager that never answers leaves the node waiting (joining JACK on its own
+        // would take a name the session did not give): say so, once.
+        session.queue.asyncAfter(deadline: .now() + 5) {
+            if let client = session.client, client.phase == .announcing, client.session == nil {
+                logger.warning("NSM: no answer from the session manager at \(url) yet; still waiting for it to open the session")
+            }
+        }
 
         let signal = TerminationSignals.wait()
         logger.info("\(signal == SIGINT ? "SIGINT" : "SIGTERM"): closing without saving")
