@@ -18,6 +18,9 @@ struct RunCommand: ParsableCommand {
           JACK: <client>:<port> ...
           OSC: osc.udp://<host>:<port>/
         If the server goes away the node keeps its state and reconnects when one is back.
+        Under a session manager (NSM_URL set, as nsmd, RaySession and Agordejo start it) \
+        the node announces itself, joins JACK under the client id once the session opens, \
+        takes any free OSC port, and keeps its state in the session.
         """)
 
     @Argument(help: "A document: a built-in or user-library name (see `toneshaper presets`) or a path. Default: a gentle rise and fall around A3.")

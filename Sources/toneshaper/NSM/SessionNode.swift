@@ -67,6 +67,13 @@ final class SessionNode: NSMSessionHost, @unchecked Sendable {
             logger.error("NSM: cannot open \(file): \(error)")
             return .failure(NSMFailure(.badProject, error.description))
         }
+        // A new session lives in memory until the first save: find out now, not then, if
+        // that save could not be written.
+        let directory = (file as NSString).deletingLastPathComponent
+        if found == nil && access(directory, W_OK) != 0 {
+            let reason = String(cString: strerror(errno))
+            return .failure(NSMFailure(.createFailed, "cannot create \(file): the directory \(directory) is not usable (\(reason))"))
+        }
         let document = found ?? SessionDocument(shape: options.startShape, settings: .init(stereo: options.stereo))
         let stereo = options.stereo || document.settings.stereo
 

@@ -212,6 +212,7 @@ extension WithJackServer {
                 ([.string("relative/toneshaper.nX"), .string("x"), .string("toneshaper.nX")], -1),
                 ([.string(scratch.url.path + "/../../tmp/x"), .string("x"), .string("toneshaper.nX")], -1),
                 ([.string(path), .string("x"), .string("system:capture_1")], -1),            // not a JACK client name
+                ([.string(scratch.url.path + "/missing/toneshaper.nX"), .string("x"), .string("toneshaper.nX")], -10),  // ERR_CREATE_FAILED
             ]
             for (arguments, code) in refusals {
                 try manager.send("/nsm/client/open", arguments)
