@@ -146,6 +146,27 @@ struct NSMClientTests {
         #expect(f.host.opened.isEmpty)
     }
 
+    @Test func anOptionalGUIIsShownAndHiddenByTheHost() {
+        final class GUIHost: NSMSessionHost {
+            var visible = false
+            func openSession(_ request: NSMOpenRequest) -> Result<String, NSMFailure> { .success("") }
+            func saveSession() -> Result<String, NSMFailure> { .success("") }
+            func sessionManagerRefused(code: Int32, message: String) {}
+            func sessionIsLoaded() {}
+            func setOptionalGUI(visible: Bool) -> Bool { self.visible = visible; return visible }
+        }
+        let host = GUIHost()
+        var sent: [String] = []
+        let client = NSMClient(capabilities: [.switch, .dirty, .optionalGUI], host: host) { sent.append($0.path) }
+        #expect(client.announcement(name: "t", executable: "t", pid: 1).arguments[1] == .string(":switch:dirty:optional-gui:"))
+        #expect(client.afterAnnouncement().map(\.path) == ["/nsm/client/gui_is_hidden"], "starts hidden, and says so")
+        client.receive(path: "/nsm/client/show_optional_gui", arguments: [])
+        #expect(host.visible && sent == ["/nsm/client/gui_is_shown"])
+        client.receive(path: "/nsm/client/hide_optional_gui", arguments: [])
+        #expect(!host.visible && sent == ["/nsm/client/gui_is_shown", "/nsm/client/gui_is_hidden"])
+        #expect(Fixture().client.afterAnnouncement().isEmpty, "nothing to say without :optional-gui:")
+    }
+
     @Test("only the manager's address is listened to", arguments: [
         ("127.0.0.1", 15000, true),
         ("127.0.1.1", 15000, true),      // Debian's address for the host name

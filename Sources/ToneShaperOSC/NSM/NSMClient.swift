@@ -10,6 +10,14 @@ public protocol NSMSessionHost: AnyObject {
     func sessionManagerRefused(code: Int32, message: String)
     /// Every client of the session has been opened (nothing needs doing here).
     func sessionIsLoaded()
+    /// Shows or hides the optional GUI and returns whether it is shown now. Asked only by a
+    /// client that announced `:optional-gui:`.
+    func setOptionalGUI(visible: Bool) -> Bool
+}
+
+extension NSMSessionHost {
+    /// A node without a GUI has none to show.
+    public func setOptionalGUI(visible: Bool) -> Bool { false }
 }
 
 /// An open or save that could not be done, as the manager is told it.
@@ -76,6 +84,17 @@ public final class NSMClient {
         }
     }
 
+    /// What the manager must hear right after the announce: a client with an optional GUI
+    /// says whether it is shown (it starts hidden).
+    public func afterAnnouncement(guiShown: Bool = false) -> [OSCMessage] {
+        capabilities.contains(.optionalGUI) ? [OSCMessage(path: guiShown ? NSMProtocol.guiIsShown : NSMProtocol.guiIsHidden)] : []
+    }
+
+    /// The GUI was shown or hidden (by the manager's request or by the user closing it).
+    public func guiVisibilityChanged(shown: Bool) {
+        send(OSCMessage(path: shown ? NSMProtocol.guiIsShown : NSMProtocol.guiIsHidden))
+    }
+
     /// The host's state changed (true) or was saved or reloaded by other means (false).
     /// The manager hears only changes of the flag, and only while a session is open.
     public func report(dirty: Bool) {
@@ -121,9 +140,10 @@ public final class NSMClient {
         case .sessionIsLoaded:
             host?.sessionIsLoaded()
         case .showGUI, .hideGUI:
-            // Only a client that announced :optional-gui: is sent these. Without a GUI to
-            // show, the truthful answer is that none is shown.
-            if !capabilities.contains(.optionalGUI) { send(OSCMessage(path: NSMProtocol.guiIsHidden)) }
+            // Only a client that announced :optional-gui: is sent these; without one, the
+            // truthful answer is that no GUI is shown.
+            let shown = capabilities.contains(.optionalGUI) ? (host?.setOptionalGUI(visible: message == .showGUI) ?? false) : false
+            guiVisibilityChanged(shown: shown)
         }
         return nil
     }

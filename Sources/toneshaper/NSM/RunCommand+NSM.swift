@@ -59,6 +59,7 @@ extension RunCommand {
         try connection.start()
         let executable = CommandLine.arguments.first ?? "toneshaper"
         connection.send(client.announcement(name: clientName, executable: executable, pid: getpid()))
+        for message in client.afterAnnouncement() { connection.send(message) }
         logger.info("NSM: announced to \(url) from \(connection.localURL); waiting for the session to open")
         // A manager that never answers leaves the node waiting (joining JACK on its own
         // would take a name the session did not give): say so, once.
