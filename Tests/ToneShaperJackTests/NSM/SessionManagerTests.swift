@@ -98,10 +98,11 @@ extension WithJackServer {
             let template = try scratch.constantTone(frequency: 440, amplitude: 0.5)
             let sessionPath = scratch.url.appendingPathComponent("toneshaper.nSND").path
 
-            // First run: a new session starts from the document given on the command line,
-            // then changes over OSC (wave and level), and is saved.
+            // First run: a new session starts from the document given on the command line
+            // (stereo, as a wrapper script may ask), changes over OSC (wave and level), and
+            // is saved.
             let manager = try TestSessionManager()
-            let first = try await Self.start(manager, on: server, arguments: [template])
+            let first = try await Self.start(manager, on: server, arguments: [template, "--stereo"])
             try manager.welcome()
             #expect(try await manager.open(sessionPath, clientID: "toneshaper.nSND")?.path == "/reply")
             try await first.waitUntilReady()
@@ -110,19 +111,21 @@ extension WithJackServer {
             try OSCDatagram.send(OSCDatagram.message("/toneshaper/amplitude", [.float(0.3)]), toPort: port)
             #expect(await manager.expect("/nsm/client/is_dirty") != nil)
             try await Task.sleep(for: .milliseconds(200))
-            let before = try server.record("toneshaper.nSND:out", seconds: 1.5, into: scratch.url)
+            let before = try server.record("toneshaper.nSND:out_1", seconds: 1.5, into: scratch.url)
             #expect(try await manager.save()?.path == "/reply")
             #expect(await first.stop() == 0)
 
-            // Second run, without the document: the session's file alone gives the sound.
+            // Second run, without the document or options: the session's file alone gives the
+            // sound and the two ports.
             let manager2 = try TestSessionManager()
             let second = try await Self.start(manager2, on: server)
             try manager2.welcome()
             let reopened = try #require(try await manager2.open(sessionPath, clientID: "toneshaper.nSND"))
             #expect(reopened.path == "/reply" && reopened.strings.last?.contains("opened") == true, "\(reopened)")
             try await second.waitUntilReady()
+            #expect(second.ports == ["toneshaper.nSND:out_1", "toneshaper.nSND:out_2"])
             try await Task.sleep(for: .milliseconds(200))
-            let after = try server.record("toneshaper.nSND:out", seconds: 1.5, into: scratch.url)
+            let after = try server.record("toneshaper.nSND:out_1", seconds: 1.5, into: scratch.url)
             #expect(await second.stop() == 0)
 
             for (name, recording) in [("before", before), ("after", after)] {
@@ -278,6 +281,29 @@ extension WithJackServer {
             try await node.waitUntilReady()
             #expect(Self.clients(of: server).contains("toneshaper.nJACK"))
             #expect(await node.stop() == 0)
+        }
+        @Test func twoInstancesInOneSessionNeverCollide() async throws {
+            let server = try PrivateJackServer()
+            let scratch = try ScratchDirectory()
+            var nodes: [NodeProcess] = []
+            var managers: [TestSessionManager] = []
+            for id in ["toneshaper.nONE", "toneshaper.nTWO"] {
+                let manager = try TestSessionManager()
+                let node = try await Self.start(manager, on: server)
+                try manager.welcome()
+                #expect(try await manager.open(scratch.url.appendingPathComponent(id).path, clientID: id)?.path == "/reply")
+                try await node.waitUntilReady()
+                nodes.append(node)
+                managers.append(manager)
+            }
+            #expect(nodes.map(\.ports) == [["toneshaper.nONE:out"], ["toneshaper.nTWO:out"]])
+            let ports = nodes.compactMap(\.oscPort)
+            #expect(ports.count == 2 && ports[0] != ports[1] && !ports.contains(9000), "\(ports)")
+            // Each answers its own manager only: a change on one dirties one session.
+            try OSCDatagram.send(OSCDatagram.message("/toneshaper/amplitude", [.float(0.1)]), toPort: ports[1])
+            #expect(await managers[1].expect("/nsm/client/is_dirty") != nil)
+            #expect(await managers[0].nothing(to: "/nsm/client/is_dirty", within: 0.5))
+            for node in nodes { #expect(await node.stop() == 0) }
         }
     }
 }
