@@ -19,7 +19,10 @@ struct RunCommand: ParsableCommand {
           OSC: osc.udp://<host>:<port>/
           OSC: osc.tcp://<host>:<port>/
         If the server goes away the node keeps its state and reconnects when one is back. \
-        Every argument is checked before the node touches JACK.
+        Every argument is checked before the node touches JACK. \
+        Under a session manager (NSM_URL set, as nsmd, RaySession and Agordejo start it) \
+        the node announces itself, joins JACK under the client id once the session opens, \
+        takes any free OSC port, and keeps its state in the session.
         """)
 
     @Argument(help: "A document: a built-in or user-library name (see `toneshaper presets`) or a path. Default: a gentle rise and fall around A3.")
@@ -102,6 +105,7 @@ struct RunCommand: ParsableCommand {
         TerminationSignals.block()
         ComponentLogHandler.bootstrap(level: Logger.Level(rawValue: logLevel.lowercased()) ?? .info)
         let logger = Logger(label: "toneshaper")
+        if let url = RunCommand.sessionManagerURL, try runUnderSessionManager(url: url, logger: logger) { return }
 
         let library = DocumentLibrary()
         var shape = ToneShape.defaultShape

@@ -18,7 +18,11 @@ struct ToneShaperCommand: ParsableCommand {
     /// Every error is reported in one style, with one exit status per kind
     /// (`CommandErrors`).
     static func main() {
-        let arguments = ParameterOptions.rewrite(joiningNegativeValues(Array(CommandLine.arguments.dropFirst())))
+        var given = Array(CommandLine.arguments.dropFirst())
+        // Session managers start a client by its executable name alone (X-NSM-Exec):
+        // under one, no subcommand means the live node.
+        if given.isEmpty && RunCommand.sessionManagerURL != nil { given = ["run"] }
+        let arguments = ParameterOptions.rewrite(joiningNegativeValues(given))
         do {
             var command = try parseAsRoot(arguments)
             try command.run()

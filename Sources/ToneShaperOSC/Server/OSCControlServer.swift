@@ -201,6 +201,9 @@ public final class OSCControlServer: @unchecked Sendable {
             return
         }
         for message in messages {
+            // Session-manager messages belong on the NSM socket (ToneShaperOSC/NSM); one that
+            // strays here is no control address and gets no error reply.
+            if NSMProtocol.isSessionAddress(message.path) { continue }
             receivedCount.add(1, ordering: .relaxed)
             let response: OSCResponse
             if message.path == addressSpace.replyPortAddress {

@@ -1,0 +1,212 @@
+import Dispatch
+import Foundation
+import Logging
+import Synchronization
+import ToneShaperCore
+import ToneShaperFiles
+import ToneShaperJack
+import ToneShaperOSC
+
+/// The live node as a session manager's client: it opens JACK only when the manager opens
+/// a session, under the client id it is given; keeps its state in the session's file;
+/// reports unsaved changes from the controller's change feed; and switches sessions in
+/// place. Everything runs on `queue` (opens, saves, change reports), one at a time.
+final class SessionNode: NSMSessionHost, @unchecked Sendable {
+    // @unchecked: every mutable property is touched only on `queue`.
+
+    /// How the node runs, from the command line (nsmd gives none; a wrapper may).
+    struct Options {
+        /// The shape a new session starts from.
+        var startShape: ToneShape
+        var serverName: String?
+        var stereo: Bool
+        var connect: [String]
+        var osc: OSCControlServer.Configuration?
+    }
+
+    let queue = DispatchQueue(label: "toneshaper.nsm.session")
+    let controller: EngineController
+    private let options: Options
+    private let logger: Logger
+    /// The JACK client playing now; in a mutex because `/stats` asks for it from the OSC thread.
+    private let liveNode = Mutex<JackNode?>(nil)
+    private var node: JackNode? {
+        get { liveNode.withLock { $0 } }
+        set { liveNode.withLock { $0 = newValue } }
+    }
+    private var nodeClientID: String?
+    private var nodeStereo = false
+    private var osc: OSCControlServer?
+    /// The open session's file.
+    private(set) var sessionFile: String?
+    /// The controller's revision when the session was last opened or saved: anything newer
+    /// is an unsaved change.
+    private var cleanRevision: UInt64 = 0
+    private var subscription: StateSubscription?
+    /// Set once, before any message arrives.
+    var client: NSMClient?
+    /// Called (on `queue`) when the manager refuses the node.
+    var onRefused: (@Sendable (String) -> Void)?
+
+    init(options: Options, logger: Logger) {
+        self.options = options
+        self.logger = logger
+        controller = EngineController(shape: options.startShape, sampleRate: 48_000, playing: true, documents: DocumentLibrary())
+        subscription = controller.changes.subscribe(on: queue) { [weak self] update in
+            guard let self, self.sessionFile != nil else { return }
+            if update.state.revision > self.cleanRevision { self.client?.report(dirty: true) }
+        }
+    }
+
+    // MARK: NSMSessionHost
+
+    func openSession(_ request: NSMOpenRequest) -> Result<String, NSMFailure> {
+        let file = SessionDocument.path(forSession: request.path)
+        let found: SessionDocument?
+        do { found = try SessionDocument.read(path: file) } catch {
+            logger.error("NSM: cannot open \(file): \(error)")
+            return .failure(NSMFailure(.badProject, error.description))
+        }
+        // A new session lives in memory until the first save: find out now, not then, if
+        // that save could not be written.
+        let directory = (file as NSString).deletingLastPathComponent
+        if found == nil && access(directory, W_OK) != 0 {
+            let reason = String(cString: strerror(errno))
+            return .failure(NSMFailure(.createFailed, "cannot create \(file): the directory \(directory) is not usable (\(reason))"))
+        }
+        let document = found ?? SessionDocument(shape: options.startShape, settings: .init(stereo: options.stereo))
+        let stereo = options.stereo || document.settings.stereo
+
+        if node == nil || request.clientID != nodeClientID || stereo != nodeStereo {
+            if let failure = openClient(id: request.clientID, stereo: stereo, document: document) { return .failure(failure) }
+        } else {
+            // Same JACK client: cross-fade into the other session's shape.
+            do {
+                try controller.load(document.shape)
+                try setPlaying(document.settings.playing)
+            } catch {
+                return .failure(NSMFailure(.notNow, "could not switch to \(file): \(SessionNode.phrase(error))"))
+            }
+        }
+        startOSCOnce(preferredPort: document.settings.oscPort)
+
+        sessionFile = file
+        cleanRevision = controller.state.revision
+        let what = found == nil ? "new session, starting from \"\(document.shape.name ?? "the default shape")\"" : "opened \(file)"
+        logger.info("NSM: \(what) as JACK client \(node?.clientName ?? "?")")
+        return .success("ToneShaper: \(what)")
+    }
+
+    func saveSession() -> Result<String, NSMFailure> {
+        guard let file = sessionFile else { return .failure(NSMFailure(.noSessionOpen, "no session is open")) }
+        let state = controller.state
+        let settings = SessionDocument.NodeSettings(
+            playing: state.playing, stereo: nodeStereo, jackClient: node?.clientName, jackPorts: node?.portNames ?? [],
+            oscURL: osc?.url, oscPort: osc?.port, savedBy: "toneshaper \(ToneShaperVersion.string)")
+        do {
+            try SessionDocument(shape: state.shape, settings: settings).write(to: file)
+        } catch {
+            logger.error("NSM: save failed: \(error)")
+            return .failure(NSMFailure(.general, error.description))
+        }
+        cleanRevision = state.revision
+        logger.info("NSM: saved \(file)")
+        return .success("ToneShaper: saved \(file)")
+    }
+
+    func sessionManagerRefused(code: Int32, message: String) {
+        logger.error("NSM: the session manager refused this client (\(code)): \(message)")
+        onRefused?(message)
+    }
+
+    func sessionIsLoaded() {
+        logger.debug("NSM: the session is loaded")
+    }
+
+    // MARK: Parts
+
+    /// Closes the JACK client there is and opens one named `id` playing `document`. On
+    /// failure the previous client (if any) is opened again as it was.
+    private func openClient(id: String, stereo: Bool, document: SessionDocument) -> NSMFailure? {
+        let previous = (state: controller.state, id: nodeClientID, stereo: nodeStereo)
+        node?.stop()
+        node = nil
+        // The shape goes in first, so the new client starts with it (no cross-fade).
+        do {
+            try controller.load(document.shape)
+            try setPlaying(document.settings.playing)
+        } catch {
+            return NSMFailure(.general, SessionNode.phrase(error))
+        }
+        switch startClient(id: id, stereo: stereo) {
+        case .success(let started):
+            node = started
+            nodeClientID = id
+            nodeStereo = stereo
+            if started.clientName != id {
+                logger.warning("NSM: JACK named the client \(started.clientName): \(id) was taken")
+            }
+            FileHandle.standardOutput.write(Data("JACK: \(started.portNames.joined(separator: " "))\n".utf8))
+            return nil
+        case .failure(let error):
+            logger.error("NSM: cannot open JACK client \(id): \(error)")
+            try? controller.load(previous.state.shape)
+            try? setPlaying(previous.state.playing)
+            if let oldID = previous.id, case .success(let restored) = startClient(id: oldID, stereo: previous.stereo) {
+                node = restored
+            } else {
+                nodeClientID = nil
+            }
+            return NSMFailure(.general, "cannot open the JACK client \(id): \(error)")
+        }
+    }
+
+    private func startClient(id: String, stereo: Bool) -> Result<JackNode, JackNodeError> {
+        // No automatic connections: the session manager restores them (jackpatch), and one
+        // made on every open would come back even after the user removed it.
+        let node = JackNode(controller: controller, configuration: JackNodeConfiguration(
+            clientName: id, serverName: options.serverName, stereo: stereo, connectTo: options.connect, autoConnect: false))
+        do { try node.start() } catch { return .failure(error) }
+        return .success(node)
+    }
+
+    private func setPlaying(_ on: Bool) throws(ControlError) {
+        guard controller.isPlaying != on else { return }
+        if on { try controller.play() } else { try controller.stop() }
+    }
+
+    /// The OSC control surface, once, after the first open: on the port the session used
+    /// before if it is free (a controller pointed at it keeps working), else on any free
+    /// port, never a fixed one two instances would fight over.
+    private func startOSCOnce(preferredPort: Int?) {
+        guard osc == nil, var configuration = options.osc else { return }
+        let services = OSCHostServices(statistics: { [weak self] in self?.node?.stats() })
+        for port in [preferredPort, 0].compactMap({ $0 }) {
+            configuration.port = port
+            do {
+                let server = try OSCControlServer(controller: controller, configuration: configuration, services: services)
+                try server.start()
+                osc = server
+                FileHandle.standardOutput.write(Data("OSC: \(server.url)\n".utf8))
+                return
+            } catch {
+                logger.notice("NSM: OSC control not on port \(port): \(error)")
+            }
+        }
+    }
+
+    /// A refusal of the core in the words a session manager shows its user.
+    private static func phrase(_ error: ControlError) -> String {
+        error.phrased(naming: { _ in "the session's tone shape" }, remedy: { _ in nil })
+    }
+
+    /// Closes everything, without saving (a session manager's quit).
+    func close() {
+        subscription?.cancel()
+        subscription = nil
+        osc?.stop()
+        osc = nil
+        node?.stop()
+        node = nil
+    }
+}
