@@ -1,3 +1,5 @@
+import ToneShaperDSP
+
 /// Square, triangle and sawtooth with polyBLEP/polyBLAMP corners (`UnitWave.antiAliased`
 /// is the formula), in single precision, straight from the fixed-point phase x and step D
 /// of `PhaseIntegrator`, for the kernel's vectorised loops.
@@ -12,21 +14,20 @@ enum FixedPointWaves {
     @inline(__always)
     static func square(_ x: UInt64, _ step: UInt64) -> Float {
         let inverse = inverseStep(step)
-        let naive: Float = (x & PhaseIntegrator.mask) < half ? 1 : -1
+        let naive = UnitWave.naiveSquare(Kernel.floatPhase(x))
         return naive + 2 * blep(samplesFrom(x, 0, inverse)) - 2 * blep(samplesFrom(x, half, inverse))
     }
 
     @inline(__always)
     static func sawtooth(_ x: UInt64, _ step: UInt64) -> Float {
         let inverse = inverseStep(step)
-        return 2 * VoiceKernel.floatPhase(x) - 1 - 2 * blep(samplesFrom(x, 0, inverse))
+        return UnitWave.naiveSawtooth(Kernel.floatPhase(x)) - 2 * blep(samplesFrom(x, 0, inverse))
     }
 
     @inline(__always)
     static func triangle(_ x: UInt64, _ step: UInt64) -> Float {
         let inverse = inverseStep(step)
-        let p = VoiceKernel.floatPhase(x)
-        let naive = p < 0.25 ? 4 * p : (p < 0.75 ? 2 - 4 * p : 4 * p - 4)
+        let naive = UnitWave.naiveTriangle(Kernel.floatPhase(x))
         // The slope (per unit phase) falls by 8 at p = 1/4 and rises by 8 at p = 3/4.
         let dt = Float(step) * 0x1p-52
         return naive + 8 * dt * (blamp(samplesFrom(x, 3 * quarter, inverse)) - blamp(samplesFrom(x, quarter, inverse)))

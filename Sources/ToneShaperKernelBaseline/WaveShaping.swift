@@ -1,0 +1,61 @@
+import ToneShaperDSP
+
+extension Kernel {
+    /// Stage C: out[i] = wave(phase[i]) * scale(u[i]), in single precision (the output's).
+    /// The sine reads its phase straight from the fixed-point sum (its top 24 bits, all a Float
+    /// holds); the other waves get it in Double, with each sample's step for anti-aliasing.
+    @inline(__always)
+    static func shape(plan: RenderPlan, count: Int, v: UnsafeMutablePointer<Double>, u: UnsafeMutablePointer<Float>,
+                      x: UnsafePointer<UInt64>, steps: UnsafePointer<UInt64>,
+                      phase: UnsafeMutablePointer<Double>, out: UnsafeMutablePointer<Float>) {
+        let antiAliased = plan.antiAliased
+        if plan.wave.isFourier || (!antiAliased && plan.wave != .sine) {
+            for i in 0..<count { phase[i] = PhaseIntegrator.cycles(x[i]) }
+        }
+        switch plan.wave {
+        case .sine:
+            if plan.scale == .sine {
+                // The benchmark's case, in one pass: wave and scaling both sines.
+                for i in 0..<count { out[i] = sinUnit(floatPhase(x[i])) * sinUnit(u[i] * 0.5) }
+                return
+            }
+            for i in 0..<count { out[i] = sinUnit(floatPhase(x[i])) }
+        case .square:
+            if antiAliased { for i in 0..<count { out[i] = FixedPointWaves.square(x[i], steps[i]) } }
+            else { for i in 0..<count { out[i] = Float(UnitWave.naiveSquare(phase[i])) } }
+        case .triangle:
+            if antiAliased { for i in 0..<count { out[i] = FixedPointWaves.triangle(x[i], steps[i]) } }
+            else { for i in 0..<count { out[i] = Float(UnitWave.naiveTriangle(phase[i])) } }
+        case .sawtooth:
+            if antiAliased { for i in 0..<count { out[i] = FixedPointWaves.sawtooth(x[i], steps[i]) } }
+            else { for i in 0..<count { out[i] = Float(UnitWave.naiveSawtooth(phase[i])) } }
+        case .squareFourier, .triangleFourier, .sawtoothFourier:
+            // Band-limited tables (see FourierWavetables): per sample, the table of the
+            // largest level whose partials all lie below Nyquist and within `fourierTerms`,
+            // read by cubic B-spline at the phase. The same few operations whatever the
+            // frequency or the number of terms; `UnitWave.fourier` is the formula it follows.
+            if let tables = plan.fourierTables {
+                tables.render(frequencies: v, phases: phase, count: count, nyquist: plan.nyquist, out: out)
+            } else {
+                for i in 0..<count { out[i] = 0 }
+            }
+        }
+        switch plan.scale {
+        case .none: break
+        case .linear: for i in 0..<count { out[i] *= AmplitudeScaling.linear(u[i]) }
+        case .sine: for i in 0..<count { out[i] *= sinUnit(u[i] * 0.5) }
+        case .triangle: for i in 0..<count { out[i] *= AmplitudeScaling.triangle(u[i]) }
+        case .parabolic: for i in 0..<count { out[i] *= AmplitudeScaling.parabolic(u[i]) }
+        case .exponential, .twoStep, .wideTwoStep:
+            let scale = plan.scale
+            for i in 0..<count { out[i] *= Float(AmplitudeScaling.value(scale, at: Double(u[i]))) }
+        }
+    }
+
+    /// The top 24 bits of a fixed-point phase as a Float in [0, 1) (all a Float holds there),
+    /// through a 32-bit integer conversion, which vectorises.
+    @inline(__always)
+    static func floatPhase(_ x: UInt64) -> Float {
+        Float(Int32(truncatingIfNeeded: (x >> 28) & 0xFF_FFFF)) * 0x1p-24
+    }
+}
