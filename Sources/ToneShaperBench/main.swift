@@ -9,9 +9,50 @@ let frames = Int(ProcessInfo.processInfo.environment["BENCH_FRAMES"] ?? "") ?? 9
 let runs = Int(ProcessInfo.processInfo.environment["BENCH_RUNS"] ?? "") ?? 31
 let filter = CommandLine.arguments.dropFirst().first
 
+// `ToneShaperBench first-fourier-change MODE`: in this fresh process, how long the controller
+// takes to accept a first change to a Fourier wave (ms), then an ordinary change for scale.
+// MODE: `on-demand` (tables built by that change, as before), `prepared` (built in the
+// background from start-up, the change coming 300 ms later, as a user's first message
+// would), `immediately` (the change at once, racing the background build).
+if filter == "first-fourier-change" {
+    let mode = CommandLine.arguments.dropFirst(2).first ?? "prepared"
+    if mode != "on-demand" { FourierWavetables.prepareInBackground() }
+    let controller = EngineController(shape: .defaultShape, sampleRate: 48000)
+    var engine = controller.makeEngine(rampLength: 256)
+    defer { engine.deallocate() }
+    if mode == "prepared" { Thread.sleep(forTimeInterval: 0.3) }
+    func timed(_ change: () throws -> Void) -> Double {
+        let start = ContinuousClock.now
+        try! change()
+        return (ContinuousClock.now - start).nanoseconds / 1e6
+    }
+    let first = timed { try controller.set(.wave, to: .text("Sawtooth Fourier")) }
+    // Let the engine take the plan and hand the old one back, as the audio thread would.
+    func drain() {
+        let buffer = UnsafeMutablePointer<Float>.allocate(capacity: 256)
+        defer { buffer.deallocate() }
+        for _ in 0..<64 {
+            while let next = controller.commands.pop() { _ = engine.apply(next.command) }
+            engine.render(into: buffer, count: 256)
+            while let id = engine.takeRetiredPlan() { controller.retired.push(id) }
+        }
+        controller.collectRetired()
+    }
+    drain()
+    let ordinary = timed { try controller.set(.wave, to: .text("Square")) }
+    print(String(format: "%.3f %.3f", first, ordinary))
+    exit(0)
+}
+
 func row(_ name: String, _ value: String, _ note: String = "") {
     print(name.padding(toLength: 48, withPad: " ", startingAt: 0), value.padding(toLength: 12, withPad: " ", startingAt: 0), note)
 }
+
+/// The levels to measure: every level this CPU runs (BENCH_LEVELS=v3,v4 picks some).
+let levels: [KernelLevel] = {
+    guard let names = ProcessInfo.processInfo.environment["BENCH_LEVELS"] else { return KernelLevel.available }
+    return names.split(separator: ",").compactMap { KernelLevel(rawValue: String($0)) }.filter(KernelLevel.available.contains)
+}()
 
 func selected(_ name: String) -> Bool { filter.map { name.contains($0) } ?? true }
 
@@ -19,10 +60,18 @@ func selected(_ name: String) -> Bool { filter.map { name.contains($0) } ?? true
 // (the CPU's clock rising, memory being mapped in), and would fall on the first case.
 _ = kernelCases[0].measure(frames: 2_400_000, runs: 3)
 
-print("# kernel cost, ns per output sample (median of \(runs) runs of \(frames) frames, periods of 256)")
+print("processor: \(KernelLevel.processorName); levels it runs: \(KernelLevel.available.map(\.rawValue).joined(separator: ", "))")
+print("kernel level chosen: \(KernelLevel.selectionNote)")
+print("\n# kernel cost per level, ns per output sample (median of \(runs) runs of \(frames) frames, periods of 256,")
+print("# levels measured side by side, run by run; the goal applies to the chosen level, \(KernelLevel.selected))")
+print("case".padding(toLength: 48, withPad: " ", startingAt: 0),
+      levels.map { $0.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0) }.joined(), "goal")
 for c in kernelCases where selected(c.name) {
-    let ns = c.measure(frames: frames, runs: runs)
-    row(c.name, String(format: "%.2f", ns), c.goal.map { ns <= $0 ? "goal <= \($0): met" : "goal <= \($0): missed" } ?? "")
+    let figures = c.measureLevels(levels, frames: frames, runs: runs)
+    let chosen = levels.firstIndex(of: KernelLevel.selected).map { figures[$0] }
+    let goal = c.goal.map { goal in chosen.map { $0 <= goal ? "<= \(goal): met" : "<= \(goal): missed" } ?? "<= \(goal)" } ?? ""
+    print(c.name.padding(toLength: 48, withPad: " ", startingAt: 0),
+          figures.map { String(format: "%-9.2f", $0) }.joined(), goal)
 }
 
 if selected("Fourier") {

@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 import ToneShaperDSP
 
@@ -35,10 +36,11 @@ import ToneShaperDSP
 // about 1e-6 (-120 dB) of the top partial's own amplitude, far less for the others.
 //
 // Memory: about 4.5 MB for the sawtooth and for the square, 2.2 MB for the triangle (float
-// coefficients). A wave's tables are built the first time a plan needs them (one inverse
-// FFT per level: 10-40 ms for a wave in a release build), then kept for the life of the
-// process, immutable, shared by every plan; the audio thread only gets plain pointers
-// through the `RenderPlan`.
+// coefficients). A live node builds all three at start-up on a background thread
+// (`prepareInBackground`; one inverse FFT per level: 20-40 ms for a wave in a release build);
+// otherwise a wave's tables are built the first time a plan needs them. Then they are kept
+// for the life of the process, immutable, shared by every plan; the audio thread only gets
+// plain pointers through the `RenderPlan`.
 //
 // The kernel's read path (`WavetableLevel`, `FourierTablePlan`) is in ToneShaperDSP.
 
@@ -76,18 +78,39 @@ public final class FourierWavetables: @unchecked Sendable {
 
     // MARK: The shared cache (control side only)
 
-    private static let cache = Mutex<[WaveType: FourierWavetables]>([:])
+    private static let builds = Mutex<[WaveType: SharedBuild]>([:])
+    private static let preparing = Atomic<Bool>(false)
 
-    /// The tables of a Fourier wave, built on first use. Call off the audio thread: the first
-    /// call for a wave takes some milliseconds, later ones a lock and a lookup.
+    /// The tables of a Fourier wave. Built once per process, by whoever asks first: the
+    /// background thread of `prepareInBackground`, or a caller that needs them before it got
+    /// there; anyone else asking meanwhile waits for that one build, never for another wave's.
+    /// Call off the audio thread.
     public static func shared(for wave: WaveType) -> FourierWavetables {
         precondition(wave.isFourier, "only the Fourier waves have tables")
-        return cache.withLock { tables in
-            if let built = tables[wave] { return built }
-            let built = FourierWavetables(wave: wave)
-            tables[wave] = built
-            return built
+        let (build, ours) = builds.withLock { builds in
+            if let existing = builds[wave] { return (existing, false) }
+            let build = SharedBuild()
+            builds[wave] = build
+            return (build, true)
         }
+        if ours { build.run(wave) }
+        return build.wait()
+    }
+
+    /// Starts building every Fourier wave's tables (about 11 MB, 20-40 ms of one core per
+    /// wave) on a background thread of low priority, once per process: a live node calls it
+    /// at start-up, so that its first change to a Fourier wave costs what any change costs
+    /// instead of waiting for the tables on the control thread. Returns at once; later calls
+    /// do nothing. The audio thread never waits for it: plans reach it complete.
+    public static func prepareInBackground() {
+        guard !preparing.exchange(true, ordering: .relaxed) else { return }
+        let thread = Thread {
+            // The largest first: a change made at once to the sawtooth waits the least.
+            for wave in [WaveType.sawtoothFourier, .squareFourier, .triangleFourier] { _ = shared(for: wave) }
+        }
+        thread.name = "toneshaper.wavetables"
+        thread.qualityOfService = .utility
+        thread.start()
     }
 
     /// A plan's table choice for `fourierTerms` (its `limit`). When the exact table of the
@@ -109,7 +132,7 @@ public final class FourierWavetables: @unchecked Sendable {
 
     // MARK: Building
 
-    private init(wave: WaveType) {
+    fileprivate init(wave: WaveType) {
         let start = ContinuousClock.now
         self.wave = wave
         let tops = FourierWavetables.levelTops(wave)
@@ -197,6 +220,26 @@ public final class FourierWavetables: @unchecked Sendable {
             return sign * (8 / (Double.pi * Double.pi)) / Double(k * k)
         default: return 0
         }
+    }
+}
+
+/// One wave's tables while and after they are built: the builder fills them in once, and
+/// every caller waits on the group until it has.
+private final class SharedBuild: @unchecked Sendable {
+    private let finished = DispatchGroup()
+    /// Written once, before `finished` is left; read only after waiting on it.
+    private var tables: FourierWavetables?
+
+    init() { finished.enter() }
+
+    func run(_ wave: WaveType) {
+        tables = FourierWavetables(wave: wave)
+        finished.leave()
+    }
+
+    func wait() -> FourierWavetables {
+        finished.wait()
+        return tables!
     }
 }
 
