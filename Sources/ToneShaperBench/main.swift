@@ -54,11 +54,14 @@ let levels: [KernelLevel] = {
     return names.split(separator: ",").compactMap { KernelLevel(rawValue: String($0)) }.filter(KernelLevel.available.contains)
 }()
 
-func selected(_ name: String) -> Bool { filter.map { name.contains($0) } ?? true }
+/// BENCH_EXACT=1: the filter is a whole case name (for counting one case's instructions).
+let exactFilter = ProcessInfo.processInfo.environment["BENCH_EXACT"] == "1"
+func selected(_ name: String) -> Bool { filter.map { exactFilter ? name == $0 : name.contains($0) } ?? true }
 
 // Half a second of work first, untimed: the first milliseconds of a process run slower
 // (the CPU's clock rising, memory being mapped in), and would fall on the first case.
-_ = kernelCases[0].measure(frames: 2_400_000, runs: 3)
+// (BENCH_WARMUP=0 skips it, for instruction counts under callgrind.)
+if ProcessInfo.processInfo.environment["BENCH_WARMUP"] != "0" { _ = kernelCases[0].measure(frames: 2_400_000, runs: 3) }
 
 print("processor: \(KernelLevel.processorName); levels it runs: \(KernelLevel.available.map(\.rawValue).joined(separator: ", "))")
 print("kernel level chosen: \(KernelLevel.selectionNote)")

@@ -8,6 +8,12 @@ import ToneShaperDSP
 /// its low 52 bits read as a signed number, is the distance wrapped into [-1/2, 1/2) cycle.
 /// Divided by the step, it is the distance in samples that the polynomials need; only that
 /// quotient is rounded to a Float. Everything is branch-free.
+///
+/// The 64-bit integers become floating point through the mantissa of a Double (`exact`)
+/// rather than a conversion instruction: x86-64 has vector conversions from 64-bit integers
+/// only with AVX-512, and below it the compiler emulates them at length (the triangle's three
+/// conversions per sample were most of its cost on AVX2). The values are the same: each
+/// integer is below 2^52, so its Double is exact, and rounding that to a Float rounds once.
 enum FixedPointWaves {
     static let half: UInt64 = 1 << 51, quarter: UInt64 = 1 << 50
 
@@ -29,21 +35,33 @@ enum FixedPointWaves {
         let inverse = inverseStep(step)
         let naive = UnitWave.naiveTriangle(Kernel.floatPhase(x))
         // The slope (per unit phase) falls by 8 at p = 1/4 and rises by 8 at p = 3/4.
-        let dt = Float(step) * 0x1p-52
+        let dt = Float(exact(step)) * 0x1p-52
         return naive + 8 * dt * (blamp(samplesFrom(x, 3 * quarter, inverse)) - blamp(samplesFrom(x, quarter, inverse)))
     }
 
     /// 1 / step; a zero step (0 Hz) gives 1, which puts every corner far away.
     @inline(__always)
     static func inverseStep(_ step: UInt64) -> Float {
-        1 / Float(step > 0 ? step : 1)
+        1 / Float(exact(step > 0 ? step : 1))
     }
 
-    /// (x - corner) wrapped into [-1/2, 1/2) cycle, in samples.
+    /// (x - corner) wrapped into [-1/2, 1/2) cycle, in samples: the wrapped distance s, a
+    /// signed 52-bit integer, shifted by half a cycle into [0, 2^52), placed in the mantissa of
+    /// 1.5 * 2^52 - 2^51 and that subtracted again, which leaves exactly s.
     @inline(__always)
     static func samplesFrom(_ x: UInt64, _ corner: UInt64, _ inverseStep: Float) -> Float {
-        Float(Int64(bitPattern: (x &- corner) << 12) >> 12) * inverseStep
+        let shifted = (x &- corner &+ half) & PhaseIntegrator.mask
+        return Float(Double(bitPattern: shifted | twoTo52) - roundingShift) * inverseStep
     }
+
+    /// n (below 2^52) as a Double, exactly: n in the mantissa of 2^52, and 2^52 taken away.
+    @inline(__always)
+    static func exact(_ n: UInt64) -> Double {
+        Double(bitPattern: n | twoTo52) - 0x1p52
+    }
+
+    /// The bits of 2^52 as a Double: its mantissa, all zero, takes any n below 2^52.
+    static let twoTo52: UInt64 = 0x4330_0000_0000_0000
 
     /// The band-limited step minus the naive one, tau samples from the step.
     @inline(__always)
