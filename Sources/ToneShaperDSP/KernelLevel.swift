@@ -6,8 +6,14 @@ import Darwin
 #endif
 
 /// The instruction-set levels the render kernel is compiled for. One binary holds the kernel
-/// several times (the `ToneShaperKernel*` modules: one source, different compiler flags); the
-/// best level this CPU runs is chosen once, at start-up, and stamped into every `RenderPlan`.
+/// several times (the `ToneShaperKernel*` modules: one source, different compiler flags); a
+/// level this CPU runs is chosen once, at start-up, and stamped into every `RenderPlan`.
+///
+/// The rule (`automatic`): v3 where the CPU runs it, else the baseline. v4 runs only when
+/// forced (`TONESHAPER_KERNEL=v4`): it was built and checked against the others, but no
+/// AVX-512 machine was at hand to show it pays, and the kernel avoids what AVX-512 would add
+/// most (64-bit integer conversions); `Scripts/bench.sh engine` on such a machine shows v3 and
+/// v4 side by side, which is what it takes to let it be chosen.
 ///
 /// - `baseline`: x86-64 as every 64-bit x86 CPU runs it (SSE2), or arm64.
 /// - `v3`: x86-64-v3 (AVX2, FMA, BMI2; Intel Haswell and later, AMD Zen and later).
@@ -35,22 +41,23 @@ public enum KernelLevel: String, CaseIterable, Sendable, Comparable {
         #endif
     }()
 
-    /// The best available level (`best`), unless `TONESHAPER_KERNEL` names another available
-    /// one. Decided once, on first use (on the control side: plans are made there).
+    /// `automatic`, unless `TONESHAPER_KERNEL` names another available level. Decided once,
+    /// on first use (on the control side: plans are made there).
     public static let selected: KernelLevel = choose(forced: environmentValue()).level
 
-    /// The highest level this CPU runs.
-    public static var best: KernelLevel { available.last! }
+    /// The level chosen when none is forced: the highest this CPU runs, short of v4.
+    public static var automatic: KernelLevel { available.last { $0 != .v4 } ?? .baseline }
 
     /// What `selected` is made of, and why: a forced level the CPU cannot run, or a name
-    /// that is no level, falls back to `best` with a reason (shown by `selectionNote`).
+    /// that is no level, falls back to `automatic` with a reason (shown by `selectionNote`).
     public static func choose(forced: String?) -> (level: KernelLevel, note: String) {
-        guard let forced, !forced.isEmpty else { return (best, "\(best), the best this CPU runs") }
+        let auto = automatic
+        guard let forced, !forced.isEmpty else { return (auto, "\(auto), chosen for this CPU") }
         guard let level = KernelLevel(rawValue: forced.lowercased()) else {
-            return (best, "\(best): \(environmentVariable)=\(forced) is not one of baseline, v3, v4")
+            return (auto, "\(auto): \(environmentVariable)=\(forced) is not one of baseline, v3, v4")
         }
         guard available.contains(level) else {
-            return (best, "\(best): \(environmentVariable)=\(forced), but this CPU cannot run \(level)")
+            return (auto, "\(auto): \(environmentVariable)=\(forced), but this CPU cannot run \(level)")
         }
         return (level, "\(level), forced by \(environmentVariable)")
     }
