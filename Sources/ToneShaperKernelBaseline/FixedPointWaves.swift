@@ -15,7 +15,7 @@ import ToneShaperDSP
 /// conversions per sample were most of its cost on AVX2). The values are the same: each
 /// integer is below 2^52, so its Double is exact, and rounding that to a Float rounds once.
 enum FixedPointWaves {
-    static let half: UInt64 = 1 << 51, quarter: UInt64 = 1 << 50
+    static let half: UInt64 = 1 << 51
 
     @inline(__always)
     static func square(_ x: UInt64, _ step: UInt64) -> Float {
@@ -32,11 +32,33 @@ enum FixedPointWaves {
 
     @inline(__always)
     static func triangle(_ x: UInt64, _ step: UInt64) -> Float {
-        let inverse = inverseStep(step)
-        let naive = UnitWave.naiveTriangle(Kernel.floatPhase(x))
+        triangle(Kernel.floatPhase(x), cyclesPerSample(step))
+    }
+
+    /// The triangle from its phase p as a Float (the top 24 bits of the fixed-point phase) and
+    /// its step dt in cycles per sample: in Floats alone, so that the kernel's loop over it
+    /// runs eight samples to a vector. The square's and sawtooth's corners are steps in value
+    /// and need the distance to them exact; the triangle's are changes of slope, whose
+    /// residual is scaled by dt, so the distance's rounding in a Float (below 6e-8 cycle)
+    /// moves a sample by at most 8 dt * (6e-8 / dt) / 2 = 2.4e-7.
+    @inline(__always)
+    static func triangle(_ p: Float, _ dt: Float) -> Float {
+        let inverse = 1 / (dt > 0 ? dt : 1)
         // The slope (per unit phase) falls by 8 at p = 1/4 and rises by 8 at p = 3/4.
-        let dt = Float(exact(step)) * 0x1p-52
-        return naive + 8 * dt * (blamp(samplesFrom(x, 3 * quarter, inverse)) - blamp(samplesFrom(x, quarter, inverse)))
+        let fromRise = wrapped(p - 0.75) * inverse, fromFall = wrapped(p - 0.25) * inverse
+        return UnitWave.naiveTriangle(p) + 8 * dt * (blamp(fromRise) - blamp(fromFall))
+    }
+
+    /// A step as cycles per sample, in a Float.
+    @inline(__always)
+    static func cyclesPerSample(_ step: UInt64) -> Float {
+        Float(exact(step)) * 0x1p-52
+    }
+
+    /// A distance in cycles wrapped into [-1/2, 1/2).
+    @inline(__always)
+    static func wrapped(_ d: Float) -> Float {
+        d >= 0.5 ? d - 1 : (d < -0.5 ? d + 1 : d)
     }
 
     /// 1 / step; a zero step (0 Hz) gives 1, which puts every corner far away.
@@ -63,19 +85,28 @@ enum FixedPointWaves {
     /// The bits of 2^52 as a Double: its mantissa, all zero, takes any n below 2^52.
     static let twoTo52: UInt64 = 0x4330_0000_0000_0000
 
-    /// The band-limited step minus the naive one, tau samples from the step.
+    /// The band-limited step minus the naive one, tau samples from the step: 0.5 (1 + tau)^2
+    /// before it, -0.5 (1 - tau)^2 after, 0 beyond one sample (`UnitWave.blep`). Written with
+    /// the magnitude and one max, which are single vector instructions, rather than a clamp.
     @inline(__always)
     static func blep(_ tau: Float) -> Float {
-        let t = min(max(tau, -1), 1)
-        let a = t + 1, b = 1 - t
-        return t < 0 ? 0.5 * a * a : -0.5 * b * b
+        let m = nearness(tau)
+        let half = m * m * 0.5
+        return tau < 0 ? half : -half
     }
 
-    /// Its integral: the residual of a change of slope of one per sample.
+    /// Its integral: the residual of a change of slope of one per sample, (1 - |tau|)^3 / 6
+    /// within a sample of the corner (`UnitWave.blamp`).
     @inline(__always)
     static func blamp(_ tau: Float) -> Float {
-        let t = min(max(tau, -1), 1)
-        let b = 1 - (t < 0 ? -t : t)
-        return b * b * b * (1.0 / 6)
+        let m = nearness(tau)
+        return m * m * m * (1.0 / 6)
+    }
+
+    /// 1 - |tau| within a sample of a corner, 0 beyond.
+    @inline(__always)
+    static func nearness(_ tau: Float) -> Float {
+        let m = 1 - tau.magnitude
+        return m > 0 ? m : 0
     }
 }

@@ -28,7 +28,15 @@ extension Kernel {
             if antiAliased { for i in 0..<count { out[i] = FixedPointWaves.square(x[i], steps[i]) } }
             else { for i in 0..<count { out[i] = Float(UnitWave.naiveSquare(phase[i])) } }
         case .triangle:
-            if antiAliased { for i in 0..<count { out[i] = FixedPointWaves.triangle(x[i], steps[i]) } }
+            if antiAliased {
+                // As the sine: the 64-bit work (phase and step to Floats) in a pass of its own,
+                // four to a vector, then the corners in Floats, eight to a vector. The step
+                // goes into the phase array (unused by this wave), as Floats.
+                phase.withMemoryRebound(to: Float.self, capacity: 2 * count) { dt in
+                    for i in 0..<count { out[i] = floatPhase(x[i]); dt[i] = FixedPointWaves.cyclesPerSample(steps[i]) }
+                    for i in 0..<count { out[i] = FixedPointWaves.triangle(out[i], dt[i]) }
+                }
+            }
             else { for i in 0..<count { out[i] = Float(UnitWave.naiveTriangle(phase[i])) } }
         case .sawtooth:
             if antiAliased { for i in 0..<count { out[i] = FixedPointWaves.sawtooth(x[i], steps[i]) } }

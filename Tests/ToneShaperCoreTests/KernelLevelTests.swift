@@ -60,9 +60,10 @@ import Testing
             var worst: Float = 0
             for i in baseline.output.indices { worst = max(worst, abs(run.output[i] - baseline.output[i])) }
             print("\(name), \(level) against baseline: phases identical: \(run.states == baseline.states), largest sample difference \(worst)")
-            // The samples are in [-1, 1] (waves times scalings); 2e-5 is about -94 dB, far
-            // below what the tests of each wave allow against its formula.
-            #expect(worst <= 2e-5, "\(level): samples differ from the baseline's by up to \(worst)")
+            // The samples are in [-1, 1] (waves times scalings). Fused multiply-adds (the
+            // levels above the baseline) move the single-precision sine by a few units in the
+            // last place, 3.6e-7 at most here; 2e-6 (-114 dB) leaves room for other CPUs.
+            #expect(worst <= 2e-6, "\(level): samples differ from the baseline's by up to \(worst)")
         }
         withExtendedLifetime(storage) {}
     }
