@@ -20,14 +20,26 @@ enum FixedPointWaves {
     @inline(__always)
     static func square(_ x: UInt64, _ step: UInt64) -> Float {
         let inverse = inverseStep(step)
-        let naive = UnitWave.naiveSquare(Kernel.floatPhase(x))
-        return naive + 2 * blep(samplesFrom(x, 0, inverse)) - 2 * blep(samplesFrom(x, half, inverse))
+        return square(Kernel.floatPhase(x), samplesFrom(x, 0, inverse), samplesFrom(x, half, inverse))
+    }
+
+    /// The square from its phase as a Float and its distances in samples to the rise (at 0)
+    /// and the fall (at 1/2), computed exactly from the fixed-point phase.
+    @inline(__always)
+    static func square(_ p: Float, _ fromRise: Float, _ fromFall: Float) -> Float {
+        UnitWave.naiveSquare(p) + 2 * blep(fromRise) - 2 * blep(fromFall)
     }
 
     @inline(__always)
     static func sawtooth(_ x: UInt64, _ step: UInt64) -> Float {
         let inverse = inverseStep(step)
-        return UnitWave.naiveSawtooth(Kernel.floatPhase(x)) - 2 * blep(samplesFrom(x, 0, inverse))
+        return sawtooth(Kernel.floatPhase(x), samplesFrom(x, 0, inverse))
+    }
+
+    /// The sawtooth from its phase as a Float and its distance in samples to the wrap at 0.
+    @inline(__always)
+    static func sawtooth(_ p: Float, _ fromWrap: Float) -> Float {
+        UnitWave.naiveSawtooth(p) - 2 * blep(fromWrap)
     }
 
     @inline(__always)

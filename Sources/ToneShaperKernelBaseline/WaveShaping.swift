@@ -25,7 +25,20 @@ extension Kernel {
             }
             for i in 0..<count { out[i] = sinUnit(out[i]) }
         case .square:
-            if antiAliased { for i in 0..<count { out[i] = FixedPointWaves.square(x[i], steps[i]) } }
+            if antiAliased {
+                // In two passes, as the triangle: the exact distances to the corners from the
+                // 64-bit phase (four to a vector), then the corners in Floats (eight).
+                phase.withMemoryRebound(to: Float.self, capacity: 2 * count) { distances in
+                    let fromRise = distances, fromFall = distances + count
+                    for i in 0..<count {
+                        let inverse = FixedPointWaves.inverseStep(steps[i])
+                        out[i] = floatPhase(x[i])
+                        fromRise[i] = FixedPointWaves.samplesFrom(x[i], 0, inverse)
+                        fromFall[i] = FixedPointWaves.samplesFrom(x[i], FixedPointWaves.half, inverse)
+                    }
+                    for i in 0..<count { out[i] = FixedPointWaves.square(out[i], fromRise[i], fromFall[i]) }
+                }
+            }
             else { for i in 0..<count { out[i] = Float(UnitWave.naiveSquare(phase[i])) } }
         case .triangle:
             if antiAliased {
@@ -39,7 +52,15 @@ extension Kernel {
             }
             else { for i in 0..<count { out[i] = Float(UnitWave.naiveTriangle(phase[i])) } }
         case .sawtooth:
-            if antiAliased { for i in 0..<count { out[i] = FixedPointWaves.sawtooth(x[i], steps[i]) } }
+            if antiAliased {
+                phase.withMemoryRebound(to: Float.self, capacity: 2 * count) { fromWrap in
+                    for i in 0..<count {
+                        out[i] = floatPhase(x[i])
+                        fromWrap[i] = FixedPointWaves.samplesFrom(x[i], 0, FixedPointWaves.inverseStep(steps[i]))
+                    }
+                    for i in 0..<count { out[i] = FixedPointWaves.sawtooth(out[i], fromWrap[i]) }
+                }
+            }
             else { for i in 0..<count { out[i] = Float(UnitWave.naiveSawtooth(phase[i])) } }
         case .squareFourier, .triangleFourier, .sawtoothFourier:
             // Band-limited tables (see FourierWavetables): per sample, the table of the
