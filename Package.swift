@@ -3,10 +3,15 @@ import PackageDescription
 
 // The render kernel is compiled into one binary several times, once per x86-64 level
 // (Sources/ToneShaperKernelV3 and V4 are symbolic links to Sources/ToneShaperKernelBaseline),
-// and the best level the CPU runs is chosen at start-up (`KernelLevel`; the environment
-// variable TONESHAPER_KERNEL=baseline|v3|v4 forces one). So `swift build -c release` gives
-// the same binary on every machine, fast on every x86-64 CPU. The levels target the generic
-// x86-64-vN CPUs (no -mtune for one vendor): the binary is meant to be copied and packaged.
+// and a level the CPU runs is chosen at start-up from cpuid (`KernelLevel`: v3 where the CPU
+// has it; TONESHAPER_KERNEL=baseline|v3|v4 forces one). So `swift build -c release` gives the
+// same binary on every machine, fast on every x86-64 CPU. The levels target the generic
+// x86-64-vN CPUs (no tuning for one vendor): the binary is meant to be copied and packaged.
+// The level goes to the compiler as the C importer's -march, which Swift's code generation
+// follows (swiftc's own -target-cpu does not know the x86-64-vN names).
+//
+// The choice of levels is made where this manifest is compiled, that is for the host: a
+// build for arm64 (natively) has the baseline level only.
 //
 // The compiler proves the render kernel free of allocation and locks (@_noAllocation,
 // @_noLocks) only when it sees the whole module at once, as release builds do:
