@@ -57,3 +57,10 @@ public func exp2Fast(_ y: Double) -> Double {
     let bits = UInt64(Int64(whole) + 1023) << 52
     return e * Double(bitPattern: bits)
 }
+
+/// 1.5 * 2^52. For |x| < 2^51, x + roundingShift is x rounded to an integer (to nearest),
+/// held in the low bits of the sum's bit pattern, and (x + roundingShift) - roundingShift is
+/// that integer as a Double: rounding and an integer index without a conversion instruction
+/// or a range check, so loops over it vectorise on every level.
+@inlinable @inline(__always)
+public var roundingShift: Double { 6755399441055744.0 }

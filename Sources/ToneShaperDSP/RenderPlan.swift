@@ -95,3 +95,20 @@ public struct RenderPlan: @unchecked Sendable {
     }
 }
 
+/// Frequencies live in [0, Nyquist]; NaN (which no validated input produces) becomes 0.
+/// The one definition of that clamp, for the kernel and the control side alike; written as
+/// two selects so that loops over it vectorise.
+@inlinable @inline(__always)
+public func clampFrequency(_ f: Double, nyquist: Double) -> Double {
+    let low = f >= 0 ? f : 0
+    return low > nyquist ? nyquist : low
+}
+
+/// The same clamp, eight lanes at a time.
+@inlinable @inline(__always)
+public func clampFrequency(_ f: SIMD8<Double>, nyquist: Double) -> SIMD8<Double> {
+    var clamped = SIMD8<Double>(repeating: 0)
+    clamped.replace(with: f, where: f .>= 0)
+    clamped.replace(with: nyquist, where: clamped .> nyquist)
+    return clamped
+}

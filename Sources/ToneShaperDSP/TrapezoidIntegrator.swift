@@ -34,12 +34,11 @@ public enum TrapezoidIntegrator {
 /// once to that unit and then added exactly, so wrapping costs nothing (integers wrap by
 /// themselves), the sum does not depend on how the samples are grouped into periods, and
 /// the render kernel's running sum is an integer add (one cycle) rather than a
-/// floating-point add and compare (see `VoiceKernel`). The price is at most half a unit,
+/// floating-point add and compare (see the kernel, `ToneShaperKernelBaseline`). The price is at most half a unit,
 /// 1.1e-16 cycle, per sample: 4.6e-7 cycle after 24 hours at 48 kHz.
 public struct PhaseIntegrator: Equatable, Sendable {
-    /// One cycle in fixed-point units.
-    /// (Computed rather than stored: a constant the kernel modules fold in, with no global
-    /// to initialise on the audio thread.)
+    /// One cycle in fixed-point units. Computed rather than stored, as is `mask`: constants
+    /// the kernel modules fold in, with no global to initialise on the audio thread.
     @inlinable public static var unitsPerCycle: Double { 4_503_599_627_370_496.0 }   // 2^52
     @inlinable public static var mask: UInt64 { (1 << 52) - 1 }
 

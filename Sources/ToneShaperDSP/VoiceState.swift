@@ -54,28 +54,3 @@ public struct VoiceScratch {
     @inlinable @inline(__always) public func fixedArray(_ k: Int) -> UnsafeMutablePointer<UInt64> { fixed + k * stride }
     @inlinable @inline(__always) public func fractionArray(_ k: Int) -> UnsafeMutablePointer<Float> { fractions + k * stride }
 }
-
-/// Frequencies live in [0, Nyquist]; NaN (which no validated input produces) becomes 0.
-/// The one definition of that clamp, for the kernel and the control side alike; written as
-/// two selects so that loops over it vectorise.
-@inlinable @inline(__always)
-public func clampFrequency(_ f: Double, nyquist: Double) -> Double {
-    let low = f >= 0 ? f : 0
-    return low > nyquist ? nyquist : low
-}
-
-/// The same clamp, eight lanes at a time.
-@inlinable @inline(__always)
-public func clampFrequency(_ f: SIMD8<Double>, nyquist: Double) -> SIMD8<Double> {
-    var clamped = SIMD8<Double>(repeating: 0)
-    clamped.replace(with: f, where: f .>= 0)
-    clamped.replace(with: nyquist, where: clamped .> nyquist)
-    return clamped
-}
-
-/// 1.5 * 2^52. For |x| < 2^51, x + roundingShift is x rounded to an integer (to nearest),
-/// held in the low bits of the sum's bit pattern, and (x + roundingShift) - roundingShift is
-/// that integer as a Double: rounding and an integer index without a conversion instruction
-/// or a range check, so loops over it vectorise on every level.
-@inlinable @inline(__always)
-public var roundingShift: Double { 6755399441055744.0 }
