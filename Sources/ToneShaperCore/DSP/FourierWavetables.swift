@@ -105,6 +105,13 @@ public final class FourierWavetables: @unchecked Sendable {
     public static func prepareInBackground() {
         guard !preparing.exchange(true, ordering: .relaxed) else { return }
         let thread = Thread {
+            #if os(Linux)
+            // The lowest priority there is (nice 19, this thread only): on a small machine,
+            // and under a JACK server without real-time scheduling, the audio thread and the
+            // control thread must not wait behind this work. (On Linux the nice value is the
+            // calling thread's own, and 0 names the calling thread.)
+            _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 19)
+            #endif
             // The largest first: a change made at once to the sawtooth waits the least.
             for wave in [WaveType.sawtoothFourier, .squareFourier, .triangleFourier] { _ = shared(for: wave) }
         }
