@@ -1,27 +1,45 @@
 // swift-tools-version: 6.1
-import Foundation
 import PackageDescription
 
-// The DSP core is compiled for the CPU of the machine that builds it (AVX2/AVX-512 and FMA
-// where present), as audio software built from source usually is: the render kernel is
-// several times faster than with the portable x86-64 baseline. TONESHAPER_PORTABLE=1 at
-// build time gives a binary that runs on any CPU of the architecture.
-let portable = Context.environment["TONESHAPER_PORTABLE"] != nil
-// Fused multiply-add in the kernel's polynomials only where the CPU does it in one
-// instruction: elsewhere each would be a call into libm's software fma.
-let hostHasFMA: Bool = {
-    #if os(Linux) && arch(x86_64)
-    guard let info = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8) else { return false }
-    return info.split(separator: "\n").first { $0.hasPrefix("flags") }?.split(separator: " ").contains("fma") ?? false
-    #else
-    return true     // arm64 always has it
-    #endif
-}()
-var coreSettings: [SwiftSetting] = [
-    .unsafeFlags(portable ? ["-O"] : ["-O", "-target-cpu", "native"]),
-    .define("REALTIME_PROOF", .when(configuration: .release)),
+// The render kernel is compiled into one binary several times, once per x86-64 level
+// (Sources/ToneShaperKernelV3 and V4 are symbolic links to Sources/ToneShaperKernelBaseline),
+// and a level the CPU runs is chosen at start-up from cpuid (`KernelLevel`: v3 where the CPU
+// has it; TONESHAPER_KERNEL=baseline|v3|v4 forces one). So `swift build -c release` gives the
+// same binary on every machine, fast on every x86-64 CPU. The levels target the generic
+// x86-64-vN CPUs (no tuning for one vendor): the binary is meant to be copied and packaged.
+// The level goes to the compiler as the C importer's -march, which Swift's code generation
+// follows (swiftc's own -target-cpu does not know the x86-64-vN names).
+//
+// The choice of levels is made where this manifest is compiled, that is for the host: a
+// build for arm64 (natively) has the baseline level only.
+//
+// The compiler proves the render kernel free of allocation and locks (@_noAllocation,
+// @_noLocks) only when it sees the whole module at once, as release builds do:
+// REALTIME_PROOF turns the proof on there (Scripts/test.sh builds release, so CI checks it
+// every run). The DSP is always optimised, so that its tests run fast.
+let realtimeProof = SwiftSetting.define("REALTIME_PROOF", .when(configuration: .release))
+
+struct KernelLevelTarget {
+    let name: String
+    let flags: [String]
+    let fusedMultiplyAdd: Bool
+}
+#if arch(x86_64)
+let kernelLevels = [
+    KernelLevelTarget(name: "ToneShaperKernelBaseline", flags: [], fusedMultiplyAdd: false),
+    KernelLevelTarget(name: "ToneShaperKernelV3", flags: ["-Xcc", "-march=x86-64-v3"], fusedMultiplyAdd: true),
+    KernelLevelTarget(name: "ToneShaperKernelV4", flags: ["-Xcc", "-march=x86-64-v4"], fusedMultiplyAdd: true),
 ]
-if !portable && hostHasFMA { coreSettings.append(.define("FUSED_MULTIPLY_ADD")) }
+#else
+// Elsewhere (arm64) one level: the architecture's own baseline, which has FMA and 128-bit vectors.
+let kernelLevels = [KernelLevelTarget(name: "ToneShaperKernelBaseline", flags: [], fusedMultiplyAdd: false)]
+#endif
+
+let kernelTargets: [Target] = kernelLevels.map { level in
+    .target(name: level.name, dependencies: ["ToneShaperDSP"],
+            swiftSettings: [.unsafeFlags(["-O"] + level.flags), realtimeProof]
+                + (level.fusedMultiplyAdd ? [.define("FUSED_MULTIPLY_ADD")] : []))
+}
 
 let package = Package(
     name: "ToneShaper",
@@ -34,13 +52,15 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
-    targets: [
+    targets: kernelTargets + [
+        // cpuid and xgetbv, to choose the kernel's level.
+        .target(name: "CPUFeatures"),
+        // The kernel's plain data and formulas: plans, voices, phase, waves, scalings, the
+        // wave tables' read path, the level selection. Below the kernel levels and the core.
+        .target(name: "ToneShaperDSP", dependencies: ["CPUFeatures"], swiftSettings: [.unsafeFlags(["-O"]), realtimeProof]),
         // Pure DSP: documents, curve, integrator, waves, scalings, echo, renderer.
-        // Always optimised, so the DSP tests run fast. The compiler proves the render
-        // kernel free of allocation and locks (@_noAllocation, @_noLocks) only when it sees
-        // the whole module at once, as release builds do: REALTIME_PROOF turns the proof on
-        // there (Scripts/test.sh builds release, so CI checks it every run).
-        .target(name: "ToneShaperCore", swiftSettings: coreSettings),
+        .target(name: "ToneShaperCore", dependencies: ["ToneShaperDSP"] + kernelLevels.map { .target(name: $0.name) },
+                swiftSettings: [.unsafeFlags(["-O"]), realtimeProof]),
 
         // C libraries from Debian, wrapped as system-library modules.
         .systemLibrary(name: "CSndFile", pkgConfig: "sndfile",
@@ -75,7 +95,8 @@ let package = Package(
         .target(name: "ToneShaperTestSupport", path: "Tests/ToneShaperTestSupport"),
         // Interposes malloc in the test executable to count allocations on one thread.
         .target(name: "CAllocationCounter", path: "Tests/CAllocationCounter"),
-        .testTarget(name: "ToneShaperCoreTests", dependencies: ["ToneShaperCore", "ToneShaperTestSupport", "CAllocationCounter"]),
+        .testTarget(name: "ToneShaperCoreTests", dependencies: ["ToneShaperCore", "ToneShaperDSP", "ToneShaperTestSupport", "CAllocationCounter"]
+                    + kernelLevels.map { .target(name: $0.name) }),
         .testTarget(name: "ToneShaperJackTests", dependencies: ["ToneShaperJack", "ToneShaperOSC", "ToneShaperCore", "ToneShaperTestSupport", "toneshaper", "CAllocationCounter"]),
         .testTarget(name: "ToneShaperOSCTests", dependencies: ["ToneShaperOSC", "ToneShaperCore"]),
         .testTarget(name: "ToneShaperFilesTests", dependencies: ["ToneShaperFiles", "ToneShaperCore", "ToneShaperTestSupport", "toneshaper"]),

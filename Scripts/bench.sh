@@ -34,8 +34,22 @@ trap cleanup EXIT
 echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
 
 if [[ $what == all || $what == engine ]]; then
-    say "engine kernel (ToneShaperBench)"
+    say "engine kernel (ToneShaperBench): every kernel level this CPU runs, side by side"
     "$bin/ToneShaperBench"
+
+    say "first change to a Fourier wave: time for the controller to accept it (fresh process each, median of 5)"
+    # on-demand: the tables built by that change on the control thread (what a process that
+    # never called prepareInBackground does); prepared: built in the background from start-up
+    # (what a live node does), the change 300 ms later; immediately: the change at start-up.
+    for mode in on-demand prepared immediately; do
+        : > "$work/first.times"; : > "$work/ordinary.times"
+        for _ in 1 2 3 4 5; do
+            read -r first ordinary < <("$bin/ToneShaperBench" first-fourier-change "$mode")
+            echo "$first" >> "$work/first.times"; echo "$ordinary" >> "$work/ordinary.times"
+        done
+        printf '%-12s first Fourier change %8.3f ms   (an ordinary change: %.3f ms)\n' "$mode" \
+            "$(median < "$work/first.times")" "$(median < "$work/ordinary.times")"
+    done
 fi
 
 if [[ $what == all || $what == render ]]; then

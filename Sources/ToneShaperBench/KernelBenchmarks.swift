@@ -17,6 +17,38 @@ struct KernelCase {
             return buffer[0]
         }
     }
+
+    /// The median ns/sample of the kernel compiled for each level in `levels`, measured side by
+    /// side: engines built beforehand (as `EngineController.makeEngine` builds them, but each
+    /// plan rendered by its level), one run of each level in turn, so that a shared machine's
+    /// load falls on every level alike.
+    func measureLevels(_ levels: [KernelLevel], frames: Int, runs: Int, period: Int = 256) -> [Double] {
+        let storage = CurveStorage(shape: shape, sampleRate: 48000, id: 1)
+        let engines = levels.map { level in
+            EngineBox(ToneEngine(plan: storage.plan.rendered(by: level), minFrequency: shape.minFrequency, maxFrequency: shape.maxFrequency,
+                                 amplitude: shape.amplitude, echoVolume: shape.echoVolume, rampLength: period))
+        }
+        let buffer = UnsafeMutablePointer<Float>.allocate(capacity: period)
+        defer { buffer.deallocate() }
+        var times = [[Double]](repeating: [], count: levels.count)
+        for run in 0...runs {
+            for k in levels.indices {
+                let ns = nanosecondsPerSample(frames: frames, runs: 1, period: period) {
+                    engines[k].engine.render(into: buffer, count: period)
+                    return buffer[0]
+                }
+                if run > 0 { times[k].append(ns) }
+            }
+        }
+        withExtendedLifetime(storage) {}
+        return times.map(median)
+    }
+}
+
+/// Holds an engine (`~Copyable`, so no array can) for a list of them.
+final class EngineBox {
+    var engine: ToneEngine
+    init(_ engine: consuming ToneEngine) { self.engine = engine }
 }
 
 /// Two shapes measured as `KernelCase.measure` does, but alternating one run of each, with

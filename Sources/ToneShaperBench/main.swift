@@ -9,20 +9,69 @@ let frames = Int(ProcessInfo.processInfo.environment["BENCH_FRAMES"] ?? "") ?? 9
 let runs = Int(ProcessInfo.processInfo.environment["BENCH_RUNS"] ?? "") ?? 31
 let filter = CommandLine.arguments.dropFirst().first
 
+// `ToneShaperBench first-fourier-change MODE`: in this fresh process, how long the controller
+// takes to accept a first change to a Fourier wave (ms), then an ordinary change for scale.
+// MODE: `on-demand` (tables built by that change, as before), `prepared` (built in the
+// background from start-up, the change coming 300 ms later, as a user's first message
+// would), `immediately` (the change at once, racing the background build).
+if filter == "first-fourier-change" {
+    let mode = CommandLine.arguments.dropFirst(2).first ?? "prepared"
+    if mode != "on-demand" { FourierWavetables.prepareInBackground() }
+    let controller = EngineController(shape: .defaultShape, sampleRate: 48000)
+    // An audio side, so that changes build plans as in a live node.
+    var renderer = controller.makeRenderer(rampLength: 256)
+    if mode == "prepared" { Thread.sleep(forTimeInterval: 0.3) }
+    func timed(_ change: () throws -> Void) -> Double {
+        let start = ContinuousClock.now
+        try! change()
+        return (ContinuousClock.now - start).nanoseconds / 1e6
+    }
+    let first = timed { try controller.set(.wave, to: .text("Sawtooth Fourier")) }
+    // Let the engine take the plan and hand the old one back, as the audio thread would.
+    func drain() {
+        let buffer = UnsafeMutablePointer<Float>.allocate(capacity: 256)
+        defer { buffer.deallocate() }
+        let clock = PeriodClock(startMicros: 0, microsPerFrame: 1_000_000 / 48_000)
+        for _ in 0..<64 { renderer.renderPeriod(into: buffer, frames: 256, clock: clock) }
+        controller.collectHandback()
+    }
+    drain()
+    let ordinary = timed { try controller.set(.wave, to: .text("Square")) }
+    print(String(format: "%.3f %.3f", first, ordinary))
+    exit(0)
+}
+
 func row(_ name: String, _ value: String, _ note: String = "") {
     print(name.padding(toLength: 48, withPad: " ", startingAt: 0), value.padding(toLength: 12, withPad: " ", startingAt: 0), note)
 }
 
-func selected(_ name: String) -> Bool { filter.map { name.contains($0) } ?? true }
+/// The levels to measure: every level this CPU runs (BENCH_LEVELS=v3,v4 picks some).
+let levels: [KernelLevel] = {
+    guard let names = ProcessInfo.processInfo.environment["BENCH_LEVELS"] else { return KernelLevel.available }
+    return names.split(separator: ",").compactMap { KernelLevel(rawValue: String($0)) }.filter(KernelLevel.available.contains)
+}()
+
+/// BENCH_EXACT=1: the filter is a whole case name (for counting one case's instructions).
+let exactFilter = ProcessInfo.processInfo.environment["BENCH_EXACT"] == "1"
+func selected(_ name: String) -> Bool { filter.map { exactFilter ? name == $0 : name.contains($0) } ?? true }
 
 // Half a second of work first, untimed: the first milliseconds of a process run slower
 // (the CPU's clock rising, memory being mapped in), and would fall on the first case.
-_ = kernelCases[0].measure(frames: 2_400_000, runs: 3)
+// (BENCH_WARMUP=0 skips it, for instruction counts under callgrind.)
+if ProcessInfo.processInfo.environment["BENCH_WARMUP"] != "0" { _ = kernelCases[0].measure(frames: 2_400_000, runs: 3) }
 
-print("# kernel cost, ns per output sample (median of \(runs) runs of \(frames) frames, periods of 256)")
+print("processor: \(KernelLevel.processorName); levels it runs: \(KernelLevel.available.map(\.rawValue).joined(separator: ", "))")
+print("kernel level chosen: \(KernelLevel.selectionNote)")
+print("\n# kernel cost per level, ns per output sample (median of \(runs) runs of \(frames) frames, periods of 256,")
+print("# levels measured side by side, run by run; the goal applies to the chosen level, \(KernelLevel.selected))")
+print("case".padding(toLength: 48, withPad: " ", startingAt: 0),
+      levels.map { $0.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0) }.joined(), "goal")
 for c in kernelCases where selected(c.name) {
-    let ns = c.measure(frames: frames, runs: runs)
-    row(c.name, String(format: "%.2f", ns), c.goal.map { ns <= $0 ? "goal <= \($0): met" : "goal <= \($0): missed" } ?? "")
+    let figures = c.measureLevels(levels, frames: frames, runs: runs)
+    let chosen = levels.firstIndex(of: KernelLevel.selected).map { figures[$0] }
+    let goal = c.goal.map { goal in chosen.map { $0 <= goal ? "<= \(goal): met" : "<= \(goal): missed" } ?? "<= \(goal)" } ?? ""
+    print(c.name.padding(toLength: 48, withPad: " ", startingAt: 0),
+          figures.map { String(format: "%-9.2f", $0) }.joined(), goal)
 }
 
 if selected("Fourier") {

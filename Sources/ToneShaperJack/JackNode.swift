@@ -69,6 +69,9 @@ public final class JackNode: @unchecked Sendable {
     /// rate, activates, connects, and starts the control thread.
     public func start() throws(JackNodeError) {
         guard !started.exchange(true, ordering: .acquiringAndReleasing) else { throw .alreadyStarted }
+        // A live node may be switched to a Fourier wave at any moment: have those tables built now,
+        // in the background, so that the first such change is as quick as any other.
+        FourierWavetables.prepareInBackground()
         do throws(JackNodeError) {
             generation = 1
             let session = try JackSession.open(configuration: configuration, generation: generation, signals: signals)

@@ -10,6 +10,10 @@ struct ToneShaperCommand: ParsableCommand {
         into a phase and played through a periodic wave. Documents are JSON (.toneshaper, \
         as written by the original ToneShaper app); built-in shapes are loaded by name \
         (see `toneshaper presets`).
+
+        The render kernel is built for several x86-64 levels and the one for this CPU is \
+        chosen at start-up (v3, AVX2 and FMA, where the CPU has them; else the baseline). \
+        TONESHAPER_KERNEL=baseline|v3|v4 forces a level the CPU runs.
         """,
         version: ToneShaperVersion.string,
         subcommands: [RunCommand.self, RenderCommand.self, PresetsCommand.self, SendCommand.self])

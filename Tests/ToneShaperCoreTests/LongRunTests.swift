@@ -1,5 +1,6 @@
 import Testing
 @testable import ToneShaperCore
+@testable import ToneShaperKernelBaseline
 
 /// 24 hours of 48 kHz audio through the engine's own curve lookup and integrator (stages A
 /// and B of the kernel, the ones that carry state), against a double-precision closed form.
@@ -28,8 +29,8 @@ import Testing
         var voice = VoiceState.starting(at: 0, plan: plan, map: .identity)
         var start = 0
         while start < cycle {
-            VoiceKernel.frequencies(plan: plan, voice: &voice, count: block, map: .identity,
-                                    mapStep: FrequencyMap(offset: 0, slope: 0), ramp: ramp, v: v + start, u: fractions)
+            Kernel.frequencies(plan: plan, voice: &voice, count: block, range: RangeRamp(offset: 0, slope: 1, offsetStep: 0, slopeStep: 0),
+                               ramp: ramp, v: v + start, u: fractions)
             start += block
         }
         var main = VoiceState.starting(at: 0, plan: plan, map: .identity).integrator
@@ -40,8 +41,8 @@ import Testing
         var worst = 0.0, subnormal = false, n = 0
         while n < DayLongPhase.day {
             let offset = n % cycle
-            VoiceKernel.steps(first: main.lastFrequency, v: v + offset, count: block, scale: scale, out: steps)
-            main.fixedPhase = VoiceKernel.accumulate(main.fixedPhase, steps: steps, count: block, into: phase)
+            Kernel.steps(first: main.lastFrequency, v: v + offset, count: block, scale: scale, out: steps)
+            main.fixedPhase = Kernel.accumulate(main.fixedPhase, steps: steps, count: block, into: phase)
             main.lastFrequency = v[offset + block - 1]
             let due = (every - n % every) % every
             if due < block {

@@ -204,9 +204,11 @@ import ToneShaperTestSupport
 }
 
 /// The kernel's single-precision corners, computed from the fixed-point phase and step,
-/// against the double-precision formulas of `UnitWave.antiAliased`.
+/// against the double-precision formulas of `UnitWave.antiAliased`, at every kernel level
+/// this CPU runs.
 @Suite struct FixedPointCorners {
-    @Test func matchTheFormulas() {
+    @Test(arguments: KernelLevel.available) func matchTheFormulas(level: KernelLevel) {
+        let corners = CompiledCorners.at(level)
         var rng = SplitMix64(seed: 0xC0_4E45)
         let unit = PhaseIntegrator.unitsPerCycle
         var worst: [WaveType: Double] = [:]
@@ -220,15 +222,15 @@ import ToneShaperTestSupport
                 let p = k % 2 == 0 ? near - near.rounded(.down) : rng.nextUnit()
                 let x = UInt64(p * unit) & ((1 << 52) - 1)
                 let exactPhase = PhaseIntegrator.cycles(x)
-                for (wave, kernel) in [(WaveType.square, FixedPointWaves.square), (.triangle, FixedPointWaves.triangle),
-                                       (.sawtooth, FixedPointWaves.sawtooth)] {
+                for (wave, kernel) in [(WaveType.square, corners.square), (.triangle, corners.triangle),
+                                       (.sawtooth, corners.sawtooth)] {
                     let e = abs(Double(kernel(x, step)) - UnitWave.antiAliased(wave, exactPhase, dt))
                     worst[wave] = max(worst[wave] ?? 0, e)
                 }
             }
         }
         for (wave, e) in worst {
-            print("\(wave.rawValue): largest difference from the formula \(e)")
+            print("\(level) \(wave.rawValue): largest difference from the formula \(e)")
             #expect(e < 1e-5, "\(wave)")
         }
     }

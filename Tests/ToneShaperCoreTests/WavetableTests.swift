@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ToneShaperCore
+@testable import ToneShaperKernelBaseline
 import ToneShaperTestSupport
 
 /// The Fourier wave of SPEC 4 summed over k = 1...top (odd k only for the square and the

@@ -1,4 +1,6 @@
+import Foundation
 import Synchronization
+import ToneShaperDSP
 
 // Band-limited wave tables for the three Fourier waves (SPEC 4).
 //
@@ -34,242 +36,13 @@ import Synchronization
 // about 1e-6 (-120 dB) of the top partial's own amplitude, far less for the others.
 //
 // Memory: about 4.5 MB for the sawtooth and for the square, 2.2 MB for the triangle (float
-// coefficients). A wave's tables are built the first time a plan needs them (one inverse
-// FFT per level: 10-40 ms for a wave in a release build), then kept for the life of the
-// process, immutable, shared by every plan; the audio thread only gets plain pointers
-// through the `RenderPlan`.
+// coefficients). A live node builds all three at start-up on a background thread
+// (`prepareInBackground`; one inverse FFT per level: 20-40 ms for a wave in a release build);
+// otherwise a wave's tables are built the first time a plan needs them. Then they are kept
+// for the life of the process, immutable, shared by every plan; the audio thread only gets
+// plain pointers through the `RenderPlan`.
 //
-// Per sample the kernel's cost does not depend on the frequency or the number of terms:
-// it checks the level once per chunk of 64 samples (from the chunk's lowest and highest
-// frequency) and reads four samples at a time.
-
-/// One band-limited single-cycle table: the cubic B-spline coefficients of a Fourier wave
-/// holding the partials up to `top`. Plain data, read by the audio thread.
-public struct WavetableLevel: @unchecked Sendable {
-    /// c[0] of the coefficients c[-1 ... length + 1]: c[-1] = c[length - 1], c[length] = c[0]
-    /// and c[length + 1] = c[1] are copies, so the 4-point evaluation needs no wrap checks.
-    public let coefficients: UnsafePointer<Float>
-    /// Coefficients per cycle, L (a power of two), as a Double.
-    public let length: Double
-    /// L - 1.
-    public let mask: Int
-    /// The highest harmonic number in the table (0: silence).
-    public let top: Int
-
-    /// The wave at phase p (cycles): the cubic B-spline through the table, read at p * L.
-    ///
-    /// Any finite p reads the periodic wave (the index is taken modulo L by masking the
-    /// low bits of the 1.5 * 2^52 rounding); a non-finite p gives a garbage (possibly NaN)
-    /// value but never reads outside the table, and never traps.
-    @inlinable @inline(__always)
-    public func value(at p: Double) -> Float {
-        let x = p * length
-        let magic = 6755399441055744.0              // 1.5 * 2^52: adding it rounds to an integer
-        let rounded = (x - 0.5) + magic             // floor(x), or x - 1 at an integer x (t = 1 then)
-        let j = Int(truncatingIfNeeded: rounded.bitPattern) & mask
-        let t = Float(x - (rounded - magic))
-        let c = coefficients + j
-        let s = 1 - t
-        let t2 = t * t, s2 = s * s
-        let t3 = t2 * t, s3 = s2 * s
-        // B-spline weights: (1-t)^3/6, 2/3 - t^2 + t^3/2, 2/3 - (1-t)^2 + (1-t)^3/2, t^3/6.
-        let outer = (s3 * c[-1] + t3 * c[2]) * (1 / 6 as Float)
-        let inner = (2 / 3 - t2 + 0.5 * t3) * c[0] + (2 / 3 - s2 + 0.5 * s3) * c[1]
-        return outer + inner
-    }
-
-    /// out[i] = value(at: phases[i]) for i < count, four samples at a time: one unaligned
-    /// 16-byte load fetches the four coefficients a sample needs, a 4 x 4 transpose puts
-    /// them in lanes, and the weights are computed for four samples at once. The same
-    /// operations in the same order as `value(at:)`, so the very same samples.
-    @inlinable @inline(__always)
-    public func render(phases: UnsafePointer<Double>, count: Int, out: UnsafeMutablePointer<Float>) {
-        let scale = SIMD4<Double>(repeating: length)
-        let base = UnsafeRawPointer(coefficients - 1)
-        let phaseBytes = UnsafeRawPointer(phases)
-        var i = 0
-        while i + 4 <= count {
-            let x: SIMD4<Double> = phaseBytes.loadUnaligned(fromByteOffset: i &* 8, as: SIMD4<Double>.self) * scale
-            let (rounded, t) = WavetableLevel.split(x)
-            let c0 = base.loadUnaligned(fromByteOffset: (Int(truncatingIfNeeded: rounded[0].bitPattern) & mask) &* 4, as: SIMD4<Float>.self)
-            let c1 = base.loadUnaligned(fromByteOffset: (Int(truncatingIfNeeded: rounded[1].bitPattern) & mask) &* 4, as: SIMD4<Float>.self)
-            let c2 = base.loadUnaligned(fromByteOffset: (Int(truncatingIfNeeded: rounded[2].bitPattern) & mask) &* 4, as: SIMD4<Float>.self)
-            let c3 = base.loadUnaligned(fromByteOffset: (Int(truncatingIfNeeded: rounded[3].bitPattern) & mask) &* 4, as: SIMD4<Float>.self)
-            let y = WavetableLevel.spline(t, c0, c1, c2, c3)
-            UnsafeMutableRawPointer(out + i).storeBytes(of: y, as: SIMD4<Float>.self)
-            i += 4
-        }
-        while i < count {
-            out[i] = value(at: phases[i])
-            i += 1
-        }
-    }
-
-    /// Table positions x (four lanes) split as in `value(at:)`: the 1.5 * 2^52 rounding
-    /// (whose low bits are the index) and the fraction t.
-    @inlinable @inline(__always)
-    static func split(_ x: SIMD4<Double>) -> (rounded: SIMD4<Double>, t: SIMD4<Float>) {
-        let magic = SIMD4<Double>(repeating: 6755399441055744.0)
-        let rounded: SIMD4<Double> = (x - SIMD4<Double>(repeating: 0.5)) + magic
-        let frac: SIMD4<Double> = x - (rounded - magic)
-        return (rounded, SIMD4<Float>(Float(frac[0]), Float(frac[1]), Float(frac[2]), Float(frac[3])))
-    }
-
-    /// Four samples of the B-spline at once: sample k at fraction t[k] from the coefficients
-    /// ck = (c[j-1], c[j], c[j+1], c[j+2]) of its own position j.
-    @inlinable @inline(__always)
-    static func spline(_ t: SIMD4<Float>, _ c0: SIMD4<Float>, _ c1: SIMD4<Float>, _ c2: SIMD4<Float>,
-                       _ c3: SIMD4<Float>) -> SIMD4<Float> {
-        let twoThirds = SIMD4<Float>(repeating: 2 / 3), half = SIMD4<Float>(repeating: 0.5)
-        // Transpose: lane k of `before` is sample k's c[j-1], of `at` its c[j], and so on.
-        let before = SIMD4<Float>(c0[0], c1[0], c2[0], c3[0])
-        let at = SIMD4<Float>(c0[1], c1[1], c2[1], c3[1])
-        let next = SIMD4<Float>(c0[2], c1[2], c2[2], c3[2])
-        let after = SIMD4<Float>(c0[3], c1[3], c2[3], c3[3])
-        let s: SIMD4<Float> = SIMD4<Float>(repeating: 1) - t
-        let t2: SIMD4<Float> = t * t
-        let s2: SIMD4<Float> = s * s
-        let t3: SIMD4<Float> = t2 * t
-        let s3: SIMD4<Float> = s2 * s
-        let ends: SIMD4<Float> = s3 * before + t3 * after
-        let middle: SIMD4<Float> = (twoThirds - t2 + half * t3) * at + (twoThirds - s2 + half * s3) * next
-        return ends * SIMD4<Float>(repeating: 1 / 6) + middle
-    }
-}
-
-/// What a render plan of a Fourier wave carries to choose a table per sample: the wave's
-/// shared levels, and the level of exactly `fourierTerms` terms. Plain data.
-public struct FourierTablePlan: @unchecked Sendable {
-    /// The wave's shared levels (see `FourierWavetables`).
-    public let levels: UnsafePointer<WavetableLevel>
-    /// levelIndex[K], K in 0...maximumPartials: the index of the largest level <= K.
-    public let levelIndex: UnsafePointer<UInt8>
-    /// The top harmonic `fourierTerms` allows, at most `UnitWave.maximumPartials`.
-    public let termsTop: Int
-    /// The table of exactly the partials up to `termsTop`.
-    public let termsLevel: WavetableLevel
-
-    /// K: the highest harmonic this sample may hold, min(terms top, highest below Nyquist).
-    @inlinable @inline(__always)
-    public func allowedTop(frequency v: Double, nyquist: Double) -> Int {
-        let highest = FourierTablePlan.highestHarmonic(frequency: v, nyquist: nyquist)
-        return highest < termsTop ? highest : termsTop
-    }
-
-    /// The table the kernel reads for a sample at frequency v: the exact `fourierTerms`
-    /// table when Nyquist does not limit the partials, else the largest level <= K.
-    /// Its `top` is never above K, so no partial at or above Nyquist is present.
-    @inlinable @inline(__always)
-    public func level(forFrequency v: Double, nyquist: Double) -> WavetableLevel {
-        let k = allowedTop(frequency: v, nyquist: nyquist)
-        return k >= termsTop ? termsLevel : levels[Int(levelIndex[k])]
-    }
-
-    /// The levels in a number that grows with K: the shared level's index, or 256 for
-    /// the `fourierTerms` table (which holds more than any shared level K can pick).
-    @inlinable @inline(__always)
-    public func levelNumber(forFrequency v: Double, nyquist: Double) -> Int {
-        let k = allowedTop(frequency: v, nyquist: nyquist)
-        return k >= termsTop ? 256 : Int(levelIndex[k])
-    }
-
-    @inlinable @inline(__always)
-    public func level(number: Int) -> WavetableLevel {
-        number == 256 ? termsLevel : levels[number]
-    }
-
-    /// Samples per chunk of `render`: the level is checked once per chunk.
-    public static let chunk = 64
-
-    /// out[i] = the wave at phases[i] for a sample at frequency v[i], i < count: exactly
-    /// `level(forFrequency: v[i], nyquist:).value(at: phases[i])`, but fast. The level
-    /// number falls as v rises, so when the lowest and the highest v of a chunk get the
-    /// same level, every sample of the chunk does, and the chunk is read from that one
-    /// table four samples at a time; a chunk that straddles a level boundary (rare: the
-    /// frequency must cross one of about 80 boundaries) chooses per sample.
-    @inlinable @inline(__always)
-    public func render(frequencies v: UnsafePointer<Double>, phases: UnsafePointer<Double>, count: Int,
-                       nyquist: Double, out: UnsafeMutablePointer<Float>) {
-        var start = 0
-        while start < count {
-            let n = min(FourierTablePlan.chunk, count - start)
-            let f = v + start, p = phases + start, o = out + start
-            // NaN (which no validated input produces) takes no part: it compares false.
-            var lo = SIMD4<Double>(repeating: .infinity), hi = SIMD4<Double>(repeating: -.infinity)
-            var i = 0
-            let bytes = UnsafeRawPointer(f)
-            while i + 4 <= n {
-                let x = bytes.loadUnaligned(fromByteOffset: i &* 8, as: SIMD4<Double>.self)
-                lo.replace(with: x, where: x .< lo)
-                hi.replace(with: x, where: x .> hi)
-                i += 4
-            }
-            var low = min(min(lo[0], lo[1]), min(lo[2], lo[3])), high = max(max(hi[0], hi[1]), max(hi[2], hi[3]))
-            while i < n { let x = f[i]; low = x < low ? x : low; high = x > high ? x : high; i += 1 }
-            let number = levelNumber(forFrequency: low, nyquist: nyquist)
-            if number == levelNumber(forFrequency: high, nyquist: nyquist) {
-                level(number: number).render(phases: p, count: n, out: o)
-            } else {
-                renderMixed(frequencies: f, phases: p, count: n, nyquist: nyquist, out: o)
-            }
-            start += n
-        }
-    }
-
-    /// A chunk whose samples need different levels: each sample's own level, still four
-    /// samples at a time.
-    @inlinable @inline(__always)
-    func renderMixed(frequencies f: UnsafePointer<Double>, phases p: UnsafePointer<Double>, count n: Int,
-                     nyquist: Double, out o: UnsafeMutablePointer<Float>) {
-        var k = 0
-        while k + 4 <= n {
-            let a = level(forFrequency: f[k], nyquist: nyquist), b = level(forFrequency: f[k + 1], nyquist: nyquist)
-            let c = level(forFrequency: f[k + 2], nyquist: nyquist), d = level(forFrequency: f[k + 3], nyquist: nyquist)
-            let x = SIMD4<Double>(p[k], p[k + 1], p[k + 2], p[k + 3]) * SIMD4<Double>(a.length, b.length, c.length, d.length)
-            let (rounded, t) = WavetableLevel.split(x)
-            let c0 = UnsafeRawPointer(a.coefficients - 1 + (Int(truncatingIfNeeded: rounded[0].bitPattern) & a.mask))
-                .loadUnaligned(as: SIMD4<Float>.self)
-            let c1 = UnsafeRawPointer(b.coefficients - 1 + (Int(truncatingIfNeeded: rounded[1].bitPattern) & b.mask))
-                .loadUnaligned(as: SIMD4<Float>.self)
-            let c2 = UnsafeRawPointer(c.coefficients - 1 + (Int(truncatingIfNeeded: rounded[2].bitPattern) & c.mask))
-                .loadUnaligned(as: SIMD4<Float>.self)
-            let c3 = UnsafeRawPointer(d.coefficients - 1 + (Int(truncatingIfNeeded: rounded[3].bitPattern) & d.mask))
-                .loadUnaligned(as: SIMD4<Float>.self)
-            UnsafeMutableRawPointer(o + k).storeBytes(of: WavetableLevel.spline(t, c0, c1, c2, c3), as: SIMD4<Float>.self)
-            k += 4
-        }
-        while k < n {
-            o[k] = level(forFrequency: f[k], nyquist: nyquist).value(at: p[k])
-            k += 1
-        }
-    }
-
-    /// `UnitWave.highestHarmonicBelowNyquist`, exactly (the tests check it), in a form that
-    /// cannot trap: v <= 0, -0, NaN and a tiny v all give `maximumPartials`, and v = +inf
-    /// (where that function gives -1) gives 0.
-    @inlinable @inline(__always)
-    public static func highestHarmonic(frequency v: Double, nyquist: Double) -> Int {
-        let ratio = nyquist / v
-        let r = ratio >= 0 ? (ratio < 4096 ? ratio : 4096) : 4096
-        let whole = Int(r)                         // r in [0, 4096]: no trap
-        // k * v < nyquist strictly: at an exact multiple the partial sits on Nyquist and goes.
-        let k = Double(whole) == r ? whole - 1 : whole
-        return k < 0 ? 0 : (k < UnitWave.maximumPartials ? k : UnitWave.maximumPartials)
-    }
-
-    /// The top harmonic `fourierTerms` (as `FourierTerms.limit`) allows for a wave, capped at
-    /// `maximumPartials` as `UnitWave.fourier` caps it: the square's first n odd terms
-    /// reach 2n - 1.
-    public static func termsTop(_ wave: WaveType, terms: Int) -> Int {
-        let m = UnitWave.maximumPartials
-        let raw: Int
-        switch wave {
-        case .squareFourier: raw = terms > m ? m : 2 * terms - 1
-        default: raw = terms
-        }
-        return max(0, min(raw, m))
-    }
-}
+// The kernel's read path (`WavetableLevel`, `FourierTablePlan`) is in ToneShaperDSP.
 
 /// All the levels of one Fourier wave: built once per process, never changed or freed.
 public final class FourierWavetables: @unchecked Sendable {
@@ -305,18 +78,46 @@ public final class FourierWavetables: @unchecked Sendable {
 
     // MARK: The shared cache (control side only)
 
-    private static let cache = Mutex<[WaveType: FourierWavetables]>([:])
+    private static let builds = Mutex<[WaveType: SharedBuild]>([:])
+    private static let preparing = Atomic<Bool>(false)
 
-    /// The tables of a Fourier wave, built on first use. Call off the audio thread: the first
-    /// call for a wave takes some milliseconds, later ones a lock and a lookup.
+    /// The tables of a Fourier wave. Built once per process, by whoever asks first: the
+    /// background thread of `prepareInBackground`, or a caller that needs them before it got
+    /// there; anyone else asking meanwhile waits for that one build, never for another wave's.
+    /// Call off the audio thread.
     public static func shared(for wave: WaveType) -> FourierWavetables {
         precondition(wave.isFourier, "only the Fourier waves have tables")
-        return cache.withLock { tables in
-            if let built = tables[wave] { return built }
-            let built = FourierWavetables(wave: wave)
-            tables[wave] = built
-            return built
+        let (build, ours) = builds.withLock { builds in
+            if let existing = builds[wave] { return (existing, false) }
+            let build = SharedBuild()
+            builds[wave] = build
+            return (build, true)
         }
+        if ours { build.run(wave) }
+        return build.wait()
+    }
+
+    /// Starts building every Fourier wave's tables (about 11 MB, 20-40 ms of one core per
+    /// wave) on a background thread of low priority, once per process: a live node calls it
+    /// at start-up, so that its first change to a Fourier wave costs what any change costs
+    /// instead of waiting for the tables on the control thread. Returns at once; later calls
+    /// do nothing. The audio thread never waits for it: plans reach it complete.
+    public static func prepareInBackground() {
+        guard !preparing.exchange(true, ordering: .relaxed) else { return }
+        let thread = Thread {
+            #if os(Linux)
+            // The lowest priority there is (nice 19, this thread only): on a small machine,
+            // and under a JACK server without real-time scheduling, the audio thread and the
+            // control thread must not wait behind this work. (On Linux the nice value is the
+            // calling thread's own, and 0 names the calling thread.)
+            _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 19)
+            #endif
+            // The largest first: a change made at once to the sawtooth waits the least.
+            for wave in [WaveType.sawtoothFourier, .squareFourier, .triangleFourier] { _ = shared(for: wave) }
+        }
+        thread.name = "toneshaper.wavetables"
+        thread.qualityOfService = .utility
+        thread.start()
     }
 
     /// A plan's table choice for `fourierTerms` (its `limit`). When the exact table of the
@@ -338,7 +139,7 @@ public final class FourierWavetables: @unchecked Sendable {
 
     // MARK: Building
 
-    private init(wave: WaveType) {
+    fileprivate init(wave: WaveType) {
         let start = ContinuousClock.now
         self.wave = wave
         let tops = FourierWavetables.levelTops(wave)
@@ -426,6 +227,26 @@ public final class FourierWavetables: @unchecked Sendable {
             return sign * (8 / (Double.pi * Double.pi)) / Double(k * k)
         default: return 0
         }
+    }
+}
+
+/// One wave's tables while and after they are built: the builder fills them in once, and
+/// every caller waits on the group until it has.
+private final class SharedBuild: @unchecked Sendable {
+    private let finished = DispatchGroup()
+    /// Written once, before `finished` is left; read only after waiting on it.
+    private var tables: FourierWavetables?
+
+    init() { finished.enter() }
+
+    func run(_ wave: WaveType) {
+        tables = FourierWavetables(wave: wave)
+        finished.leave()
+    }
+
+    func wait() -> FourierWavetables {
+        finished.wait()
+        return tables!
     }
 }
 

@@ -1,41 +1,9 @@
-/// The periodic unit function s(p), p in [0, 1), that the phase drives (SPEC 4).
-public enum WaveType: String, NamedChoice, Sendable, Codable {
-    case sine = "Sine"
-    case square = "Square"
-    case squareFourier = "Square Fourier"
-    case triangle = "Triangle"
-    case triangleFourier = "Triangle Fourier"
-    case sawtooth = "Sawtooth"
-    case sawtoothFourier = "Sawtooth Fourier"
+import ToneShaperDSP
 
-    // Switches, not ==: a raw-valued enum's == may compare the raw strings.
-    @inlinable public var isFourier: Bool {
-        switch self {
-        case .squareFourier, .triangleFourier, .sawtoothFourier: return true
-        default: return false
-        }
-    }
-    /// Plain shapes with discontinuities in value or slope: they alias unless anti-aliased.
-    @inlinable public var hasCorners: Bool {
-        switch self {
-        case .square, .triangle, .sawtooth: return true
-        default: return false
-        }
-    }
-}
-
-/// Amplitude scaling over one cycle (SPEC 5).
-public enum ScaleType: String, NamedChoice, Sendable, Codable {
-    case none = "None"
-    case linear = "Linear"
-    case sine = "Sine"
-    case triangle = "Triangle"
-    case parabolic = "Parabolic"
-    case exponential = "Exponential"
-    case twoStep = "Two Step"
-    case wideTwoStep = "Wide Two Step"
-
-}
+// WaveType and ScaleType are declared with the render kernel's plain data (ToneShaperDSP);
+// users type them by name.
+extension WaveType: NamedChoice {}
+extension ScaleType: NamedChoice {}
 
 /// How many Fourier partials a Fourier wave sums (SPEC 4).
 public enum FourierTerms: Equatable, Sendable, CustomStringConvertible {

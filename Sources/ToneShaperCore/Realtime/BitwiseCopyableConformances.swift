@@ -1,9 +1,3 @@
-// The plain-data types a command carries across the lock-free channel. Declaring the
-// conformance makes the compiler refuse any stored property that would need retaining
-// or releasing (a class reference, an array) on the audio thread.
-extension RenderPlan: BitwiseCopyable {}
-extension FourierTablePlan: BitwiseCopyable {}
-extension WavetableLevel: BitwiseCopyable {}
+// Parameter ids travel to and from the audio thread (`EngineCommand.ramp`,
+// `AudioSideChange`); the DSP module declares its own plain-data types the same way.
 extension ParameterID: BitwiseCopyable {}
-extension WaveType: BitwiseCopyable {}
-extension ScaleType: BitwiseCopyable {}

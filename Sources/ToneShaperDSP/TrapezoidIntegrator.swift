@@ -34,12 +34,13 @@ public enum TrapezoidIntegrator {
 /// once to that unit and then added exactly, so wrapping costs nothing (integers wrap by
 /// themselves), the sum does not depend on how the samples are grouped into periods, and
 /// the render kernel's running sum is an integer add (one cycle) rather than a
-/// floating-point add and compare (see `VoiceKernel`). The price is at most half a unit,
+/// floating-point add and compare (see the kernel, `ToneShaperKernelBaseline`). The price is at most half a unit,
 /// 1.1e-16 cycle, per sample: 4.6e-7 cycle after 24 hours at 48 kHz.
 public struct PhaseIntegrator: Equatable, Sendable {
-    /// One cycle in fixed-point units.
-    public static let unitsPerCycle = 4_503_599_627_370_496.0       // 2^52
-    @usableFromInline static let mask: UInt64 = (1 << 52) - 1
+    /// One cycle in fixed-point units. Computed rather than stored, as is `mask`: constants
+    /// the kernel modules fold in, with no global to initialise on the audio thread.
+    @inlinable public static var unitsPerCycle: Double { 4_503_599_627_370_496.0 }   // 2^52
+    @inlinable public static var mask: UInt64 { (1 << 52) - 1 }
 
     /// The phase in units of 2^-52 cycle; only its low 52 bits count.
     public var fixedPhase: UInt64
@@ -57,11 +58,6 @@ public struct PhaseIntegrator: Equatable, Sendable {
         // One step below zero: the first sample adds that same step back.
         fixedPhase = 0 &- PhaseIntegrator.step(v0, v0, scale: h * PhaseIntegrator.unitsPerCycle)
         lastFrequency = v0
-    }
-
-    public init(phase: Double, lastFrequency: Double) {
-        fixedPhase = PhaseIntegrator.fixed(phase)
-        self.lastFrequency = lastFrequency
     }
 
     /// Takes one sample at frequency v (Hz); h = 1 / (2 sampleRate). Returns the phase.

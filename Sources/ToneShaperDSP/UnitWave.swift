@@ -10,14 +10,26 @@ public enum UnitWave {
     public static func naive(_ wave: WaveType, _ p: Double) -> Double {
         switch wave {
         case .sine, .squareFourier, .triangleFourier, .sawtoothFourier: return sin2pi(p)
-        case .square: return p < 0.5 ? 1 : -1
-        case .triangle:
-            if p < 0.25 { return 4 * p }
-            if p < 0.75 { return 2 - 4 * p }
-            return 4 * p - 4
-        case .sawtooth: return 2 * p - 1
+        case .square: return naiveSquare(p)
+        case .triangle: return naiveTriangle(p)
+        case .sawtooth: return naiveSawtooth(p)
         }
     }
+
+    // The three naive shapes, once, in any precision: the kernel uses them in Float (with
+    // its corners added) and in Double, the reference formulas in Double. Branch-free
+    // selects, so that loops over them vectorise.
+
+    @inlinable @inline(__always)
+    public static func naiveSquare<T: BinaryFloatingPoint>(_ p: T) -> T { p < 0.5 ? 1 : -1 }
+
+    @inlinable @inline(__always)
+    public static func naiveTriangle<T: BinaryFloatingPoint>(_ p: T) -> T {
+        p < 0.25 ? 4 * p : (p < 0.75 ? 2 - 4 * p : 4 * p - 4)
+    }
+
+    @inlinable @inline(__always)
+    public static func naiveSawtooth<T: BinaryFloatingPoint>(_ p: T) -> T { 2 * p - 1 }
 
     /// Square, Triangle and Sawtooth with their discontinuities smoothed by polyBLEP
     /// (value steps) and polyBLAMP (slope steps) over the two samples around each one.
@@ -37,51 +49,6 @@ public enum UnitWave {
         default:
             return naiveValue
         }
-    }
-
-    // Branch-free forms of the anti-aliased shapes for the kernel's vectorised loops; the
-    // same polynomials as `blep` and `blamp`, with tau clamped to [-1, 1] so that they
-    // vanish by themselves away from a corner.
-
-    @inlinable @inline(__always)
-    static func blepClamped(_ d: Double, _ inverseDt: Double) -> Double {
-        let t = min(max(d * inverseDt, -1), 1)
-        let a = t + 1, b = 1 - t
-        return t < 0 ? 0.5 * a * a : -0.5 * b * b
-    }
-
-    @inlinable @inline(__always)
-    static func blampClamped(_ d: Double, _ inverseDt: Double) -> Double {
-        let t = min(max(d * inverseDt, -1), 1)
-        let b = 1 - (t < 0 ? -t : t)
-        return b * b * b * (1.0 / 6)
-    }
-
-    /// p - edge wrapped into [-1/2, 1/2), for p in [0, 1) and edge in [0, 1).
-    @inlinable @inline(__always)
-    static func towards(_ p: Double, _ edge: Double) -> Double {
-        let d = p - edge
-        return d >= 0.5 ? d - 1 : (d < -0.5 ? d + 1 : d)
-    }
-
-    @inlinable @inline(__always)
-    public static func squareAA(_ p: Double, _ dt: Double) -> Double {
-        let inv = 1 / max(dt, 1e-12)
-        let naive: Double = p < 0.5 ? 1 : -1
-        return naive + 2 * blepClamped(towards(p, 0), inv) - 2 * blepClamped(towards(p, 0.5), inv)
-    }
-
-    @inlinable @inline(__always)
-    public static func sawtoothAA(_ p: Double, _ dt: Double) -> Double {
-        let inv = 1 / max(dt, 1e-12)
-        return 2 * p - 1 - 2 * blepClamped(towards(p, 0), inv)
-    }
-
-    @inlinable @inline(__always)
-    public static func triangleAA(_ p: Double, _ dt: Double) -> Double {
-        let inv = 1 / max(dt, 1e-12)
-        let naive = p < 0.25 ? 4 * p : (p < 0.75 ? 2 - 4 * p : 4 * p - 4)
-        return naive + 8 * dt * (blampClamped(towards(p, 0.75), inv) - blampClamped(towards(p, 0.25), inv))
     }
 
     /// Residual of a unit step at phase `edge`, seen from phase p: the band-limited step

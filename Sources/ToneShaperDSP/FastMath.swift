@@ -1,6 +1,8 @@
-// Polynomial sine and exponential for the render kernel. The kernel may not call into C
-// (glibc's sin/exp), so it evaluates these instead; both are accurate to about 1e-12,
-// far below what a 24-bit or float output can show.
+// Polynomial sine and exponential in double precision, for the scalings and the tables'
+// building. The render kernel may not call into C (glibc's sin/exp), so it evaluates these
+// instead; both are accurate to about 1e-12, far below what a 24-bit or float output can
+// show. (The kernel's single-precision sine is compiled with the kernel, per instruction
+// set level: `sinUnit(_: Float)` in ToneShaperKernelBaseline.)
 
 /// sin(2 pi p) for any finite p, accurate to about 1e-12.
 @inlinable @inline(__always)
@@ -14,47 +16,9 @@ public func sin2pi(_ p: Double) -> Double {
     return sinPoly(r * (2 * Double.pi))
 }
 
-/// sin(2 pi p) for p in [0, 1), branch-free so that loops over it vectorise.
-@inlinable @inline(__always)
-public func sinUnit(_ p: Double) -> Double {
-    // sin(2 pi p) = -sin(2 pi r) with r = p - 1/2 in [-1/2, 1/2); fold r onto [-1/4, 1/4].
-    let r = p - 0.5
-    let a = r < 0 ? -r : r
-    let folded = a > 0.25 ? 0.5 - a : a
-    return -sinPoly(r < 0 ? -folded * (2 * Double.pi) : folded * (2 * Double.pi))
-}
-
-/// sin(2 pi p) for p in [0, 1) in single precision, error below 6e-7 (-124 dB): an odd
-/// polynomial fitted (near-minimax) over the whole of [-pi, pi], so there is no folding
-/// and no select, and loops over it vectorise at full width even on plain SSE2.
-@inlinable @inline(__always)
-public func sinUnit(_ p: Float) -> Float {
-    let x = (p - 0.5) * (2 * Float.pi)          // sin(2 pi p) = -sin(x)
-    let x2 = x * x
-    var s: Float = 1.3451461569247259e-10
-    s = horner(s, x2, -2.4676965266708353e-08)
-    s = horner(s, x2, 2.75294538093851e-06)
-    s = horner(s, x2, -0.0001984015533614497)
-    s = horner(s, x2, 0.00833331039101189)
-    s = horner(s, x2, -0.1666666458053284)
-    s = horner(s, x2, 0.9999999944739341)
-    return -(x * s)
-}
-
-/// s * x + c: one fused instruction where the build's CPU has FMA (Package.swift defines
-/// FUSED_MULTIPLY_ADD then), a multiply and an add elsewhere, never libm's software fma.
-@inlinable @inline(__always)
-func horner(_ s: Float, _ x: Float, _ c: Float) -> Float {
-    #if FUSED_MULTIPLY_ADD
-    return c.addingProduct(s, x)
-    #else
-    return s * x + c
-    #endif
-}
-
 /// Odd Taylor polynomial of sin on [-pi/2, pi/2] through x^17 (error below 3e-14 there).
 @inlinable @inline(__always)
-func sinPoly(_ x: Double) -> Double {
+public func sinPoly(_ x: Double) -> Double {
     let x2 = x * x
     var s = 1.0 / 355687428096000.0             // 1/17!
     s = s * x2 - 1.0 / 1307674368000.0          // -1/15!
@@ -94,6 +58,9 @@ public func exp2Fast(_ y: Double) -> Double {
     return e * Double(bitPattern: bits)
 }
 
-/// The integer part of a non-negative finite x, as a Double, without calling C's floor.
+/// 1.5 * 2^52. For |x| < 2^51, x + roundingShift is x rounded to an integer (to nearest),
+/// held in the low bits of the sum's bit pattern, and (x + roundingShift) - roundingShift is
+/// that integer as a Double: rounding and an integer index without a conversion instruction
+/// or a range check, so loops over it vectorise on every level.
 @inlinable @inline(__always)
-func wholePart(_ x: Double) -> Double { Double(Int(x)) }
+public var roundingShift: Double { 6755399441055744.0 }

@@ -1,0 +1,83 @@
+import CPUFeatures
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The instruction-set levels the render kernel is compiled for. One binary holds the kernel
+/// several times (the `ToneShaperKernel*` modules: one source, different compiler flags); a
+/// level this CPU runs is chosen once, at start-up, and stamped into every `RenderPlan`.
+///
+/// The rule (`automatic`): v3 where the CPU runs it, else the baseline. v4 runs only when
+/// forced (`TONESHAPER_KERNEL=v4`): it was built and checked against the others, but no
+/// AVX-512 machine was at hand to show it pays, and the kernel avoids what AVX-512 would add
+/// most (64-bit integer conversions); `Scripts/bench.sh engine` on such a machine shows v3 and
+/// v4 side by side, which is what it takes to let it be chosen.
+///
+/// - `baseline`: x86-64 as every 64-bit x86 CPU runs it (SSE2), or arm64.
+/// - `v3`: x86-64-v3 (AVX2, FMA, BMI2; Intel Haswell and later, AMD Zen and later).
+/// - `v4`: x86-64-v4 (v3 plus AVX-512 F/BW/CD/DQ/VL; Intel Skylake-SP and later Xeons, AMD Zen 4).
+///   Compiled for 256-bit vectors as the compiler prefers for these CPUs: what it adds is
+///   AVX-512's conversions between 64-bit integers and floats, masks and compares, not the
+///   512-bit width, whose clock penalty on some Intel parts would cost more than it gives.
+public enum KernelLevel: String, CaseIterable, Sendable, Comparable {
+    case baseline
+    case v3
+    case v4
+
+    /// The environment variable that forces a level: `TONESHAPER_KERNEL=baseline|v3|v4`.
+    public static let environmentVariable = "TONESHAPER_KERNEL"
+
+    /// The levels this binary holds and this CPU runs, lowest first.
+    public static let available: [KernelLevel] = {
+        #if arch(x86_64)
+        var levels: [KernelLevel] = [.baseline]
+        if toneshaper_cpu_has_x86_64_v3() != 0 { levels.append(.v3) }
+        if toneshaper_cpu_has_x86_64_v4() != 0 { levels.append(.v4) }
+        return levels
+        #else
+        return [.baseline]
+        #endif
+    }()
+
+    /// `automatic`, unless `TONESHAPER_KERNEL` names another available level. Decided once,
+    /// on first use (on the control side: plans are made there).
+    public static let selected: KernelLevel = choose(forced: environmentValue()).level
+
+    /// The level chosen when none is forced: the highest this CPU runs, short of v4.
+    public static var automatic: KernelLevel { available.last { $0 != .v4 } ?? .baseline }
+
+    /// What `selected` is made of, and why: a forced level the CPU cannot run, or a name
+    /// that is no level, falls back to `automatic` with a reason (shown by `selectionNote`).
+    public static func choose(forced: String?) -> (level: KernelLevel, note: String) {
+        let auto = automatic
+        guard let forced, !forced.isEmpty else { return (auto, "\(auto), chosen for this CPU") }
+        guard let level = KernelLevel(rawValue: forced.lowercased()) else {
+            return (auto, "\(auto): \(environmentVariable)=\(forced) is not one of baseline, v3, v4")
+        }
+        guard available.contains(level) else {
+            return (auto, "\(auto): \(environmentVariable)=\(forced), but this CPU cannot run \(level)")
+        }
+        return (level, "\(level), forced by \(environmentVariable)")
+    }
+
+    /// One line saying which level runs and why, for logs and benchmarks.
+    public static var selectionNote: String { choose(forced: environmentValue()).note }
+
+    /// The processor's name as cpuid gives it ("" where it gives none).
+    public static var processorName: String {
+        var buffer = [CChar](repeating: 0, count: 64)
+        toneshaper_cpu_brand(&buffer, Int32(buffer.count))
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    private static func environmentValue() -> String? {
+        guard let value = getenv(environmentVariable) else { return nil }
+        return String(cString: value)
+    }
+
+    public static func < (a: KernelLevel, b: KernelLevel) -> Bool {
+        allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
+    }
+}
