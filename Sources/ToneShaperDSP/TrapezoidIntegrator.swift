@@ -47,8 +47,9 @@ public struct PhaseIntegrator: Equatable, Sendable {
     /// The frequency of the last sample, carried into the next trapezoid.
     public var lastFrequency: Double
 
-    /// Phase in cycles, in [0, 1).
-    public var phase: Double {
+    /// Phase in cycles, in [0, 1). Inlinable: the engine reads and sets it on the audio
+    /// thread (the echo voice's phase), where the compiler must see it to prove it safe.
+    @inlinable public var phase: Double {
         get { PhaseIntegrator.cycles(fixedPhase) }
         set { fixedPhase = PhaseIntegrator.fixed(newValue) }
     }
@@ -85,6 +86,7 @@ public struct PhaseIntegrator: Equatable, Sendable {
 
     /// Cycles (any finite value, taken modulo 1) to fixed-point units, rounded; 0 for NaN
     /// or infinity. No C call, so the audio thread may use it.
+    @inlinable
     public static func fixed(_ x: Double) -> UInt64 {
         guard x.isFinite, abs(x) < 9e15 else { return 0 }
         let whole = Double(Int(x))
