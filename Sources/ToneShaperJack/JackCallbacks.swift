@@ -33,8 +33,12 @@ enum JackCallbacks {
     }
 
     static func xrun(_ arg: UnsafeMutableRawPointer?) -> Int32 {
-        withSignals(arg) { s, _ in s.xruns.wrappingAdd(1, ordering: .relaxed) }
+        withSignals(arg) { s, _ in if !s.freewheeling.load(ordering: .relaxed) { s.xruns.wrappingAdd(1, ordering: .relaxed) } }
         return 0
+    }
+
+    static func freewheel(_ starting: Int32, _ arg: UnsafeMutableRawPointer?) {
+        withSignals(arg) { s, _ in s.freewheeling.store(starting != 0, ordering: .relaxed) }
     }
 
     /// Server gone (jack_on_info_shutdown): remember the reason, raise the flag, wake the

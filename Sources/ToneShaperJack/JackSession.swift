@@ -8,6 +8,8 @@ import Logging
 struct JackSession: @unchecked Sendable {
     let client: OpaquePointer
     let ports: [OpaquePointer]
+    /// `midi_in`, unless MIDI is off.
+    let midiPort: OpaquePointer?
     let generation: Int
     /// Where the server-notification callbacks report; freed once the client is closed.
     let token: UnsafeMutablePointer<SessionToken>
@@ -40,15 +42,24 @@ struct JackSession: @unchecked Sendable {
             }
             ports.append(port)
         }
+        var midiPort: OpaquePointer?
+        if configuration.midiInput {
+            midiPort = jack_port_register(client, JackNodeConfiguration.midiPortName, toneshaper_jack_midi_type(), UInt(JackPortIsInput.rawValue), 0)
+            if midiPort == nil {
+                jack_client_close(client)
+                throw .portRegistrationFailed(port: JackNodeConfiguration.midiPortName)
+            }
+        }
         let token = UnsafeMutablePointer<SessionToken>.allocate(capacity: 1)
         token.initialize(to: SessionToken(signals: .passRetained(signals), generation: generation))
         let arg = UnsafeMutableRawPointer(token)
         jack_set_sample_rate_callback(client, { rate, arg in JackCallbacks.sampleRateChanged(rate, arg) }, arg)
         jack_set_buffer_size_callback(client, { frames, arg in JackCallbacks.bufferSizeChanged(frames, arg) }, arg)
         jack_set_xrun_callback(client, { arg in JackCallbacks.xrun(arg) }, arg)
+        jack_set_freewheel_callback(client, { starting, arg in JackCallbacks.freewheel(starting, arg) }, arg)
         jack_on_info_shutdown(client, { code, reason, arg in JackCallbacks.infoShutdown(code, reason, arg) }, arg)
         jack_on_shutdown(client, { arg in JackCallbacks.shutdown(arg) }, arg)
-        return JackSession(client: client, ports: ports, generation: generation, token: token)
+        return JackSession(client: client, ports: ports, midiPort: midiPort, generation: generation, token: token)
     }
 
     var clientName: String { String(cString: jack_get_client_name(client)) }
@@ -62,6 +73,7 @@ struct JackSession: @unchecked Sendable {
         state.pointee.client = client
         state.pointee.port = ports[0]
         state.pointee.mirrorPort = ports.count > 1 ? ports[1] : nil
+        state.pointee.midiPort = midiPort
         jack_set_process_callback(client, { frames, arg in JackCallbacks.process(frames, arg) }, UnsafeMutableRawPointer(state))
     }
 

@@ -10,6 +10,10 @@ final class NodeSignals: Sendable {
     let xruns = Atomic<Int>(0)
     let maxCallbackNanoseconds = Atomic<UInt64>(0)
     let histogram = CallbackTimingHistogram()
+    /// The server runs freewheel (faster than real time): periods are not timed, xruns not counted.
+    let freewheeling = Atomic<Bool>(false)
+    /// MIDI events beyond the per-period limit, dropped.
+    let droppedMIDIEvents = Atomic<Int>(0)
 
     /// Reported by the server (0 until it says).
     let sampleRate = Atomic<Int>(0)

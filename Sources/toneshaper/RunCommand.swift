@@ -53,6 +53,9 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Two output ports (out_1, out_2) carrying the same signal, instead of one (out).")
     var stereo = false
 
+    @OptionGroup(title: "MIDI")
+    var midi: MIDIOptions
+
     @OptionGroup(title: "Tone-shape parameters (override the document's)")
     var parameters: ParameterOptions
 
@@ -94,11 +97,16 @@ struct RunCommand: ParsableCommand {
             do { shape = try library.load(document) } catch { throw ValidationError(error.description) }
         }
         shape = try parameters.apply(to: shape)
+        shape.midiMap = try midi.controllerMap(over: shape.midiMap)
         // The node adopts the server's rate before the first sound.
         let controller = EngineController(shape: shape, sampleRate: 48_000, playing: !paused, documents: library)
 
-        let node = JackNode(controller: controller, configuration: JackNodeConfiguration(
-            clientName: clientName, serverName: serverName, stereo: stereo, connectTo: connect, autoConnect: !noAutoConnect))
+        var jack = JackNodeConfiguration(
+            clientName: clientName, serverName: serverName, stereo: stereo, connectTo: connect, autoConnect: !noAutoConnect)
+        jack.midiInput = !midi.noMIDI
+        jack.midiConnect = midi.connect
+        jack.midiChannel = try midi.channel()
+        let node = JackNode(controller: controller, configuration: jack)
         try node.start()
         logger.info("playing \"\(shape.name ?? document ?? "default")\" at \(controller.sampleRate) Hz\(paused ? " (paused)" : "")")
 
@@ -114,7 +122,7 @@ struct RunCommand: ParsableCommand {
 
         // Straight to file descriptor 1, unbuffered: whoever waits for these lines (a
         // script, a test) sees them at once even through a pipe.
-        var ready = "JACK: \(node.portNames.joined(separator: " "))\n"
+        var ready = "JACK: \((node.portNames + (node.midiPortName.map { [$0] } ?? [])).joined(separator: " "))\n"
         if let osc { ready += "OSC: \(osc.url)\n" }
         FileHandle.standardOutput.write(Data(ready.utf8))
 
