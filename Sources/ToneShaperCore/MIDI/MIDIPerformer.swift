@@ -324,7 +324,7 @@ enum AudioControllerScale {
         case .instrument, .oneShot, .transport: return value >= 64 ? 1 : 0
         case .rootNote: return Double(min(value, 127))
         case .bendRange: return x * 48
-        case .voices: return (1 + x * Double(PerformanceSettings.maximumVoices - 1)).rounded()
+        case .voices: return Double(Int(1.5 + x * Double(PerformanceSettings.maximumVoices - 1)))   // rounded
         case .release: return x * 10_000
         case .beats: return x * 1024
         default: return nil

@@ -93,7 +93,8 @@ public struct RealtimeRenderer: ~Copyable {
         var scheduleBlocked = false
         while true {
             // The next thing due: a MIDI event or a scheduled command, the earlier first
-            // (MIDI first at the same frame: a controller's value is there for the command).
+            // (the command first at the same frame: a command sent before the period, MIDI
+            // learn say, is in force for the period's events).
             var scheduledAt = Int.max
             if !scheduleBlocked, let next = schedule.first {
                 let offset = next.frame - frame
@@ -109,7 +110,7 @@ public struct RealtimeRenderer: ~Copyable {
                 renderSegment(into: out + position, count: at - position)
                 position = at
             }
-            if eventAt <= scheduledAt, let base = midi.baseAddress {
+            if eventAt < scheduledAt, let base = midi.baseAddress {
                 handle(base[nextEvent])
                 nextEvent += 1
                 continue
