@@ -33,12 +33,19 @@ enum JackCallbacks {
     }
 
     static func xrun(_ arg: UnsafeMutableRawPointer?) -> Int32 {
-        withSignals(arg) { s, _ in if !s.freewheeling.load(ordering: .relaxed) { s.xruns.wrappingAdd(1, ordering: .relaxed) } }
+        withSignals(arg) { s, _ in s.countXrun() }
         return 0
     }
 
     static func freewheel(_ starting: Int32, _ arg: UnsafeMutableRawPointer?) {
-        withSignals(arg) { s, _ in s.freewheeling.store(starting != 0, ordering: .relaxed) }
+        withSignals(arg) { s, _ in
+            if starting != 0 {
+                s.freewheelStarted()
+            } else {
+                s.freewheeling.store(false, ordering: .relaxed)
+                s.freewheelEnded.store(toneshaper_monotonic_nanoseconds(), ordering: .relaxed)
+            }
+        }
     }
 
     /// Server gone (jack_on_info_shutdown): remember the reason, raise the flag, wake the

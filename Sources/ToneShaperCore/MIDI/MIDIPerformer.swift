@@ -6,7 +6,8 @@ enum MIDIAction: Equatable {
     /// A mapped controller moved.
     case controller(ParameterID, UInt8)
     case program(UInt8)
-    case learned(UInt8, ParameterID)
+    /// MIDI learn mapped the controller; its value applies too.
+    case learned(UInt8, ParameterID, UInt8)
 }
 
 /// MIDI on the audio thread: the notes held, the sustain pedal, pitch bend, the controller
@@ -204,7 +205,7 @@ public struct MIDIPerformer: ~Copyable {
                 let id = ParameterIndex.id(at: Int(learning))
                 controllerMap[Int(controller)] = learning
                 learning = -1
-                return .learned(controller, id)
+                return .learned(controller, id, value)
             }
             let index = controllerMap[Int(controller)]
             return index >= 0 ? .controller(ParameterIndex.id(at: Int(index)), value) : .none

@@ -76,17 +76,28 @@ extension RealtimeRenderer {
         case .none: break
         case .transpose(let ratio): engine.transpose(to: ratio, over: performer.retuneSamples)
         case .program(let n): report.note(.program(n))
-        case .learned(let controller, let id): report.note(.learned(controller: controller, id))
+        case .learned(let controller, let id, let value):
+            report.note(.learned(controller: controller, id))
+            moveMapped(id, value)
         case .controller(let id, let value):
-            guard var number = AudioControllerScale.number(id, value) else {
-                report.note(.controller(id, value: value))   // needs a new plan: the control side's
-                return
-            }
-            // Keep the range the right way round, as the controller's checks would.
-            if id == .minFrequency { number = min(number, engine.maxFrequency.target) }
-            if id == .maxFrequency { number = max(number, engine.minFrequency.target) }
-            applyAudioSideChange(.parameter(id, number))
+            moveMapped(id, value)
         }
+    }
+
+    /// A mapped controller moved: the audio side changes what it can itself (ramps,
+    /// performance settings); the rest goes to the control side.
+    #if REALTIME_PROOF
+    @_noLocks @_noAllocation
+    #endif
+    private mutating func moveMapped(_ id: ParameterID, _ value: UInt8) {
+        guard var number = AudioControllerScale.number(id, value) else {
+            report.note(.controller(id, value: value))   // needs a new plan: the control side's
+            return
+        }
+        // Keep the range the right way round, as the controller's checks would.
+        if id == .minFrequency { number = min(number, engine.maxFrequency.target) }
+        if id == .maxFrequency { number = max(number, engine.minFrequency.target) }
+        applyAudioSideChange(.parameter(id, number))
     }
 
     /// A performance setting changed: the performer takes it; the engine's transposition follows.
