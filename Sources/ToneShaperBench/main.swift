@@ -36,6 +36,14 @@ if selected("Fourier") {
     }
 }
 
+if selected("voices") {
+    print("\n# instrument mode: ns per output sample per voice, notes held, 64-frame periods (sine, echo, sine scaling)")
+    for voices in [1, 4, 16, 64] {
+        let ns = voicesNanoseconds(voices: voices, frames: frames, runs: runs)
+        row("voices: \(voices) held", String(format: "%.2f", ns), voices >= 16 ? (ns <= 3 ? "goal <= 3: met" : "goal <= 3: missed") : "")
+    }
+}
+
 print("\n# cost independent of the document (pairs should agree within 10%)")
 for pair in independencePairs where selected(pair.title) {
     // Both engines side by side, alternating run by run, so that load on a shared machine
