@@ -38,6 +38,8 @@ if selected("Fourier") {
 
 if selected("voices") {
     print("\n# instrument mode: ns per output sample per voice, notes held, 64-frame periods (sine, echo, sine scaling)")
+    let drone = KernelCase(name: "", shape: benchShape(.sine, from: 30, to: 440)).measure(frames: frames, runs: runs, period: 64)
+    row("the drone, same shape and periods (for scale)", String(format: "%.2f", drone))
     for voices in [1, 4, 16, 64] {
         let ns = voicesNanoseconds(voices: voices, frames: frames, runs: runs)
         row("voices: \(voices) held", String(format: "%.2f", ns), voices >= 16 ? (ns <= 3 ? "goal <= 3: met" : "goal <= 3: missed") : "")

@@ -333,6 +333,28 @@ public struct ToneEngine: ~Copyable {
         transposition.move(to: ratio, over: samples)
     }
 
+    /// Moves `count` samples on without rendering: ramps, fades and the place in the cycle
+    /// advance as if rendered, the phase does not. For instrument mode, where the drone is
+    /// not heard (it fades in from silence when it is heard again, so the phase jump is not).
+    #if REALTIME_PROOF
+    @_noLocks @_noAllocation
+    #endif
+    public mutating func skip(_ count: Int) {
+        if gate.value == 0 && !gate.isMoving { return }   // stopped: holds its place, as `render` does
+        minFrequency.advance(by: count)
+        maxFrequency.advance(by: count)
+        amplitude.advance(by: count)
+        echoVolume.advance(by: count)
+        gate.advance(by: count)
+        transposition.advance(by: count)
+        main.cycleIndex = (main.cycleIndex + count) % plan.cycleLength
+        echo.cycleIndex = (echo.cycleIndex + count) % plan.cycleLength
+        if fadeRemaining > 0 {
+            fadeRemaining = max(0, fadeRemaining - count)
+            if fadeRemaining == 0 { retired.push(outgoingPlan.storageID) }
+        }
+    }
+
     /// Starts the cycle again from `index` (JACK transport: rolling starts, or a bar line).
     /// Meant for when the output is silent (the caller fades), so the jump is not heard.
     #if REALTIME_PROOF

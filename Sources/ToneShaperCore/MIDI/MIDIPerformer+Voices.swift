@@ -189,7 +189,19 @@ extension MIDIPerformer {
             // The voice's gain: velocity times the envelope, linear inside the block.
             let velocity = pool[v].velocityGain
             let level = pool[v].level, levelStep = pool[v].levelStep
-            if echoSilent {
+            if levelStep == 0 {
+                // Held at a steady level (nearly always): one gain for the block.
+                let g = level * velocity
+                if echoSilent {
+                    for k in 0..<count { out[k] += g * mainOut[k] }
+                } else if echoIsMain {
+                    for k in 0..<count { out[k] += g * mainOut[k] * (1 + e0 + eStep * ramp[k]) }
+                } else if eStep == 0 {
+                    for k in 0..<count { out[k] += g * (mainOut[k] + e0 * echoOut[k]) }
+                } else {
+                    for k in 0..<count { out[k] += g * (mainOut[k] + (e0 + eStep * ramp[k]) * echoOut[k]) }
+                }
+            } else if echoSilent {
                 for k in 0..<count {
                     let g = clamp01(level + levelStep * ramp[k]) * velocity
                     out[k] += g * mainOut[k]

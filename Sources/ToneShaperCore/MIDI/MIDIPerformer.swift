@@ -93,6 +93,9 @@ public struct MIDIPerformer: ~Copyable {
     /// Whether the output is the drone alone: the renderer then leaves everything to the engine.
     var isPlainDrone: Bool { !settings.instrument && !droneLevel.isMoving && droneLevel.value == 1 && soundingCount == 0 }
 
+    /// Instrument mode with the drone faded out: the engine need not render.
+    var droneIsSilent: Bool { droneLevel.value == 0 && !droneLevel.isMoving }
+
     /// Voices sounding (any stage but free).
     public var soundingCount: Int {
         var n = 0

@@ -60,9 +60,13 @@ extension RealtimeRenderer {
             let n = min(count - done, ToneEngine.maximumBlock)
             performer.renderVoices(into: out + done, count: n, engine: engine)
             let limit = Float(max(engine.amplitude.value, engine.amplitude.value(after: n)))
-            let drone = performer.droneBuffer
-            engine.render(into: drone, count: n)
-            performer.mixDrone(drone, into: out + done, count: n, limit: limit)
+            if performer.droneIsSilent {
+                engine.skip(n)      // not heard: its ramps and fades run on, its kernel does not
+            } else {
+                let drone = performer.droneBuffer
+                engine.render(into: drone, count: n)
+                performer.mixDrone(drone, into: out + done, count: n, limit: limit)
+            }
             done += n
         }
     }
