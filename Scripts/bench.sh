@@ -115,12 +115,13 @@ DOC
             >"$work/voices.out" 2>"$work/voices.err" &
         node_pid=$!; pids+=("$node_pid")
         for _ in $(seq 400); do grep -q '^OSC: ' "$work/voices.out" 2>/dev/null && break; sleep 0.005; done
-        # jack_midiseq holds n notes (C2 upwards) for 100 s of its loop: note-on at 0, off at the end.
-        seq_args=(); for i in $(seq 0 $((n - 1))); do seq_args+=(0 $((36 + i)) 4790000); done
+        # jack_midiseq holds n notes (C2 upwards) from 2 s into its 100 s loop (by then it is
+        # connected: a note sent before would be lost) to near its end.
+        seq_args=(); for i in $(seq 0 $((n - 1))); do seq_args+=(96000 $((36 + i)) 4600000); done
         jack_midiseq seq 4800000 "${seq_args[@]}" >/dev/null 2>&1 &
         seq_pid=$!; pids+=("$seq_pid")
         for _ in $(seq 100); do jack_connect seq:out voices:midi_in 2>/dev/null && break; sleep 0.05; done
-        sleep 2
+        sleep 3
         x0=$(stats 9125 xruns)
         # The figures count from the node's start (/stats has no reset), so its first
         # periods, before the notes, are in them too: the max may be one of those.
