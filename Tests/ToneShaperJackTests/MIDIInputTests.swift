@@ -250,7 +250,8 @@ extension WithJackServer {
                 _ = try ExternalTools.run("jack_freewheel", ["n"], environment: rig.server.environment, timeout: 5)
                 try await Task.sleep(for: .milliseconds(300))
                 let after = try #require(try OSCDatagram.stats(port: port))
-                #expect(after["xruns"] == before["xruns"])
+                // None added (one counted in the half second before freewheel began is taken back as its doing).
+                #expect((after["xruns"] ?? 0) <= (before["xruns"] ?? 0), "xruns \(before["xruns"] ?? 0) -> \(after["xruns"] ?? 0)")
                 #expect((after["periods"] ?? 0) > (before["periods"] ?? 0))
                 #expect(rig.node.process.isRunning)
             }
