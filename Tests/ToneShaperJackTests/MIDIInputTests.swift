@@ -241,6 +241,24 @@ extension WithJackServer {
             }
         }
 
+        /// With jack_transport as timebase master, the cycle lasts `beats` beats at its tempo,
+        /// and follows a tempo change.
+        @Test func transportTempoSetsTheCycleInBeats() async throws {
+            try await Self.withRig(["--transport", "--beats", "4"]) { rig in
+                let transport = try TransportTool(server: rig.server)
+                transport.send("master")
+                transport.send("tempo 90")
+                transport.send("play")
+                let at90 = await eventually(timeout: 3) { (try? rig.state()["duration"]).flatMap(Double.init).map { abs($0 - 4 * 60 / 90.0) < 1e-3 } == true }
+                #expect(at90, "duration \(String(describing: try? rig.state()["duration"])) at 90 bpm")
+                transport.send("tempo 120")
+                let at120 = await eventually(timeout: 3) { (try? rig.state()["duration"]).flatMap(Double.init).map { abs($0 - 2) < 1e-3 } == true }
+                #expect(at120, "duration \(String(describing: try? rig.state()["duration"])) at 120 bpm")
+                transport.send("stop")
+                transport.send("quit")
+            }
+        }
+
         @Test func freewheelIsNotCountedAsXruns() async throws {
             try await Self.withRig { rig in
                 let port = try #require(rig.node.oscPort)
