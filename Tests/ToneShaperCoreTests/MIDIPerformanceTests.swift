@@ -157,6 +157,23 @@ struct MIDIPerformanceTests {
         #expect(SignalAnalysis.rms(player.output, range: 1000..<4000) > 0.1)
     }
 
+    /// A new plan (another wave) while notes sound is cross-faded in each voice as in the
+    /// drone: no step larger than the drone's own across the same change.
+    @Test func newPlanUnderHeldNotesIsCrossFaded() throws {
+        func largestStepAcrossWaveChange(instrument: Bool) throws -> Double {
+            let player = Player(Self.steady(instrument: instrument))
+            player.play(instrument ? [Self.note(69)] : [], periods: 50)
+            try player.controller.set(.wave, to: .text("Triangle"))
+            player.play(periods: 20)
+            #expect({ player.renderer.engine.plan.wave == .triangle }())
+            let start = 49 * MIDIPerformanceTests.period
+            return SignalAnalysis.maximumStep(player.output, range: start..<player.output.count)
+        }
+        let drone = try largestStepAcrossWaveChange(instrument: false)
+        let voices = try largestStepAcrossWaveChange(instrument: true)
+        #expect(voices <= drone * 1.1 + 1e-4, "instrument \(voices), drone \(drone)")
+    }
+
     @Test func mappedControllerMovesARampParameterAndStateFollows() throws {
         let player = Player(Self.steady())
         try player.controller.perform(.mapController(controller: 7, parameter: .amplitude))

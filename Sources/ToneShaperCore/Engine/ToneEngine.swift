@@ -322,6 +322,14 @@ public struct ToneEngine: ~Copyable {
     /// the engine's plans may read it until the fade ends.
     public var fadingPlan: RenderPlan? { fadeRemaining > 0 ? outgoingPlan : nil }
 
+    /// The new plan's weight in that cross-fade now and its change per sample ((1, 0) when
+    /// none runs), as the engine's own mix weighs it.
+    public var crossfadeWeight: (start: Float, step: Float) {
+        guard fadeRemaining > 0 else { return (1, 0) }
+        let step = Float(1 / Double(fadeLength))
+        return (1 - Float(fadeRemaining) * step, step)
+    }
+
     /// Transposes every frequency by `ratio` (MIDI notes, pitch bend), moving there over
     /// `samples`: the phase runs on, so the retune is continuous, without a click or glide
     /// longer than that.

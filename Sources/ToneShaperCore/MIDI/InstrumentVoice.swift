@@ -23,6 +23,11 @@ struct InstrumentVoice {
     /// The plan its cycle positions belong to.
     var planID = 0
     var planLength = 1
+    /// While the engine cross-fades from the plan the voice played (`fadingFrom`, 0: none),
+    /// the voice's state in that plan, rendered alongside and faded out.
+    var fadingFrom = 0
+    var oldMain = VoiceState(cycleIndex: 0, integrator: PhaseIntegrator(firstFrequency: 0, halfSamplePeriod: 0))
+    var oldEcho = VoiceState(cycleIndex: 0, integrator: PhaseIntegrator(firstFrequency: 0, halfSamplePeriod: 0))
     /// 2^((note - root)/12), moving to `ratioTarget` over `ratioLeft` samples (mono legato).
     var ratio = 1.0
     var ratioStep = 0.0

@@ -168,24 +168,47 @@ extension MIDIPerformer {
         let e0 = Float(engine.echoVolume.value), e1 = Float(engine.echoVolume.value(after: count))
         let eStep = (e1 - e0) / Float(count)
         let echoSilent = e0 == 0 && e1 == 0
-        let echoIsMain = plan.echoOffset == 0
-        let perSample = 1 / Double(count)
         var rendered = 0
+        let fadingPlan = engine.fadingPlan
+        let (w0, wStep) = engine.crossfadeWeight
         for v in 0..<MIDIPerformer.poolSize where pool[v].sounds {
             rendered += 1
-            if pool[v].planID != plan.storageID { follow(v, plan: plan, bend: bend0, min: min0, max: max0) }
+            if pool[v].planID != plan.storageID {
+                // A new plan: if the engine still fades from the voice's plan, the voice
+                // fades with it (the old plan is alive until that fade ends).
+                if let old = fadingPlan, old.storageID == pool[v].planID {
+                    pool[v].oldMain = pool[v].main
+                    pool[v].oldEcho = pool[v].echo
+                    pool[v].fadingFrom = old.storageID
+                }
+                follow(v, plan: plan, bend: bend0, min: min0, max: max0)
+            }
             let r0 = pool[v].ratio
             let r1 = pool[v].ratioLeft > 0 ? r0 + pool[v].ratioStep * Double(min(count, pool[v].ratioLeft)) : r0
-            let map = ToneEngine.map(for: plan, min: min0, max: max0, by: bend0 * r0)
-            let end = ToneEngine.map(for: plan, min: min1, max: max1, by: bend1 * r1)
-            let step = FrequencyMap(offset: (end.offset - map.offset) * perSample, slope: (end.slope - map.slope) * perSample)
-            if echoSilent || echoIsMain {
-                VoiceKernel.renderSingle(plan: plan, voice: &pool[v].main, count: count, map: map, mapStep: step, scratch: work, out: mainOut)
-                pool[v].echo.cycleIndex = (pool[v].echo.cycleIndex + count) % plan.cycleLength
-            } else {
-                VoiceKernel.renderPair(plan: plan, main: &pool[v].main, echo: &pool[v].echo, count: count, map: map, mapStep: step,
-                                       scratch: work, mainOut: mainOut, echoOut: echoOut)
+            renderVoice(plan: plan, main: &pool[v].main, echo: &pool[v].echo, count: count,
+                        from: (min0, max0, bend0 * r0), to: (min1, max1, bend1 * r1),
+                        echoSilent: echoSilent, work: work, mainOut: mainOut, echoOut: echoOut)
+            if pool[v].fadingFrom != 0 {
+                if let old = fadingPlan, old.storageID == pool[v].fadingFrom {
+                    let oldMainOut = floats + 7 * b, oldEchoOut = floats + 8 * b
+                    renderVoice(plan: old, main: &pool[v].oldMain, echo: &pool[v].oldEcho, count: count,
+                                from: (min0, max0, bend0 * r0), to: (min1, max1, bend1 * r1),
+                                echoSilent: echoSilent, work: work, mainOut: oldMainOut, echoOut: oldEchoOut)
+                    // Both plans' echoes as separate voices when either has one (an echo at
+                    // offset 0 is the main voice itself).
+                    let newEcho = plan.echoOffset == 0 ? mainOut : echoOut
+                    let oldEcho = old.echoOffset == 0 ? oldMainOut : oldEchoOut
+                    for k in 0..<count {
+                        let w = min(1, w0 + wStep * ramp[k])
+                        let m = w * mainOut[k] + (1 - w) * oldMainOut[k]
+                        echoOut[k] = echoSilent ? 0 : w * newEcho[k] + (1 - w) * oldEcho[k]
+                        mainOut[k] = m
+                    }
+                } else {
+                    pool[v].fadingFrom = 0
+                }
             }
+            let echoIsMain = plan.echoOffset == 0 && pool[v].fadingFrom == 0
             // The voice's gain: velocity times the envelope, linear inside the block.
             let velocity = pool[v].velocityGain
             let level = pool[v].level, levelStep = pool[v].levelStep
@@ -228,6 +251,25 @@ extension MIDIPerformer {
             let a = a0 + aStep * ramp[k]
             let sample = 0.5 * out[k] * a * (g0 + gStep * ramp[k])
             out[k] = MIDIPerformer.limited(sample, a)
+        }
+    }
+
+    /// One voice of `plan` (main and, when heard and not the main voice itself, echo),
+    /// its map moving from `from` to `to` (min, max, transposition) across the block.
+    @inline(__always)
+    private func renderVoice(plan: RenderPlan, main: inout VoiceState, echo: inout VoiceState, count: Int,
+                             from: (Double, Double, Double), to: (Double, Double, Double), echoSilent: Bool,
+                             work: VoiceScratch, mainOut: UnsafeMutablePointer<Float>, echoOut: UnsafeMutablePointer<Float>) {
+        let map = ToneEngine.map(for: plan, min: from.0, max: from.1, by: from.2)
+        let end = ToneEngine.map(for: plan, min: to.0, max: to.1, by: to.2)
+        let perSample = 1 / Double(count)
+        let step = FrequencyMap(offset: (end.offset - map.offset) * perSample, slope: (end.slope - map.slope) * perSample)
+        if echoSilent || plan.echoOffset == 0 {
+            VoiceKernel.renderSingle(plan: plan, voice: &main, count: count, map: map, mapStep: step, scratch: work, out: mainOut)
+            echo.cycleIndex = (echo.cycleIndex + count) % plan.cycleLength
+        } else {
+            VoiceKernel.renderPair(plan: plan, main: &main, echo: &echo, count: count, map: map, mapStep: step,
+                                   scratch: work, mainOut: mainOut, echoOut: echoOut)
         }
     }
 

@@ -74,8 +74,9 @@ public struct MIDIPerformer: ~Copyable {
         for k in 0..<b { scratch[VoiceScratch.arrays * b + k] = Double(k) }
         fixedScratch = .allocate(capacity: VoiceScratch.fixedArrays * b)
         fixedScratch.initialize(repeating: 0, count: VoiceScratch.fixedArrays * b)
-        floats = .allocate(capacity: 7 * b)
-        floats.initialize(repeating: 0, count: 7 * b)
+        // main, echo, two of fractions, the drone, (spare), the ramp 0, 1, 2..., old main, old echo.
+        floats = .allocate(capacity: 9 * b)
+        floats.initialize(repeating: 0, count: 9 * b)
         for k in 0..<b { floats[6 * b + k] = Float(k) }
         for (controller, id) in controllers.entries { controllerMap[controller] = Int8(ParameterIndex.index(of: id)) }
     }
