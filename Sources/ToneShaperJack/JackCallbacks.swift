@@ -42,8 +42,7 @@ enum JackCallbacks {
             if starting != 0 {
                 s.freewheelStarted()
             } else {
-                s.freewheeling.store(false, ordering: .relaxed)
-                s.freewheelEnded.store(toneshaper_monotonic_nanoseconds(), ordering: .relaxed)
+                s.freewheelStopped()
             }
         }
     }

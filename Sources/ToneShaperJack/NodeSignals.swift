@@ -48,6 +48,12 @@ final class NodeSignals: Sendable {
         if recent > 0 { xruns.wrappingSubtract(min(recent, xruns.load(ordering: .relaxed)), ordering: .relaxed) }
     }
 
+    /// Freewheel ended: xruns of the next second are still its doing.
+    func freewheelStopped() {
+        freewheeling.store(false, ordering: .relaxed)
+        freewheelEnded.store(toneshaper_monotonic_nanoseconds(), ordering: .relaxed)
+    }
+
     /// Freewheeling now, or just stopped.
     func inFreewheel() -> Bool {
         if freewheeling.load(ordering: .relaxed) { return true }

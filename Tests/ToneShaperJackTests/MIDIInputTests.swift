@@ -259,7 +259,10 @@ extension WithJackServer {
             }
         }
 
-        @Test func freewheelIsNotCountedAsXruns() async throws {
+        /// Freewheel on and off (`jack_freewheel`): the node renders on and keeps counting
+        /// periods. (Which xruns are counted is `FreewheelAccountingTests`' business: on a
+        /// loaded machine the dummy server's own xruns make a count here meaningless.)
+        @Test func keepsRunningThroughFreewheel() async throws {
             try await Self.withRig { rig in
                 let port = try #require(rig.node.oscPort)
                 let before = try #require(try OSCDatagram.stats(port: port))
@@ -268,10 +271,11 @@ extension WithJackServer {
                 _ = try ExternalTools.run("jack_freewheel", ["n"], environment: rig.server.environment, timeout: 5)
                 try await Task.sleep(for: .milliseconds(300))
                 let after = try #require(try OSCDatagram.stats(port: port))
-                // None added (one counted in the half second before freewheel began is taken back as its doing).
-                #expect((after["xruns"] ?? 0) <= (before["xruns"] ?? 0), "xruns \(before["xruns"] ?? 0) -> \(after["xruns"] ?? 0)")
                 #expect((after["periods"] ?? 0) > (before["periods"] ?? 0))
                 #expect(rig.node.process.isRunning)
+                let samples = try await rig.record(seconds: 1)
+                let pitch = try #require(Self.pitch(samples, in: Self.seconds(0.2)..<Self.seconds(0.9)))
+                #expect(abs(pitch - 440) < 0.1)
             }
         }
     }
