@@ -215,10 +215,15 @@ struct MIDIPerformanceTests {
     }
 
     @Test func programChangeLoadsTheNthDocument() {
-        let player = Player(Self.steady(), documents: Store())
+        var shape = Self.steady(instrument: true, voices: 5)
+        shape.midiMap[7] = .amplitude
+        let player = Player(shape, documents: Store())
         player.play([MIDIEvent(frame: 0, size: 2, byte0: 0xC0, byte1: 1)], periods: 2)
         player.controller.collectHandback()
         #expect(player.controller.shape.name == "second")
+        #expect(player.controller.shape.performance.instrument && player.controller.shape.performance.voices == 5,
+                "the MIDI setup stays")
+        #expect(player.controller.shape.midiMap[7] == .amplitude)
         player.play([MIDIEvent(frame: 0, size: 2, byte0: 0xC0, byte1: 99)], periods: 2)
         player.controller.collectHandback()
         #expect(player.controller.shape.name == "second", "a program beyond the list changes nothing")

@@ -162,8 +162,14 @@ public final class EngineController: Sendable {
                 _ = try? perform(.set(id, v))
             }
         case .program(let n):
-            guard let names = documents?.documentNames(), Int(n) < names.count else { return }
-            _ = try? perform(.load(name: names[Int(n)]))
+            // A program is a sound: the player's MIDI setup (mode, voices, root, bend,
+            // controller map, transport) stays as it is.
+            guard let documents, case let names = documents.documentNames(), Int(n) < names.count,
+                  var loaded = try? documents.loadDocument(named: names[Int(n)]) else { return }
+            let current = shape
+            loaded.performance = current.performance
+            loaded.midiMap = current.midiMap
+            _ = try? change(.now) { _ in loaded }
         case .duration(let seconds):
             _ = try? perform(.set(.duration, .real(seconds)))
         case .learned:

@@ -85,6 +85,7 @@ public struct RealtimeRenderer: ~Copyable {
         // Continuous changes ramp across one period (SPEC 8), whatever the period is now.
         if engine.rampLength != frames { engine.rampLength = frames }
         takeQueuedCommands(clock: clock)
+        if performer.sampleRate != engine.plan.sampleRate { performer.setSampleRate(engine.plan.sampleRate) }
         followTransport(transport)
 
         var position = 0
