@@ -44,6 +44,9 @@ if selected("voices") {
         let ns = voicesNanoseconds(voices: voices, frames: frames, runs: runs)
         row("voices: \(voices) held", String(format: "%.2f", ns), voices >= 16 ? (ns <= 3 ? "goal <= 3: met" : "goal <= 3: missed") : "")
     }
+    let flood = midiFloodMicroseconds(runs: runs)
+    row("a period with \(RealtimeRenderer.maximumMIDIEvents) note-ons, 64 voices", String(format: "%.1f us", flood),
+        String(format: "%.1f%% of a 64-frame period", flood / 13.333))
 }
 
 print("\n# cost independent of the document (pairs should agree within 10%)")

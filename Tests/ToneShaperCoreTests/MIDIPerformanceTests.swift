@@ -95,6 +95,13 @@ struct MIDIPerformanceTests {
         #expect(SignalAnalysis.maximumStep(player.output) < 0.2, "no click at note-on or release")
     }
 
+    @Test func aNoteStartsAtItsFrame() {
+        let player = Player(Self.steady(instrument: true))
+        player.play([Self.note(69, at: 37)], periods: 2)
+        let first = player.output.firstIndex { $0 != 0 }
+        #expect(first == 38, "the attack starts at frame 37 from level 0")
+    }
+
     @Test func twoNotesGiveTwoPeaks() {
         let player = Player(Self.steady(instrument: true))
         player.play([Self.note(69), Self.note(76)], periods: 300)

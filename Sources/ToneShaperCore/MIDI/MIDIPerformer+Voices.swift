@@ -18,14 +18,34 @@ extension MIDIPerformer {
                 return
             }
         }
-        var sounding = 0
-        for i in 0..<MIDIPerformer.poolSize where pool[i].counts { sounding += 1 }
-        while sounding >= settings.voices, let victim = stealCandidate() {
-            pool[victim].stage = .dying
-            pool[victim].levelStep = -max(pool[victim].level, 1e-6) / Float(samples(MIDIPerformer.stealSeconds))
-            sounding -= 1
+        // One pass over the pool: how many sound, which to steal, where the new one goes.
+        var sounding = 0, victim = -1, victimReleased = false, free = -1, quietest = -1
+        for i in 0..<MIDIPerformer.poolSize {
+            switch pool[i].stage {
+            case .free:
+                if free < 0 { free = i }
+            case .dying:
+                if quietest < 0 || pool[i].level < pool[quietest].level { quietest = i }
+            default:
+                sounding += 1
+                let released = pool[i].stage == .released
+                if victim < 0 || (released && !victimReleased) || (released == victimReleased && pool[i].serial < pool[victim].serial) {
+                    victim = i
+                    victimReleased = released
+                }
+            }
         }
-        let slot = freeSlot()
+        if sounding >= settings.voices && victim >= 0 {
+            fadeOutFast(victim)
+            sounding -= 1
+            // More than one over (the limit was lowered while notes sounded): the rest too.
+            while sounding >= settings.voices, let next = stealCandidate() {
+                fadeOutFast(next)
+                sounding -= 1
+            }
+        }
+        // No free slot (a flood of notes): the quietest dying voice is cut.
+        let slot = free >= 0 ? free : (quietest >= 0 ? quietest : (victim >= 0 ? victim : 0))
         start(slot, note: note, channel: channel, ratio: ratio, velocity: velocity, engine: engine)
         if settings.voices == 1 { pushMono(note) }
     }
@@ -62,8 +82,7 @@ extension MIDIPerformer {
     mutating func releaseAll(fast: Bool) {
         for i in 0..<MIDIPerformer.poolSize where pool[i].sounds && pool[i].stage != .dying {
             if fast {
-                pool[i].stage = .dying
-                pool[i].levelStep = -max(pool[i].level, 1e-6) / Float(samples(MIDIPerformer.stealSeconds))
+                fadeOutFast(i)
             } else {
                 release(i)
             }
@@ -85,14 +104,10 @@ extension MIDIPerformer {
         return best >= 0 ? best : nil
     }
 
-    /// A free slot; with none (a flood of notes), the quietest dying voice is cut.
-    private func freeSlot() -> Int {
-        var quietest = 0
-        for i in 0..<MIDIPerformer.poolSize {
-            if !pool[i].sounds { return i }
-            if pool[i].stage == .dying && (pool[quietest].stage != .dying || pool[i].level < pool[quietest].level) { quietest = i }
-        }
-        return quietest
+    /// Stolen: out in 5 ms, no longer counted.
+    private mutating func fadeOutFast(_ i: Int) {
+        pool[i].stage = .dying
+        pool[i].levelStep = -max(pool[i].level, 1e-6) / Float(samples(MIDIPerformer.stealSeconds))
     }
 
     private mutating func start(_ i: Int, note: UInt8, channel: UInt8, ratio: Double, velocity: UInt8, engine: borrowing ToneEngine) {

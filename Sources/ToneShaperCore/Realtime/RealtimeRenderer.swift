@@ -73,7 +73,7 @@ public struct RealtimeRenderer: ~Copyable {
     /// MIDI events to apply at their frames inside the period, handled in frame order
     /// together with the scheduled commands; at most `maximumMIDIEvents` a period are
     /// read (the host drops the rest), which bounds the work a flood can cause.
-    public static let maximumMIDIEvents = 512
+    public static let maximumMIDIEvents = 256
 
     /// Renders one period, applying `midi` (sorted by frame, as JACK gives them) and
     /// following `transport` when the `transport` setting is on (nil: no transport).
@@ -92,6 +92,11 @@ public struct RealtimeRenderer: ~Copyable {
         var nextEvent = 0
         let events = min(midi.count, RealtimeRenderer.maximumMIDIEvents)
         var scheduleBlocked = false
+        // Each split of the period renders every voice once more: a flood of events at
+        // distinct frames would cost the kernel's per-call overhead that many times over.
+        // Up to one split per 16 frames (4 in a 64-frame period) events land on their frame;
+        // beyond that budget they apply where the rendering stands (a little early).
+        var splitsLeft = max(4, frames / 16)
         while true {
             // The next thing due: a MIDI event or a scheduled command, the earlier first
             // (the command first at the same frame: a command sent before the period, MIDI
@@ -106,15 +111,19 @@ public struct RealtimeRenderer: ~Copyable {
                 eventAt = max(position, min(frames - 1, base[nextEvent].frame))
             }
             if scheduledAt == Int.max && eventAt == Int.max { break }
-            let at = min(scheduledAt, eventAt)
-            if at > position {
-                renderSegment(into: out + position, count: at - position)
-                position = at
-            }
             if eventAt < scheduledAt, let base = midi.baseAddress {
+                if eventAt > position && splitsLeft > 0 {
+                    renderSegment(into: out + position, count: eventAt - position)
+                    position = eventAt
+                    splitsLeft -= 1
+                }
                 handle(base[nextEvent])
                 nextEvent += 1
                 continue
+            }
+            if scheduledAt > position {
+                renderSegment(into: out + position, count: scheduledAt - position)
+                position = scheduledAt
             }
             guard let next = schedule.first else { break }
             if next.command.replacesPlan && !engine.canAcceptPlan { scheduleBlocked = true; continue }
