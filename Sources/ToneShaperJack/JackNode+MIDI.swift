@@ -1,5 +1,6 @@
 import CJack
 import Foundation
+import ToneShaperCore
 
 extension JackNode {
     /// Connects the ports `--midi-connect` names to `midi_in`; a missing one is reported,
@@ -23,4 +24,16 @@ extension JackNode {
 
     /// MIDI events dropped because a period brought more than the renderer reads.
     public var droppedMIDIEvents: Int { signals.droppedMIDIEvents.load(ordering: .relaxed) }
+
+    /// From the control loop: says that a MIDI flood was cut, at most every 10 s.
+    func reportDroppedMIDI() {
+        let dropped = signals.droppedMIDIEvents.load(ordering: .relaxed)
+        let reported = signals.reportedDroppedMIDIEvents.load(ordering: .relaxed)
+        guard dropped > reported else { return }
+        let now = toneshaper_monotonic_nanoseconds()
+        guard now &- signals.lastDropReport.load(ordering: .relaxed) > 10_000_000_000 else { return }
+        signals.lastDropReport.store(now, ordering: .relaxed)
+        signals.reportedDroppedMIDIEvents.store(dropped, ordering: .relaxed)
+        logger.warning("MIDI flood: \(dropped - reported) events dropped (more than \(RealtimeRenderer.maximumMIDIEvents) in a period)")
+    }
 }

@@ -158,6 +158,7 @@ public final class JackNode: @unchecked Sendable {
             tryReconnect()
         }
         warnAboutNyquist()
+        reportDroppedMIDI()
     }
 
     /// At the end: deactivate, close, free the real-time state (unless an old client might

@@ -60,8 +60,11 @@ final class NodeSignals: Sendable {
         let ended = freewheelEnded.load(ordering: .relaxed)
         return ended != 0 && toneshaper_monotonic_nanoseconds() &- ended < NodeSignals.freewheelGraceNanoseconds
     }
-    /// MIDI events beyond the per-period limit, dropped.
+    /// MIDI events beyond the per-period limit, dropped (all since start), and how many of
+    /// them the control loop has reported.
     let droppedMIDIEvents = Atomic<Int>(0)
+    let reportedDroppedMIDIEvents = Atomic<Int>(0)
+    let lastDropReport = Atomic<UInt64>(0)
 
     /// Reported by the server (0 until it says).
     let sampleRate = Atomic<Int>(0)
