@@ -152,8 +152,8 @@ extension WithJackServer {
                 let spectrum = SignalAnalysis.spectrum(samples, start: samples.count - size - Self.seconds(0.1), size: size)
                 let bin = Self.rate / Double(size)
                 func level(_ hz: Double) -> Double { spectrum[Int((hz / bin).rounded())] }
-                #expect(level(440) > 100 * level(550))
-                #expect(level(440 * pow(2, 7.0 / 12)) > 100 * level(550))
+                #expect(level(440) > 20 * level(550))
+                #expect(level(440 * pow(2, 7.0 / 12)) > 20 * level(550))
             }
         }
 
