@@ -51,6 +51,7 @@ struct MIDIPerformanceTests {
                                           midi: midi, transport: transport)
                 }
                 output += UnsafeBufferPointer(start: buffer, count: MIDIPerformanceTests.period)
+                if transport?.rolling == true { transport?.frame += MIDIPerformanceTests.period }   // JACK's transport rolls on
             }
         }
 
@@ -318,6 +319,20 @@ struct MIDIPerformanceTests {
         player.play(periods: 50)
         #expect(player.rms(last: 2048) == 0)
         #expect(SignalAnalysis.maximumStep(player.output) < 0.2)
+    }
+
+    @Test func transportRelocationTakesTheNewPlaceInTheCycle() {
+        var shape = Self.steady()
+        shape.points = [CurvePoint(time: 0, frequency: 220), CurvePoint(time: 1, frequency: 880)]
+        shape.performance.transport = true
+        let player = Player(shape)
+        player.transport = TransportState(rolling: true, frame: 0)
+        player.play(periods: 10)
+        player.transport = TransportState(rolling: true, frame: 36_000)   // located to 0.75 s
+        player.play(periods: 40)
+        // 0.75 s + about 30 periods into the 220 -> 880 Hz rise.
+        #expect(player.pitch(last: 1024) > 700)
+        #expect(SignalAnalysis.maximumStep(player.output) < 0.2, "faded over the jump")
     }
 
     @Test func transportTempoAsksForTheCycleInBeats() {

@@ -126,24 +126,26 @@ extension RealtimeRenderer {
     #if REALTIME_PROOF
     @_noLocks @_noAllocation
     #endif
-    mutating func followTransport(_ transport: TransportState?) {
+    mutating func followTransport(_ transport: TransportState?, frames: Int) {
         guard performer.settings.transport, let transport else { return }
         if transport.rolling && !transportWasRolling {
-            let plan = engine.plan
-            var index = 0
-            if let bbt = transport.bbt, performer.settings.beats > 0 {
-                let beats = performer.settings.beats
-                let into = bbt.beatsFromStart.truncatingRemainder(dividingBy: beats) / beats
-                index = Int(into * Double(plan.cycleLength))
-            } else if transport.frame > 0 {
-                index = transport.frame % plan.cycleLength
-            }
-            engine.restartCycle(at: index)
+            engine.restartCycle(at: cycleIndex(at: transport))
             transportGain.move(to: 1, over: fadeSamples)
+            relocating = false
         } else if !transport.rolling && transportWasRolling {
             transportGain.move(to: 0, over: fadeSamples)
+        } else if transport.rolling && transport.frame != expectedTransportFrame && !relocating {
+            // Moved while rolling (a DAW's locate, a loop): fade out, then take the new place.
+            relocating = true
+            transportGain.move(to: 0, over: fadeSamples)
+        }
+        if relocating && transport.rolling && transportGain.value == 0 && !transportGain.isMoving {
+            engine.restartCycle(at: cycleIndex(at: transport))
+            transportGain.move(to: 1, over: fadeSamples)
+            relocating = false
         }
         transportWasRolling = transport.rolling
+        expectedTransportFrame = transport.frame + frames
         if let bbt = transport.bbt, performer.settings.beats > 0, bbt.beatsPerMinute > 0 {
             let wanted = performer.settings.beats * 60 / bbt.beatsPerMinute
             let playing = Double(engine.plan.cycleLength) / engine.plan.sampleRate
@@ -153,6 +155,18 @@ extension RealtimeRenderer {
                 report.note(.duration(wanted))
             }
         }
+    }
+
+    /// Where in the cycle the transport's position falls: by bars and beats when a timebase
+    /// master gives them and `beats` is set (a cycle of `beats` beats from bar 1), else by frames.
+    private func cycleIndex(at transport: TransportState) -> Int {
+        let length = engine.plan.cycleLength
+        if let bbt = transport.bbt, performer.settings.beats > 0 {
+            let beats = performer.settings.beats
+            let into = bbt.beatsFromStart.truncatingRemainder(dividingBy: beats) / beats
+            return Int(into * Double(length))
+        }
+        return transport.frame > 0 ? transport.frame % length : 0
     }
 
     /// The transport's gain over the period (1 and still: nothing to do).

@@ -20,6 +20,10 @@ public struct RealtimeRenderer: ~Copyable {
     /// JACK transport: the output's gain (0 while stopped), and what the last period saw.
     var transportGain = Ramp(1)
     var transportWasRolling = false
+    /// Where the transport should be next period if it just rolls on, and whether a jump
+    /// from there is being faded over.
+    var expectedTransportFrame = 0
+    var relocating = false
     /// The duration last asked of the control side for the transport's tempo (0: none).
     var requestedDuration = 0.0
 
@@ -86,7 +90,7 @@ public struct RealtimeRenderer: ~Copyable {
         if engine.rampLength != frames { engine.rampLength = frames }
         takeQueuedCommands(clock: clock)
         if performer.sampleRate != engine.plan.sampleRate { performer.setSampleRate(engine.plan.sampleRate) }
-        followTransport(transport)
+        followTransport(transport, frames: frames)
 
         var position = 0
         var nextEvent = 0
