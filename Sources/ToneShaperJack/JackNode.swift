@@ -153,6 +153,7 @@ public final class JackNode: @unchecked Sendable {
                 updateClockOffset()
                 followServerSettings()
                 keepConnections(session)
+                keepMIDIConnections(session)
             }
         } else {
             tryReconnect()

@@ -66,6 +66,13 @@ final class NodeSignals: Sendable {
     let reportedDroppedMIDIEvents = Atomic<Int>(0)
     let lastDropReport = Atomic<UInt64>(0)
 
+    /// What `midi_in` was connected to (kept by the control loop, for a reconnect), the
+    /// client generation whose MIDI connections are settled, and until when (monotonic ns)
+    /// a new client keeps trying to restore them.
+    let midiPeers = Mutex<[String]>([])
+    let midiSettledGeneration = Atomic<Int>(0)
+    let midiRestoreDeadline = Atomic<UInt64>(0)
+
     /// Reported by the server (0 until it says).
     let sampleRate = Atomic<Int>(0)
     let bufferSize = Atomic<Int>(0)

@@ -224,6 +224,36 @@ extension WithJackServer {
             }
         }
 
+        /// `--midi-connect` and connections made by hand come back when the server does.
+        @Test func midiConnectionsComeBackAfterAServerLoss() async throws {
+            let server = try PrivateJackServer()
+            let scratch = try ScratchDirectory()
+            let document = try scratch.constantTone(frequency: 440, amplitude: 0.3)
+            var keys: TestMIDIClient? = try TestMIDIClient(server: server, name: "keys", connectTo: nil)
+            let node = try NodeProcess([document, "--osc-port", "0", "--no-auto-connect", "--midi-connect", "keys:out"], server: server)
+            try await node.waitUntilReady()
+            var pad: TestMIDIClient? = try TestMIDIClient(server: server, name: "pad", connectTo: "toneshaper:midi_in")
+            #expect(server.connections()?["keys:out"] == ["toneshaper:midi_in"], "--midi-connect: \(String(describing: server.connections())) \(node.stderr.text)")
+            try await Task.sleep(for: .milliseconds(300))   // the control loop notes the connections
+
+            keys = nil
+            pad = nil
+            server.stop()
+            #expect(await eventually(timeout: 5) { node.stderr.text.contains("JACK server went away") })
+            try server.start()
+            keys = try TestMIDIClient(server: server, name: "keys", connectTo: nil)
+            pad = try TestMIDIClient(server: server, name: "pad", connectTo: nil)
+            let restored = await eventually(timeout: 8) {
+                let graph = server.connections()
+                return graph?["keys:out"] == ["toneshaper:midi_in"] && graph?["pad:out"] == ["toneshaper:midi_in"]
+            }
+            #expect(restored, "\(String(describing: server.connections())) \(node.stderr.text)")
+            keys = nil
+            pad = nil
+            await node.stop()
+            server.stop()
+        }
+
         /// `jack_transport` drives `--transport`: silent while stopped, sounding while rolling.
         @Test func transportStartAndStopDriveTheNode() async throws {
             try await Self.withRig(["--transport"]) { rig in
