@@ -72,6 +72,9 @@ struct RunCommand: ParsableCommand {
     var saveName: String?
 
     func validate() throws {
+        // The MIDI options are refused before anything starts, like the others.
+        _ = try midi.channel()
+        _ = try midi.controllerMap(over: MIDIControllerMap())
         guard Logger.Level(rawValue: logLevel.lowercased()) != nil else {
             throw ValidationError("unknown log level \"\(logLevel)\"; use trace, debug, info, notice, warning, error or critical")
         }
