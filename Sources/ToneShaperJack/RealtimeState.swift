@@ -77,7 +77,7 @@ struct RealtimeState: ~Copyable {
             midiEvents[taken] = MIDIEvent(frame: Int(event.time), bytes: bytes, size: event.size)
             taken += 1
         }
-        if total > count { signals._withUnsafeGuaranteedRef { $0.droppedMIDIEvents.wrappingAdd(total - count, ordering: .relaxed) } }
+        if total > count { signals._withUnsafeGuaranteedRef { _ = $0.droppedMIDIEvents.wrappingAdd(total - count, ordering: .relaxed) } }
         return taken
     }
 
