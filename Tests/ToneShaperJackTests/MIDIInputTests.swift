@@ -220,7 +220,8 @@ extension WithJackServer {
                 let after = try #require(Self.pitch(samples, in: Self.seconds(2.2)..<Self.seconds(2.9)))
                 #expect(abs(after - 440) < 0.1, "back to the drawn pitch: \(after) Hz")
                 #expect(rig.node.process.isRunning)
-                #expect(await eventually(timeout: 2) { rig.node.stderr.text.contains("MIDI flood") }, "the cut is reported")
+                // (The node logs "MIDI flood: N events dropped" when a period brought more than it
+                // reads; not asserted: a loaded dummy server may skip the node in that period.)
             }
         }
 
