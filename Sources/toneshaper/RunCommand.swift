@@ -125,7 +125,8 @@ struct RunCommand: ParsableCommand {
 
         // Straight to file descriptor 1, unbuffered: whoever waits for these lines (a
         // script, a test) sees them at once even through a pipe.
-        var ready = "JACK: \((node.portNames + (node.midiPortName.map { [$0] } ?? [])).joined(separator: " "))\n"
+        var ready = "JACK: \(node.portNames.joined(separator: " "))\n"
+        if let midi = node.midiPortName { ready += "MIDI: \(midi)\n" }
         if let osc { ready += "OSC: \(osc.url)\n" }
         FileHandle.standardOutput.write(Data(ready.utf8))
 
