@@ -37,16 +37,6 @@ enum JackCallbacks {
         return 0
     }
 
-    static func freewheel(_ starting: Int32, _ arg: UnsafeMutableRawPointer?) {
-        withSignals(arg) { s, _ in
-            if starting != 0 {
-                s.freewheelStarted()
-            } else {
-                s.freewheelStopped()
-            }
-        }
-    }
-
     /// Server gone (jack_on_info_shutdown): remember the reason, raise the flag, wake the
     /// control loop. Never close the client here (it would hang).
     static func infoShutdown(_ code: jack_status_t, _ reason: UnsafePointer<CChar>?, _ arg: UnsafeMutableRawPointer?) {
@@ -70,5 +60,17 @@ enum JackCallbacks {
         guard let arg else { return }
         let token = arg.assumingMemoryBound(to: SessionToken.self).pointee
         token.signals._withUnsafeGuaranteedRef { body($0, token.generation) }
+    }
+
+    /// Freewheel on or off (a DAW's faster-than-real-time export): `/stats` leaves those
+    /// periods and the xruns around them out.
+    static func freewheel(_ starting: Int32, _ arg: UnsafeMutableRawPointer?) {
+        withSignals(arg) { s, _ in
+            if starting != 0 {
+                s.freewheelStarted()
+            } else {
+                s.freewheelStopped()
+            }
+        }
     }
 }

@@ -85,3 +85,8 @@ extension JackNode {
         logger.warning("MIDI flood: \(dropped - reported) events dropped (more than \(RealtimeRenderer.maximumMIDIEvents) in a period)")
     }
 }
+
+extension JackSession {
+    /// `midi_in`, registered by `open` unless MIDI is off.
+    var midiPort: OpaquePointer? { jack_port_by_name(client, clientName + ":" + JackNodeConfiguration.midiPortName) }
+}

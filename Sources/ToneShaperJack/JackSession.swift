@@ -8,8 +8,6 @@ import Logging
 struct JackSession: @unchecked Sendable {
     let client: OpaquePointer
     let ports: [OpaquePointer]
-    /// `midi_in`, unless MIDI is off.
-    let midiPort: OpaquePointer?
     let generation: Int
     /// Where the server-notification callbacks report; freed once the client is closed.
     let token: UnsafeMutablePointer<SessionToken>
@@ -42,13 +40,10 @@ struct JackSession: @unchecked Sendable {
             }
             ports.append(port)
         }
-        var midiPort: OpaquePointer?
-        if configuration.midiInput {
-            midiPort = jack_port_register(client, JackNodeConfiguration.midiPortName, toneshaper_jack_midi_type(), UInt(JackPortIsInput.rawValue), 0)
-            if midiPort == nil {
-                jack_client_close(client)
-                throw .portRegistrationFailed(port: JackNodeConfiguration.midiPortName)
-            }
+        if configuration.midiInput && jack_port_register(client, JackNodeConfiguration.midiPortName, toneshaper_jack_midi_type(),
+                                                        UInt(JackPortIsInput.rawValue), 0) == nil {
+            jack_client_close(client)
+            throw .portRegistrationFailed(port: JackNodeConfiguration.midiPortName)
         }
         let token = UnsafeMutablePointer<SessionToken>.allocate(capacity: 1)
         token.initialize(to: SessionToken(signals: .passRetained(signals), generation: generation))
@@ -59,7 +54,7 @@ struct JackSession: @unchecked Sendable {
         jack_set_freewheel_callback(client, { starting, arg in JackCallbacks.freewheel(starting, arg) }, arg)
         jack_on_info_shutdown(client, { code, reason, arg in JackCallbacks.infoShutdown(code, reason, arg) }, arg)
         jack_on_shutdown(client, { arg in JackCallbacks.shutdown(arg) }, arg)
-        return JackSession(client: client, ports: ports, midiPort: midiPort, generation: generation, token: token)
+        return JackSession(client: client, ports: ports, generation: generation, token: token)
     }
 
     var clientName: String { String(cString: jack_get_client_name(client)) }
