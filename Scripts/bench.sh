@@ -7,6 +7,7 @@
 #   bash Scripts/bench.sh engine     # only the engine kernel benchmark
 #   bash Scripts/bench.sh render     # only toneshaper render vs sox
 #   bash Scripts/bench.sh jack       # only the JACK measurements (callback, CPU vs csound, start-up, memory, scaling)
+#   bash Scripts/bench.sh voices     # only instrument mode: ns per sample per voice, and 16/64 held voices in JACK
 set -euo pipefail
 cd "$(dirname "$0")/.."
 what=${1:-all}
@@ -77,7 +78,12 @@ DOC
     printf 'toneshaper render --sync (waits for the disk): %.3f s   sox / that = %.2f\n' "$sy" "$(echo "$sx / $sy" | bc -l)"
 fi
 
-if [[ $what == all || $what == jack ]]; then
+if [[ $what == all || $what == voices ]]; then
+    say "instrument mode: kernel cost per voice (ToneShaperBench voices)"
+    "$bin/ToneShaperBench" voices
+fi
+
+if [[ $what == all || $what == jack || $what == voices ]]; then
     export JACK_DEFAULT_SERVER="ts-bench-$$"
     # A real-time server (SCHED_FIFO audio threads), as a studio runs it, when the system
     # allows one; otherwise a plain one, whose callbacks the OS may preempt at any time.
@@ -109,6 +115,38 @@ if [[ $what == all || $what == jack ]]; then
     cpu_ns() { cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{s += $1} END {printf "%d", s}'; }
     percent() { awk -v d="$1" -v s="$2" 'BEGIN {printf "%.2f", d / (s * 1e7)}'; }
     stats() { "$toneshaper" send /stats --port "$1" --wait 2 | tr ' ' '\n' | awk -v k="$2" 'prev==k {print; exit} {prev=$0}'; }
+
+    if [[ $what == voices || $what == all ]]; then
+    say "instrument mode in JACK: 16 and 64 voices held at 64 frames, 48 kHz (20 s each); callback against the 1333 us period"
+    cat > "$work/voices.toneshaper" <<'DOC'
+{"points": [[0, 220], [1, 330], [2, 220]], "duration": 2, "minFrequency": 110, "maxFrequency": 440,
+ "componentType": "Sine", "scaleType": "Sine", "echoOffsetTimeSeconds": 0.5, "echoVolume": 0.5, "amplitude": 0.1}
+DOC
+    printf '%8s %10s %10s %12s %10s %8s\n' voices p99.9_us max_us p99.9_%period max_%period xruns
+    for n in 16 64; do
+        start_jack 64
+        "$toneshaper" run "$work/voices.toneshaper" --name voices --osc-port 9125 --no-auto-connect --instrument --voices "$n" \
+            >"$work/voices.out" 2>"$work/voices.err" &
+        node_pid=$!; pids+=("$node_pid")
+        for _ in $(seq 400); do grep -q '^OSC: ' "$work/voices.out" 2>/dev/null && break; sleep 0.005; done
+        # jack_midiseq holds n notes (C2 upwards) from 2 s into its 100 s loop (by then it is
+        # connected: a note sent before would be lost) to near its end.
+        seq_args=(); for i in $(seq 0 $((n - 1))); do seq_args+=(96000 $((36 + i)) 4600000); done
+        jack_midiseq seq 4800000 "${seq_args[@]}" >/dev/null 2>&1 &
+        seq_pid=$!; pids+=("$seq_pid")
+        for _ in $(seq 100); do jack_connect seq:out voices:midi_in 2>/dev/null && break; sleep 0.05; done
+        sleep 3
+        x0=$(stats 9125 xruns)
+        # The figures count from the node's start (/stats has no reset), so its first
+        # periods, before the notes, are in them too: the max may be one of those.
+        sleep 20
+        p999=$(stats 9125 p999); mx=$(stats 9125 max); x1=$(stats 9125 xruns)
+        printf '%8d %10.1f %10.1f %12.1f %10.1f %8d\n' "$n" "$p999" "$mx" "$(echo "$p999 / 13.333" | bc -l)" "$(echo "$mx / 13.333" | bc -l)" $((${x1%.*} - ${x0%.*}))
+        kill "$seq_pid" "$node_pid" 2>/dev/null || true; wait "$seq_pid" "$node_pid" 2>/dev/null || true
+        stop_jack
+    done
+    fi
+    [[ $what == voices ]] && exit 0
 
     say "callback time at 64 frames, 48 kHz, over 60 s; start-up; memory"
     start_jack 64

@@ -1,5 +1,7 @@
 #include <jack/jack.h>
 #include <jack/statistics.h>
+#include <jack/midiport.h>
+#include <jack/transport.h>
 #include <stdint.h>
 #include <time.h>
 
@@ -11,6 +13,26 @@ static inline jack_client_t *toneshaper_jack_client_open(const char *name, jack_
 
 /* JACK_DEFAULT_AUDIO_TYPE is a string macro; a function makes its type plain in Swift. */
 static inline const char *toneshaper_jack_audio_type(void) { return JACK_DEFAULT_AUDIO_TYPE; }
+
+/* JACK_DEFAULT_MIDI_TYPE, likewise. */
+static inline const char *toneshaper_jack_midi_type(void) { return JACK_DEFAULT_MIDI_TYPE; }
+
+/* The transport state and position in one call, flattened for Swift (jack_position_t holds
+   a padding array Swift imports as a long tuple): rolling, frame, and, when a timebase
+   master gives them (valid BBT), bar, beat, tick, ticks per beat, beats per bar and tempo.
+   jack_transport_query is real-time safe. Returns 1 if BBT is valid. */
+static inline int toneshaper_jack_transport(jack_client_t *client, int *rolling, uint32_t *frame,
+                                            int32_t *bar, int32_t *beat, int32_t *tick,
+                                            double *ticks_per_beat, float *beats_per_bar, double *bpm) {
+    jack_position_t pos;
+    jack_transport_state_t state = jack_transport_query(client, &pos);
+    *rolling = state == JackTransportRolling;
+    *frame = pos.frame;
+    if (!(pos.valid & JackPositionBBT)) return 0;
+    *bar = pos.bar; *beat = pos.beat; *tick = pos.tick;
+    *ticks_per_beat = pos.ticks_per_beat; *beats_per_bar = pos.beats_per_bar; *bpm = pos.beats_per_minute;
+    return 1;
+}
 
 /* Monotonic nanoseconds (vDSO, no system call, no allocation): times the process callback. */
 static inline uint64_t toneshaper_monotonic_nanoseconds(void) {

@@ -85,6 +85,19 @@ if selected("Fourier") {
     }
 }
 
+if selected("voices") {
+    print("\n# instrument mode: ns per output sample per voice, notes held, 64-frame periods (sine, echo, sine scaling)")
+    let drone = KernelCase(name: "", shape: benchShape(.sine, from: 30, to: 440)).measure(frames: frames, runs: runs, period: 64)
+    row("the drone, same shape and periods (for scale)", String(format: "%.2f", drone))
+    for voices in [1, 4, 16, 64] {
+        let ns = voicesNanoseconds(voices: voices, frames: frames, runs: runs)
+        row("voices: \(voices) held", String(format: "%.2f", ns), voices >= 16 ? (ns <= 3 ? "goal <= 3: met" : "goal <= 3: missed") : "")
+    }
+    let flood = midiFloodMicroseconds(runs: runs)
+    row("a period with \(RealtimeRenderer.maximumMIDIEvents) note-ons, 64 voices", String(format: "%.1f us", flood),
+        String(format: "%.1f%% of a 64-frame period", flood / 13.333))
+}
+
 print("\n# cost independent of the document (pairs should agree within 10%)")
 for pair in independencePairs where selected(pair.title) {
     // Both engines side by side, alternating run by run, so that load on a shared machine

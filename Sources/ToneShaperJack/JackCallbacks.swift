@@ -35,7 +35,7 @@ enum JackCallbacks {
     }
 
     static func xrun(_ arg: UnsafeMutableRawPointer?) -> Int32 {
-        withSignals(arg) { s, _ in s.xruns.wrappingAdd(1, ordering: .relaxed) }
+        withSignals(arg) { s, _ in s.countXrun() }
         return 0
     }
 
@@ -71,5 +71,17 @@ enum JackCallbacks {
         guard let arg else { return }
         let token = arg.assumingMemoryBound(to: SessionToken.self).pointee
         token.signals._withUnsafeGuaranteedRef { body($0, token.generation) }
+    }
+
+    /// Freewheel on or off (a DAW's faster-than-real-time export): `/stats` leaves those
+    /// periods and the xruns around them out.
+    static func freewheel(_ starting: Int32, _ arg: UnsafeMutableRawPointer?) {
+        withSignals(arg) { s, _ in
+            if starting != 0 {
+                s.freewheelStarted()
+            } else {
+                s.freewheelStopped()
+            }
+        }
     }
 }

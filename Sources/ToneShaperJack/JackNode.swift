@@ -91,6 +91,7 @@ public final class JackNode: @unchecked Sendable {
             self.session = session
             publish(session)
             connectAtStart(session)
+            connectMIDI(session)
             remembered = session.connections()
         } catch {
             started.store(false, ordering: .releasing)
@@ -104,7 +105,8 @@ public final class JackNode: @unchecked Sendable {
     /// A new audio side for `session`: a renderer of its own (its own channels from the
     /// controller), rehearsed so the first callbacks do not fault the kernel in.
     func makeRealtimeState(for session: JackSession) -> UnsafeMutablePointer<RealtimeState> {
-        let renderer = controller.makeRenderer(rampLength: session.bufferSize, sampleRate: Double(session.sampleRate))
+        var renderer = controller.makeRenderer(rampLength: session.bufferSize, sampleRate: Double(session.sampleRate))
+        renderer.setMIDIChannel(configuration.midiChannel)
         renderer.engine.rehearse(frames: 16 * max(64, session.bufferSize))
         adoptServerSettings(of: session)
         return RealtimeState.make(renderer: renderer, signals: signals, hooks: configuration.cycleHooks)
@@ -154,11 +156,13 @@ public final class JackNode: @unchecked Sendable {
                 updateClockOffset()
                 followServerSettings()
                 keepConnections(session)
+                keepMIDIConnections(session)
             }
         } else {
             tryReconnect()
         }
         warnAboutNyquist()
+        reportDroppedMIDI()
     }
 
     /// At the end: deactivate, close, free the real-time state (unless an old client might

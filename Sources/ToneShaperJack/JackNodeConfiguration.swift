@@ -22,6 +22,13 @@ public struct JackNodeConfiguration: Sendable {
     /// Functions the process callback calls on entry and exit, for tests that watch the
     /// audio thread (allocation counting). Nil in normal use.
     public var cycleHooks: RealtimeCycleHooks?
+    /// A MIDI input port `midi_in` (`--no-midi` turns it off).
+    public var midiInput = true
+    /// MIDI ports to connect to `midi_in` at start (`--midi-connect`).
+    public var midiConnect: [String] = []
+    /// Only this MIDI channel (0...15) is heard; nil: all (`--midi-channel`).
+    public var midiChannel: Int?
+    public static let midiPortName = "midi_in"
 
     public init(clientName: String = "toneshaper", serverName: String? = nil, stereo: Bool = false, connectTo: [String] = [],
                 autoConnect: Bool = true, reconnectInterval: Double = 0.25, controlInterval: Double = 0.05,

@@ -40,12 +40,18 @@ struct JackSession: @unchecked Sendable {
             }
             ports.append(port)
         }
+        if configuration.midiInput && jack_port_register(client, JackNodeConfiguration.midiPortName, toneshaper_jack_midi_type(),
+                                                        UInt(JackPortIsInput.rawValue), 0) == nil {
+            jack_client_close(client)
+            throw .portRegistrationFailed(port: JackNodeConfiguration.midiPortName)
+        }
         let token = UnsafeMutablePointer<SessionToken>.allocate(capacity: 1)
         token.initialize(to: SessionToken(signals: .passRetained(signals), generation: generation))
         let arg = UnsafeMutableRawPointer(token)
         jack_set_sample_rate_callback(client, { rate, arg in JackCallbacks.sampleRateChanged(rate, arg) }, arg)
         jack_set_buffer_size_callback(client, { frames, arg in JackCallbacks.bufferSizeChanged(frames, arg) }, arg)
         jack_set_xrun_callback(client, { arg in JackCallbacks.xrun(arg) }, arg)
+        jack_set_freewheel_callback(client, { starting, arg in JackCallbacks.freewheel(starting, arg) }, arg)
         jack_on_info_shutdown(client, { code, reason, arg in JackCallbacks.infoShutdown(code, reason, arg) }, arg)
         jack_on_shutdown(client, { arg in JackCallbacks.shutdown(arg) }, arg)
         signals.connectionLog.begin(generation: generation, client: client, ports: ports)
@@ -64,6 +70,7 @@ struct JackSession: @unchecked Sendable {
         state.pointee.client = client
         state.pointee.port = ports[0]
         state.pointee.mirrorPort = ports.count > 1 ? ports[1] : nil
+        state.pointee.midiPort = midiPort
         jack_set_process_callback(client, { frames, arg in JackCallbacks.process(frames, arg) }, UnsafeMutableRawPointer(state))
     }
 

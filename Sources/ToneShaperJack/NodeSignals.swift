@@ -11,6 +11,67 @@ final class NodeSignals: Sendable {
     let xruns = Atomic<Int>(0)
     let maxCallbackNanoseconds = Atomic<UInt64>(0)
     let histogram = CallbackTimingHistogram()
+    /// The server runs freewheel (faster than real time): periods are not timed, xruns not counted.
+    let freewheeling = Atomic<Bool>(false)
+    /// When freewheel last ended (monotonic ns): the driver finds itself late just after,
+    /// and those xruns are freewheel's, not the node's.
+    let freewheelEnded = Atomic<UInt64>(0)
+    static let freewheelGraceNanoseconds: UInt64 = 1_000_000_000
+
+    /// The times of the last four xruns counted (monotonic ns), a ring written at `recentXrunNext`:
+    /// the server reports xruns as freewheel starts, sometimes before it says it started.
+    let recentXrun0 = Atomic<UInt64>(0), recentXrun1 = Atomic<UInt64>(0)
+    let recentXrun2 = Atomic<UInt64>(0), recentXrun3 = Atomic<UInt64>(0)
+    let recentXrunNext = Atomic<Int>(0)
+
+    /// Counts an xrun, unless freewheel causes it.
+    func countXrun() {
+        guard !inFreewheel() else { return }
+        xruns.wrappingAdd(1, ordering: .relaxed)
+        let now = toneshaper_monotonic_nanoseconds()
+        switch recentXrunNext.wrappingAdd(1, ordering: .relaxed).oldValue & 3 {
+        case 0: recentXrun0.store(now, ordering: .relaxed)
+        case 1: recentXrun1.store(now, ordering: .relaxed)
+        case 2: recentXrun2.store(now, ordering: .relaxed)
+        default: recentXrun3.store(now, ordering: .relaxed)
+        }
+    }
+
+    /// Freewheel started: the xruns of the last half second were its doing; take them back.
+    func freewheelStarted() {
+        freewheeling.store(true, ordering: .relaxed)
+        let now = toneshaper_monotonic_nanoseconds()
+        var recent = 0
+        for time in [recentXrun0.load(ordering: .relaxed), recentXrun1.load(ordering: .relaxed),
+                     recentXrun2.load(ordering: .relaxed), recentXrun3.load(ordering: .relaxed)]
+            where time != 0 && now &- time < 500_000_000 { recent += 1 }
+        if recent > 0 { xruns.wrappingSubtract(min(recent, xruns.load(ordering: .relaxed)), ordering: .relaxed) }
+    }
+
+    /// Freewheel ended: xruns of the next second are still its doing.
+    func freewheelStopped() {
+        freewheeling.store(false, ordering: .relaxed)
+        freewheelEnded.store(toneshaper_monotonic_nanoseconds(), ordering: .relaxed)
+    }
+
+    /// Freewheeling now, or just stopped.
+    func inFreewheel() -> Bool {
+        if freewheeling.load(ordering: .relaxed) { return true }
+        let ended = freewheelEnded.load(ordering: .relaxed)
+        return ended != 0 && toneshaper_monotonic_nanoseconds() &- ended < NodeSignals.freewheelGraceNanoseconds
+    }
+    /// MIDI events beyond the per-period limit, dropped (all since start), and how many of
+    /// them the control loop has reported.
+    let droppedMIDIEvents = Atomic<Int>(0)
+    let reportedDroppedMIDIEvents = Atomic<Int>(0)
+    let lastDropReport = Atomic<UInt64>(0)
+
+    /// What `midi_in` was connected to (kept by the control loop, for a reconnect), the
+    /// client generation whose MIDI connections are settled, and until when (monotonic ns)
+    /// a new client keeps trying to restore them.
+    let midiPeers = Mutex<[String]>([])
+    let midiSettledGeneration = Atomic<Int>(0)
+    let midiRestoreDeadline = Atomic<UInt64>(0)
 
     /// Reported by the server (0 until it says).
     let sampleRate = Atomic<Int>(0)

@@ -15,18 +15,27 @@ struct RealtimeState: ~Copyable {
     var port: OpaquePointer?
     /// Stereo: a second port that gets a copy of the first.
     var mirrorPort: OpaquePointer?
+    /// `midi_in`, unless MIDI is off.
+    var midiPort: OpaquePointer?
+    /// The period's MIDI events, copied out of JACK's buffer (fixed capacity, allocated here).
+    let midiEvents: UnsafeMutablePointer<MIDIEvent>
     let signals: Unmanaged<NodeSignals>
     let histogram: UnsafeMutablePointer<UInt64>
     let hooks: RealtimeCycleHooks?
 
-    deinit { signals.release() }
+    deinit {
+        signals.release()
+        midiEvents.deallocate()
+    }
 
     /// Allocates the state, off the audio thread. The renderer (and its engine) belong to it.
     static func make(renderer: consuming RealtimeRenderer, signals: NodeSignals,
                      hooks: RealtimeCycleHooks?) -> UnsafeMutablePointer<RealtimeState> {
         let state = UnsafeMutablePointer<RealtimeState>.allocate(capacity: 1)
+        let events = UnsafeMutablePointer<MIDIEvent>.allocate(capacity: RealtimeRenderer.maximumMIDIEvents)
+        events.initialize(repeating: MIDIEvent(frame: 0, size: 0, byte0: 0), count: RealtimeRenderer.maximumMIDIEvents)
         state.initialize(to: RealtimeState(
-            renderer: renderer, client: nil, port: nil, mirrorPort: nil,
+            renderer: renderer, client: nil, port: nil, mirrorPort: nil, midiPort: nil, midiEvents: events,
             signals: .passRetained(signals), histogram: signals.histogram.buckets, hooks: hooks))
         return state
     }
@@ -45,10 +54,42 @@ struct RealtimeState: ~Copyable {
         let frames = Int(nframes)
         let out = raw.assumingMemoryBound(to: Float.self)
         let clock = periodClock(client: client, frames: frames)
-        renderer.renderPeriod(into: out, frames: frames, clock: clock)
+        let events = readMIDI(frames: nframes)
+        let transport = renderer.performer.settings.transport ? RealtimeState.transport(client) : nil
+        renderer.renderPeriod(into: out, frames: frames, clock: clock,
+                              midi: UnsafeBufferPointer(start: midiEvents, count: events), transport: transport)
         if let mirrorPort, let copy = jack_port_get_buffer(mirrorPort, nframes) {
             copy.copyMemory(from: raw, byteCount: frames * MemoryLayout<Float>.stride)
         }
+    }
+
+    /// Copies this period's MIDI events (at most `maximumMIDIEvents`; a flood beyond is
+    /// dropped, and counted) into the fixed array. Returns how many.
+    @inline(__always)
+    private func readMIDI(frames: jack_nframes_t) -> Int {
+        guard let midiPort, let buffer = jack_port_get_buffer(midiPort, frames) else { return 0 }
+        let total = Int(jack_midi_get_event_count(buffer))
+        let count = min(total, RealtimeRenderer.maximumMIDIEvents)
+        var event = jack_midi_event_t()
+        var taken = 0
+        for index in 0..<count {
+            guard jack_midi_event_get(&event, buffer, UInt32(index)) == 0, let bytes = event.buffer else { continue }
+            midiEvents[taken] = MIDIEvent(frame: Int(event.time), bytes: bytes, size: event.size)
+            taken += 1
+        }
+        if total > count { signals._withUnsafeGuaranteedRef { _ = $0.droppedMIDIEvents.wrappingAdd(total - count, ordering: .relaxed) } }
+        return taken
+    }
+
+    /// The transport now (`jack_transport_query` is real-time safe).
+    @inline(__always)
+    private static func transport(_ client: OpaquePointer) -> TransportState {
+        var rolling: Int32 = 0, frame: UInt32 = 0, bar: Int32 = 0, beat: Int32 = 0, tick: Int32 = 0
+        var ticksPerBeat = 0.0, beatsPerBar: Float = 0, bpm = 0.0
+        let hasBBT = toneshaper_jack_transport(client, &rolling, &frame, &bar, &beat, &tick, &ticksPerBeat, &beatsPerBar, &bpm) == 1
+        let bbt = hasBBT ? BarsBeats(bar: Int(bar), beat: Int(beat), tick: Int(tick), ticksPerBeat: ticksPerBeat,
+                                     beatsPerBar: Double(beatsPerBar), beatsPerMinute: bpm) : nil
+        return TransportState(rolling: rolling != 0, frame: Int(frame), bbt: bbt)
     }
 
     /// This period in wall-clock time, from `jack_get_cycle_times` (called once per cycle)
@@ -73,9 +114,12 @@ struct RealtimeState: ~Copyable {
     /// Counts the period and its duration. Single writer: the audio thread.
     @inline(__always)
     func record(callbackNanoseconds ns: UInt64) {
-        CallbackTimingHistogram.record(ns, into: histogram)
         signals._withUnsafeGuaranteedRef { s in
             s.periods.wrappingAdd(1, ordering: .relaxed)
+            // Freewheeling (a DAW's export) runs periods back to back: their times say
+            // nothing about real-time behaviour, so they stay out of the timing figures.
+            if s.freewheeling.load(ordering: .relaxed) { return }
+            CallbackTimingHistogram.record(ns, into: histogram)
             if ns > s.maxCallbackNanoseconds.load(ordering: .relaxed) {
                 s.maxCallbackNanoseconds.store(ns, ordering: .relaxed)
             }

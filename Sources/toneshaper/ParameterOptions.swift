@@ -18,6 +18,9 @@ struct ParameterOptions: ParsableArguments {
             .joined(separator: "\n")
     }
 
+    /// What may follow an on/off option as its value.
+    static let flagWords: Set<String> = ["0", "1", "true", "false", "on", "off", "yes", "no"]
+
     /// The flags the table declares, as they are typed.
     static var flags: Set<String> { Set(ParameterTable.all.map(\.flag)) }
 
@@ -35,6 +38,9 @@ struct ParameterOptions: ParsableArguments {
                 if flags.contains(name) {
                     if body.contains("=") {
                         result += ["--set", String(body)]
+                    } else if ParameterTable.spec(flag: name).map({ if case .flag = $0.kind { return true }; return false }) == true,
+                              !(i + 1 < args.count && flagWords.contains(args[i + 1].lowercased())) {
+                        result += ["--set", "\(name)=1"]   // a bare on/off option (--instrument) means on
                     } else if i + 1 < args.count {
                         result += ["--set", "\(name)=\(args[i + 1])"]
                         i += 1

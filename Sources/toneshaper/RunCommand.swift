@@ -58,6 +58,9 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Two output ports (out_1, out_2) carrying the same signal, instead of one (out).")
     var stereo = false
 
+    @OptionGroup(title: "MIDI")
+    var midi: MIDIOptions
+
     @OptionGroup(title: "Tone-shape parameters (override the document's)")
     var parameters: ParameterOptions
 
@@ -87,6 +90,9 @@ struct RunCommand: ParsableCommand {
             // A bad port, host, prefix or allow entry is refused before JACK is touched.
             do { try oscConfiguration.check() } catch { throw ValidationError(error.description) }
         }
+        // The MIDI options are refused before anything starts, like the others.
+        _ = try midi.channel()
+        _ = try midi.controllerMap(over: MIDIControllerMap())
         guard Logger.Level(rawValue: logLevel.lowercased()) != nil else {
             throw ValidationError("unknown log level \"\(logLevel)\"; use trace, debug, info, notice, warning, error or critical")
         }
@@ -114,11 +120,16 @@ struct RunCommand: ParsableCommand {
             for warning in ToneShapeDocument.warnings(for: shape) { logger.warning("\(document): \(warning)") }
         }
         shape = try parameters.apply(to: shape)
+        shape.midiMap = try midi.controllerMap(over: shape.midiMap)
         // The node adopts the server's rate before the first sound.
         let controller = EngineController(shape: shape, sampleRate: 48_000, playing: !paused, documents: library)
 
-        let node = JackNode(controller: controller, configuration: JackNodeConfiguration(
-            clientName: clientName, serverName: serverName, stereo: stereo, connectTo: connect, autoConnect: !noAutoConnect))
+        var jack = JackNodeConfiguration(
+            clientName: clientName, serverName: serverName, stereo: stereo, connectTo: connect, autoConnect: !noAutoConnect)
+        jack.midiInput = !midi.noMIDI
+        jack.midiConnect = midi.connect
+        jack.midiChannel = try midi.channel()
+        let node = JackNode(controller: controller, configuration: jack)
         // OSC first: a port in use is reported before any JACK client appears.
         let osc = noOSC ? nil : try startOSC(controller: controller, node: node, library: library)
         let started: Bool
@@ -136,6 +147,7 @@ struct RunCommand: ParsableCommand {
             // Straight to file descriptor 1, unbuffered: whoever waits for these lines (a
             // script, a test) sees them at once even through a pipe.
             var ready = "JACK: \(node.portNames.joined(separator: " "))\n"
+            if let midi = node.midiPortName { ready += "MIDI: \(midi)\n" }
             if let osc { ready += "OSC: \(osc.url)\nOSC: \(osc.tcpURL)\n" }
             FileHandle.standardOutput.write(Data(ready.utf8))
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ToneShaperFiles
+@testable import toneshaper
 import ToneShaperTestSupport
 
 /// The `toneshaper` executable built beside this test bundle, run as a user would.
@@ -205,6 +206,34 @@ struct Toneshaper {
         (["--min-frequency", "900", "--max-frequency", "100"], "above maximum"),
     ])
     func badValuesAreRefusedReadably(options: [String], message: String) throws {
+        try refusedReadably(options: options, message: message)
+    }
+
+    /// `run`'s MIDI options are checked before it looks for a JACK server.
+    @Test(arguments: [
+        (["--midi-cc", "64=amplitude"], "--midi-cc 64=amplitude: write CC=PARAMETER with CC 0...119 other than 64"),
+        (["--midi-cc", "74=loudness"], "\"loudness\" is not a parameter a controller can move"),
+        (["--midi-channel", "17"], "--midi-channel 17: give a channel 1...16, or all"),
+        (["--voices", "65"], "--voices: 65 is out of range 1...64"),
+        (["--instrument=maybe"], "--instrument: expects 0 or 1"),
+    ])
+    func badMIDIOptionsAreRefusedReadably(options: [String], message: String) throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let result = try Toneshaper.run(["run", "--no-osc"] + options, library: dir.path, shellPrefix: "export JACK_DEFAULT_SERVER=ts-nobody-here")
+        #expect(result.status != 0)
+        #expect(result.stderr.contains(message), "stderr: \(result.stderr)")
+    }
+
+    /// A bare on/off option means on; a following argument that is not a value stays an argument.
+    @Test func bareFlagMeansOn() {
+        #expect(ParameterOptions.rewrite(["--instrument", "siren"]) == ["--set", "instrument=1", "siren"])
+        #expect(ParameterOptions.rewrite(["--instrument", "off"]) == ["--set", "instrument=off"])
+        #expect(ParameterOptions.rewrite(["--one-shot"]) == ["--set", "one-shot=1"])
+        #expect(ParameterOptions.rewrite(["--voices", "4"]) == ["--set", "voices=4"])
+    }
+
+    private func refusedReadably(options: [String], message: String) throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let output = dir.file("never.wav")

@@ -61,6 +61,41 @@ extension WithJackServer {
             #expect(await eventually(timeout: 2) { controller.livePlanCount == 1 })
         }
 
+        /// MIDI of every kind into the real process callback (instrument mode, transport
+        /// followed, controllers mapped and learnt, a flood): nothing allocates there.
+        @Test func processCallbackAllocatesNothingWhilePlayingMIDI() async throws {
+            let server = try PrivateJackServer()
+            var shape = ToneShape.defaultShape
+            shape.performance.instrument = true
+            shape.performance.transport = true
+            shape.midiMap[7] = .amplitude
+            shape.midiMap[21] = .wave
+            let controller = EngineController(shape: shape, sampleRate: 48_000)
+            let node = JackNode(controller: controller, configuration: JackNodeConfiguration(
+                clientName: "ts-midi-alloc", serverName: server.name, autoConnect: false, cycleHooks: Self.countingHooks))
+            audioThreadAllocations.store(0, ordering: .relaxed)
+            countedCycles.store(0, ordering: .relaxed)
+            try node.start()
+            defer { node.stop() }
+            #expect(node.midiPortName == "ts-midi-alloc:midi_in")
+            let midi = try TestMIDIClient(server: server, name: "alloc-midi", connectTo: "ts-midi-alloc:midi_in")
+            try controller.perform(.learnController(.echoVolume))
+            for i in 0..<20 {
+                let note = UInt8(40 + i)
+                midi.send([[0x90, note, 100], [0xB0, 7, UInt8(i * 6)], [0xE0, 0, UInt8(40 + i)], [0xB0, 64, i % 2 == 0 ? 127 : 0],
+                           [0xB0, 30, UInt8(i)], [0xB0, 21, UInt8(i * 6)]], after: 0)
+                midi.send([[0x80, note, 0], [0xF0, 1, 2, 3, 0xF7], [0x42, 0x42], [0x90]], after: 0.01)
+                if i == 10 { midi.send((0..<2000).map { [0x90 | UInt8($0 % 16), UInt8($0 % 128), 1] }, after: 0) }
+                if i == 15 { try controller.set(.instrument, to: .flag(false)) }
+                try await Task.sleep(for: .milliseconds(25))
+            }
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(countedCycles.load(ordering: .relaxed) > 200)
+            #expect(audioThreadAllocations.load(ordering: .relaxed) == 0)
+            #expect(controller.shape.midiMap[7] == .echoVolume, "learnt: the next controller that moved")
+            withExtendedLifetime(midi) {}
+        }
+
         @Test func noServerIsAClearError() throws {
             let controller = EngineController(shape: .defaultShape, sampleRate: 48_000)
             let node = JackNode(controller: controller, configuration: JackNodeConfiguration(serverName: "ts-test-nobody-\(getpid())"))

@@ -39,6 +39,7 @@ extension WithJackServer {
             let node = try NodeProcess([document, "--no-auto-connect", "--osc-port", "0"], server: server)
             try await node.waitUntilReady()
             #expect(node.ports == ["toneshaper:out"])
+            #expect(node.stdout.text.contains("MIDI: toneshaper:midi_in\n"))
             #expect(server.connections()?["toneshaper:out"] == [])
 
             let (samples, rate, xruns) = try await Self.record(node, on: server, seconds: 2, in: scratch)

@@ -18,6 +18,14 @@ private let samples: [ParameterID: (int: Int32, intResult: ParameterValue, float
     .fidelity: (100, .integer(100), 200, .integer(200)),
     .fourierTerms: (5, .integer(5), 7, .integer(7)),
     .antiAlias: (0, .flag(false), 1, .flag(true)),
+    .instrument: (1, .flag(true), 0, .flag(false)),
+    .rootNote: (60, .integer(60), 72, .integer(72)),
+    .bendRange: (12, .real(12), 0.5, .real(0.5)),
+    .voices: (8, .integer(8), 4, .integer(4)),
+    .release: (100, .real(100), 250.5, .real(250.5)),
+    .oneShot: (1, .flag(true), 0, .flag(false)),
+    .transport: (1, .flag(true), 0, .flag(false)),
+    .beats: (8, .real(8), 4.5, .real(4.5)),
 ]
 
 @Suite("Every parameter of the table, by its OSC address")

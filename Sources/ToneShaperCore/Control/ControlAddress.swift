@@ -30,6 +30,8 @@ public struct ControlAddress: Sendable {
             (.clearSchedule, "", "Forget every change scheduled for later (time-tagged bundles)"),
             (.state, "", "Reply every parameter, \"playing\" and the points"),
             (.stats, "", "Reply the audio callback's timing, xruns and periods"),
+            (.midiMap, "cc parameter", "Map MIDI controller cc (0...119, not 64) to a parameter (its address, e.g. frequency/max); parameter none: unmap"),
+            (.midiLearn, "parameter", "Map the next MIDI controller that moves to the parameter (its address, e.g. frequency/max)"),
         ]
         all += commands.map { ControlAddress(path: $0.0.rawValue, target: .command($0.0), arguments: $0.1, help: $0.2) }
         return all
@@ -106,6 +108,18 @@ public struct ControlAddress: Sendable {
         case .stats:
             try expect(args, count: 0, "")
             return .query(.stats)
+        case .midiMap:
+            try expect(args, count: 2, "a controller number and a parameter address")
+            guard let number = args[0].numeric, number == number.rounded(), MIDIControllerMap.isMappable(Int(exactly: number) ?? -1) else {
+                throw ControlError(.command(name), "expects a controller number 0...119 other than 64 (the sustain pedal), got \"\(args[0])\"")
+            }
+            if case .text(let text) = args[1], text.lowercased() == "none" {
+                return .command(.mapController(controller: Int(number), parameter: nil))
+            }
+            return .command(.mapController(controller: Int(number), parameter: try ControlAddress.mappableParameter(args[1], name)))
+        case .midiLearn:
+            try expect(args, count: 1, "a parameter address")
+            return .command(.learnController(try ControlAddress.mappableParameter(args[0], name)))
         }
     }
 
@@ -127,6 +141,15 @@ public struct ControlAddress: Sendable {
         guard !name.isEmpty, !name.hasPrefix("."), !name.contains(where: { $0 == "/" || $0 == "\\" || $0.isNewline || $0 == "\0" }) else {
             throw ControlError(.command(command), "\"\(name)\" is not a document name; use a plain name such as siren (no path, not starting with a dot)")
         }
+    }
+
+    /// A parameter a MIDI controller may move, named by its address (or document key).
+    static func mappableParameter(_ value: ParameterValue, _ command: ControlCommand.Name) throws(ControlError) -> ParameterID {
+        guard case .text(let text) = value, let id = MIDIControllerMap.parameter(named: text), MIDIControllerMap.canMap(id) else {
+            let names = ParameterTable.all.filter { MIDIControllerMap.canMap($0.id) }.map(\.oscPath).joined(separator: ", ")
+            throw ControlError(.command(command), "expects a parameter a controller can move (\(names)), got \"\(value)\"")
+        }
+        return id
     }
 
     static func describe(_ spec: ParameterSpec) -> String {

@@ -12,6 +12,8 @@ public enum ControlCommand: Sendable {
         case load, save, play, stop
         case clearSchedule = "schedule/clear"
         case state, stats
+        case midiMap = "midi/map"
+        case midiLearn = "midi/learn"
     }
 
     /// One or several parameters of the table, as one change: all of them or none.
@@ -32,6 +34,10 @@ public enum ControlCommand: Sendable {
     case play, stop
     /// Forget every change scheduled for later.
     case clearSchedule
+    /// MIDI controller `controller` (0...119, not 64) moves the parameter; nil: nothing.
+    case mapController(controller: Int, parameter: ParameterID?)
+    /// MIDI learn: the next controller that moves is mapped to the parameter.
+    case learnController(ParameterID)
 
     public static func set(_ id: ParameterID, _ value: ParameterValue) -> ControlCommand { .set([(id, value)]) }
 
@@ -47,6 +53,8 @@ public enum ControlCommand: Sendable {
         case .play: return .play
         case .stop: return .stop
         case .clearSchedule: return .clearSchedule
+        case .mapController: return .midiMap
+        case .learnController: return .midiLearn
         }
     }
 }

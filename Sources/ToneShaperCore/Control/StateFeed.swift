@@ -14,6 +14,8 @@ public enum StateKey: Hashable, Sendable {
     case parameter(ParameterID)
     case points
     case playing
+    /// The MIDI controller map.
+    case midiMap
     /// The name, the description or the keys this project does not know.
     case document
 }
@@ -108,6 +110,7 @@ extension ControlState {
         }
         if a.shape.points != b.shape.points { keys.insert(.points) }
         if a.playing != b.playing { keys.insert(.playing) }
+        if a.shape.midiMap != b.shape.midiMap { keys.insert(.midiMap) }
         if a.shape.name != b.shape.name || a.shape.description != b.shape.description || a.shape.extraKeys != b.shape.extraKeys {
             keys.insert(.document)
         }

@@ -27,6 +27,10 @@ public struct ToneShape: Equatable, Sendable {
     /// Band-limit the plain Square, Triangle and Sawtooth (polyBLEP / polyBLAMP).
     /// Off gives the naive shapes of the reference app, sample for sample.
     public var antiAliased: Bool
+    /// How it plays from MIDI and JACK transport (not part of the sound of the curve).
+    public var performance = PerformanceSettings()
+    /// MIDI controllers mapped to parameters (document key `midiMap`).
+    public var midiMap = MIDIControllerMap()
     public var name: String?
     public var description: String?
     /// Keys this project does not know, kept so that saving does not lose them.

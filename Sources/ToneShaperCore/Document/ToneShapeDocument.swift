@@ -28,7 +28,7 @@ public enum ToneShapeDocument {
     public static let maximumSize = 16 * 1024 * 1024
 
     /// Keys with a meaning here; all others are carried along untouched.
-    static let knownKeys: Set<String> = Set(ParameterTable.all.map(\.documentKey) + ["points", "name", "description"])
+    static let knownKeys: Set<String> = Set(ParameterTable.all.map(\.documentKey) + ["points", "name", "description", "midiMap"])
 
     public static func decode(_ data: [UInt8], source: String) throws(DocumentError) -> ToneShape {
         func fail(_ key: String?, _ problem: String) -> DocumentError {
@@ -72,6 +72,7 @@ public enum ToneShapeDocument {
         shape.points = try readPoints(object["points"], fail: fail)
         shape.name = try optionalString(object, "name", fail: fail)
         shape.description = try optionalString(object, "description", fail: fail)
+        shape.midiMap = try readMIDIMap(object["midiMap"], fail: fail)
         shape.extraKeys = object.filter { !knownKeys.contains($0.key) }
         do {
             try shape.checkRelations()
@@ -100,6 +101,11 @@ public enum ToneShapeDocument {
         }
         if let name = shape.name { object["name"] = .string(name) }
         if let description = shape.description { object["description"] = .string(description) }
+        if !shape.midiMap.isEmpty {
+            object["midiMap"] = .object(Dictionary(uniqueKeysWithValues: shape.midiMap.entries.map {
+                (String($0.key), JSONValue.string(ParameterTable.spec($0.value).documentKey))
+            }))
+        }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         // Encoding a JSONValue of finite numbers cannot fail.
@@ -121,6 +127,26 @@ public enum ToneShapeDocument {
                 + "the curve is stretched so that its first and last point reach the cycle's start and end (as in the original app)")
         }
         return warnings
+    }
+
+    /// `"midiMap": {"74": "maxFrequency", "1": "frequency/min"}`: controller numbers to
+    /// parameters, by document key or OSC address.
+    private static func readMIDIMap(_ json: JSONValue?, fail: (String?, String) -> DocumentError) throws(DocumentError) -> MIDIControllerMap {
+        guard let json, json != .null else { return MIDIControllerMap() }
+        guard case .object(let object) = json else {
+            throw fail("midiMap", "must be an object of controller numbers to parameters, such as {\"74\": \"maxFrequency\"}")
+        }
+        var map = MIDIControllerMap()
+        for (key, value) in object {
+            guard let controller = Int(key), MIDIControllerMap.isMappable(controller) else {
+                throw fail("midiMap", "\"\(key)\" is not a controller number 0...119 other than 64 (the sustain pedal)")
+            }
+            guard case .string(let name) = value, let id = MIDIControllerMap.parameter(named: name), MIDIControllerMap.canMap(id) else {
+                throw fail("midiMap", "controller \(key): \(value) is not a parameter a controller can move")
+            }
+            map[controller] = id
+        }
+        return map
     }
 
     private static func documentKey(_ subject: ControlError.Subject) -> String? {

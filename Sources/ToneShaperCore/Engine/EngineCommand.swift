@@ -13,6 +13,10 @@ public enum EngineCommand: Sendable, BitwiseCopyable {
     case stop
     /// Drop every command scheduled for a later moment (their plans are handed back).
     case clearSchedule
+    /// MIDI controller `controller` (0...127) moves `parameter` from now on (nil: nothing).
+    case mapController(UInt8, ParameterID?)
+    /// The next controller that moves gets mapped to the parameter (MIDI learn).
+    case learnController(ParameterID)
 
     public var replacesPlan: Bool {
         if case .replacePlan = self { return true }
@@ -61,4 +65,19 @@ public enum AudioHandback: Sendable, BitwiseCopyable, Equatable {
     /// This many scheduled commands were applied or dropped: room in the schedule again.
     case scheduledFinished(Int)
     case change(AudioSideChange)
+    /// Something the audio side cannot do itself (a new plan, a document): the control
+    /// side performs it.
+    case request(AudioRequest)
+}
+
+/// What MIDI asked for that only the control side can do, reported by the audio side.
+public enum AudioRequest: Sendable, BitwiseCopyable, Equatable {
+    /// A controller mapped to a parameter that needs a new plan moved to `value` (0...127).
+    case controller(ParameterID, value: UInt8)
+    /// Program change: load the `program`th document of the listing (`toneshaper presets`).
+    case program(UInt8)
+    /// MIDI learn mapped `controller` to the parameter.
+    case learned(controller: UInt8, ParameterID)
+    /// JACK transport's tempo asks for a cycle this long (seconds).
+    case duration(Double)
 }

@@ -11,6 +11,13 @@ public protocol DocumentStore: Sendable {
     func loadDocument(named name: String) throws -> ToneShape
     /// Saves `shape` as `name`; returns where it went.
     func saveDocument(_ shape: ToneShape, named name: String) throws -> String
+    /// Every document's name in the order `toneshaper presets` lists them (built-ins,
+    /// then the user's library): MIDI program change N loads the Nth.
+    func documentNames() -> [String]
+}
+
+extension DocumentStore {
+    public func documentNames() -> [String] { [] }
 }
 
 /// The control side of the engine (the non-real-time half, as in SuperCollider's server),
@@ -94,13 +101,15 @@ public final class EngineController: Sendable {
         let commands = SPSCChannel<TimedCommand>.make(capacity: EngineController.channelCapacity)
         let handback = SPSCChannel<AudioHandback>.make(capacity: EngineController.channelCapacity)
         var engine = makeEngine(rampLength: rampLength, sampleRate: sampleRate)
+        let (shape, rate) = guarded.withLock { ($0.shape, $0.sampleRate) }
+        let performer = MIDIPerformer(settings: shape.performance, controllers: shape.midiMap, sampleRate: rate)
         guarded.withLock { s in
             s.commands = commands.takeProducer()
             s.inboxes.append(HandbackInbox(handback.takeConsumer()))
             s.scheduled = 0   // an earlier renderer's schedule is not this one's
         }
         engine.rampLength = rampLength
-        return RealtimeRenderer(engine: engine, commands: commands.takeConsumer(), handback: handback.takeProducer())
+        return RealtimeRenderer(engine: engine, performer: performer, commands: commands.takeConsumer(), handback: handback.takeProducer())
     }
 
     /// An engine playing the current shape, for offline rendering and tests: it takes no
@@ -118,6 +127,7 @@ public final class EngineController: Sendable {
     /// commands it applied, and takes in the changes it made itself (publishing them).
     /// Call it from a control thread now and then (the node does, several times a second).
     public func collectHandback() {
+        var requests: [AudioRequest] = []
         let changed: Set<StateKey> = guarded.withLock { s in
             let before = ControlState(shape: s.shape, playing: s.playing, revision: s.revision)
             let current = s.inboxes.last
@@ -129,6 +139,8 @@ public final class EngineController: Sendable {
                     case .change(.parameter(let id, let value)):
                         if let shape = try? s.shape.setting(id, to: .real(value)) { s.shape = shape }
                     case .change(.playing(let on)): s.playing = on
+                    case .request(.learned(let controller, let id)): s.shape.midiMap[Int(controller)] = id
+                    case .request(let request): requests.append(request)
                     }
                 }
             }
@@ -138,6 +150,31 @@ public final class EngineController: Sendable {
             return keys
         }
         changes.publish(changed)
+        for request in requests { performRequest(request) }
+    }
+
+    /// What MIDI asked of the control side (see `AudioRequest`); a refusal (too many
+    /// plans waiting, a document that does not load) drops it: the next move asks again.
+    private func performRequest(_ request: AudioRequest) {
+        switch request {
+        case .controller(let id, let value):
+            if let v = MIDIControllerMap.value(of: id, controllerValue: Int(value), shape: shape) {
+                _ = try? perform(.set(id, v))
+            }
+        case .program(let n):
+            // A program is a sound: the player's MIDI setup (mode, voices, root, bend,
+            // controller map, transport) stays as it is.
+            guard let documents, case let names = documents.documentNames(), Int(n) < names.count,
+                  var loaded = try? documents.loadDocument(named: names[Int(n)]) else { return }
+            let current = shape
+            loaded.performance = current.performance
+            loaded.midiMap = current.midiMap
+            _ = try? change(.now) { _ in loaded }
+        case .duration(let seconds):
+            _ = try? perform(.set(.duration, .real(seconds)))
+        case .learned:
+            break   // taken in `collectHandback`
+        }
     }
 
     /// The server's sample rate changed: the same shape, rebuilt for the new rate.
@@ -222,6 +259,29 @@ public final class EngineController: Sendable {
                 if EngineController.audioIsListening(s) { try EngineController.send([TimedCommand(.clearSchedule)], &s) }
             }
             return ControlReceipt()
+        case .mapController(let controller, let id):
+            guard MIDIControllerMap.isMappable(controller) else {
+                throw ControlError(.command(.midiMap), "controller \(controller) cannot be mapped; use 0...119 other than 64 (the sustain pedal)")
+            }
+            if let id, !MIDIControllerMap.canMap(id) {
+                throw ControlError(.command(.midiMap), "\(ParameterTable.spec(id).oscPath) cannot be moved by a controller")
+            }
+            return try change(time) { shape in
+                var new = shape
+                new.midiMap[controller] = id
+                return new
+            }
+        case .learnController(let id):
+            guard MIDIControllerMap.canMap(id) else {
+                throw ControlError(.command(.midiLearn), "\(ParameterTable.spec(id).oscPath) cannot be moved by a controller")
+            }
+            try guarded.withLock { s throws(ControlError) in
+                guard EngineController.audioIsListening(s) else {
+                    throw ControlError(.command(.midiLearn), "MIDI learn needs the audio side running (a JACK node)", remedy: .startAudio)
+                }
+                try EngineController.send([TimedCommand(.learnController(id))], &s)
+            }
+            return ControlReceipt()
         }
     }
 
@@ -266,6 +326,9 @@ public final class EngineController: Sendable {
             var batch: [TimedCommand] = []
             for spec in ParameterTable.all where spec.change == .ramp && spec.value(in: new) != spec.value(in: old) {
                 batch.append(TimedCommand(.ramp(spec.id, spec.value(in: new).real), time: time))
+            }
+            for controller in 0..<128 where new.midiMap[controller] != old.midiMap[controller] {
+                batch.append(TimedCommand(.mapController(UInt8(controller), new.midiMap[controller]), time: time))
             }
             let newPlan = EngineController.needsNewPlan(old, new)
             if listening && newPlan && s.storages.count >= EngineController.maximumLivePlans {

@@ -29,6 +29,9 @@ public struct ToneEngine: ~Copyable {
     public private(set) var echoVolume: Ramp
     /// 0 = stopped, 1 = playing; ramps for stop and play.
     public private(set) var gate: Ramp
+    /// A factor on every frequency (a MIDI note's transposition and pitch bend): transient
+    /// performance state, not part of the shape, applied to the range map.
+    public private(set) var transposition = Ramp(1)
     /// How long continuous changes ramp, in samples: the host sets it to its period.
     public var rampLength: Int
 
@@ -107,10 +110,10 @@ public struct ToneEngine: ~Copyable {
         case .ramp(.echoVolume, let e):
             if echoVolume.value == 0 && !echoVolume.isMoving && e != 0 {
                 // The echo was silent and not rendered: give it the phase it would have had.
-                echo = ToneEngine.echoVoice(following: main, plan: plan, map: ToneEngine.map(for: plan, min: minFrequency.value, max: maxFrequency.value))
+                echo = ToneEngine.echoVoice(following: main, plan: plan, map: liveMap(for: plan))
                 if fadeRemaining > 0 {
                     outgoingEcho = ToneEngine.echoVoice(following: outgoingMain, plan: outgoingPlan,
-                                                        map: ToneEngine.map(for: outgoingPlan, min: minFrequency.value, max: maxFrequency.value))
+                                                        map: liveMap(for: outgoingPlan))
                 }
             }
             echoVolume.move(to: e, over: rampLength)
@@ -122,7 +125,7 @@ public struct ToneEngine: ~Copyable {
             gate.move(to: 1, over: fadeSamples(plan))
         case .stop:
             gate.move(to: 0, over: fadeSamples(plan))
-        case .ramp, .clearSchedule:
+        case .ramp, .clearSchedule, .mapController, .learnController:
             // Not a continuous parameter, or the renderer's business: nothing to ramp here.
             return false
         }
@@ -172,6 +175,7 @@ public struct ToneEngine: ~Copyable {
             block = ToneEngine.shorten(block, amplitude.remaining)
             block = ToneEngine.shorten(block, echoVolume.remaining)
             block = ToneEngine.shorten(block, gate.remaining)
+            block = ToneEngine.shorten(block, transposition.remaining)
             block = ToneEngine.shorten(block, fadeRemaining)
             renderPass(into: out + done, count: block)
             done += block
@@ -271,6 +275,7 @@ public struct ToneEngine: ~Copyable {
         amplitude.advance(by: count)
         echoVolume.advance(by: count)
         gate.advance(by: count)
+        transposition.advance(by: count)
         if fading {
             fadeRemaining -= count
             if fadeRemaining == 0 { retired.push(outgoingPlan.storageID) }
@@ -294,9 +299,10 @@ public struct ToneEngine: ~Copyable {
     /// The frequency map of `plan` now and its change per sample over the next `count` samples.
     @inline(__always)
     private func rampedMap(for plan: RenderPlan, count: Int) -> (FrequencyMap, FrequencyMap) {
-        let start = ToneEngine.map(for: plan, min: minFrequency.value, max: maxFrequency.value)
-        if !minFrequency.isMoving && !maxFrequency.isMoving { return (start, FrequencyMap(offset: 0, slope: 0)) }
-        let end = ToneEngine.map(for: plan, min: minFrequency.value(after: count), max: maxFrequency.value(after: count))
+        let start = ToneEngine.map(for: plan, min: minFrequency.value, max: maxFrequency.value, by: transposition.value)
+        if !minFrequency.isMoving && !maxFrequency.isMoving && !transposition.isMoving { return (start, FrequencyMap(offset: 0, slope: 0)) }
+        let end = ToneEngine.map(for: plan, min: minFrequency.value(after: count), max: maxFrequency.value(after: count),
+                                 by: transposition.value(after: count))
         let perSample = 1 / Double(count)
         return (start, FrequencyMap(offset: (end.offset - start.offset) * perSample, slope: (end.slope - start.slope) * perSample))
     }
@@ -304,6 +310,75 @@ public struct ToneEngine: ~Copyable {
     @inline(__always)
     static func map(for plan: RenderPlan, min: Double, max: Double) -> FrequencyMap {
         FrequencyMap(fromMin: plan.baseMinFrequency, fromMax: plan.baseMaxFrequency, toMin: min, toMax: max)
+    }
+
+    /// The range map with every frequency scaled by `ratio` (a transposition).
+    @inline(__always)
+    static func map(for plan: RenderPlan, min: Double, max: Double, by ratio: Double) -> FrequencyMap {
+        let m = map(for: plan, min: min, max: max)
+        return FrequencyMap(offset: m.offset * ratio, slope: m.slope * ratio)
+    }
+
+    /// The live map of `plan` now: range and transposition.
+    func liveMap(for plan: RenderPlan) -> FrequencyMap {
+        ToneEngine.map(for: plan, min: minFrequency.value, max: maxFrequency.value, by: transposition.value)
+    }
+
+    /// The plan being faded out, while a cross-fade to `plan` runs: a voice bank reading
+    /// the engine's plans may read it until the fade ends.
+    public var fadingPlan: RenderPlan? { fadeRemaining > 0 ? outgoingPlan : nil }
+
+    /// The new plan's weight in that cross-fade now and its change per sample ((1, 0) when
+    /// none runs), as the engine's own mix weighs it.
+    public var crossfadeWeight: (start: Float, step: Float) {
+        guard fadeRemaining > 0 else { return (1, 0) }
+        let step = Float(1 / Double(fadeLength))
+        return (1 - Float(fadeRemaining) * step, step)
+    }
+
+    /// Transposes every frequency by `ratio` (MIDI notes, pitch bend), moving there over
+    /// `samples`: the phase runs on, so the retune is continuous, without a click or glide
+    /// longer than that.
+    #if REALTIME_PROOF
+    @_noLocks @_noAllocation
+    #endif
+    public mutating func transpose(to ratio: Double, over samples: Int) {
+        guard ratio.isFinite, ratio > 0, ratio != transposition.target else { return }
+        transposition.move(to: ratio, over: samples)
+    }
+
+    /// Moves `count` samples on without rendering: ramps, fades and the place in the cycle
+    /// advance as if rendered, the phase does not. For instrument mode, where the drone is
+    /// not heard (it fades in from silence when it is heard again, so the phase jump is not).
+    #if REALTIME_PROOF
+    @_noLocks @_noAllocation
+    #endif
+    public mutating func skip(_ count: Int) {
+        if gate.value == 0 && !gate.isMoving { return }   // stopped: holds its place, as `render` does
+        minFrequency.advance(by: count)
+        maxFrequency.advance(by: count)
+        amplitude.advance(by: count)
+        echoVolume.advance(by: count)
+        gate.advance(by: count)
+        transposition.advance(by: count)
+        main.cycleIndex = (main.cycleIndex + count) % plan.cycleLength
+        echo.cycleIndex = (echo.cycleIndex + count) % plan.cycleLength
+        if fadeRemaining > 0 {
+            fadeRemaining = max(0, fadeRemaining - count)
+            if fadeRemaining == 0 { retired.push(outgoingPlan.storageID) }
+        }
+    }
+
+    /// Starts the cycle again from `index` (JACK transport: rolling starts, or a bar line).
+    /// Meant for when the output is silent (the caller fades), so the jump is not heard.
+    #if REALTIME_PROOF
+    @_noLocks @_noAllocation
+    #endif
+    public mutating func restartCycle(at index: Int) {
+        let start = max(0, min(plan.cycleLength - 1, index))
+        let map = liveMap(for: plan)
+        main = VoiceState.starting(at: start, plan: plan, map: map)
+        echo = ToneEngine.echoVoice(following: main, plan: plan, map: map)
     }
 
     private func fadeSamples(_ plan: RenderPlan) -> Int {
@@ -327,15 +402,14 @@ public struct ToneEngine: ~Copyable {
                         Int(Double(main.cycleIndex) * Double(newPlan.cycleLength) / Double(plan.cycleLength)))
         main = VoiceState(cycleIndex: index, integrator: main.integrator)
         // The echo keeps reading "offset ahead" of the main voice, under the new offset.
-        let map = ToneEngine.map(for: newPlan, min: minFrequency.value, max: maxFrequency.value)
-        echo = ToneEngine.echoVoice(following: main, plan: newPlan, map: map)
+        echo = ToneEngine.echoVoice(following: main, plan: newPlan, map: liveMap(for: newPlan))
         plan = newPlan
         fadeLength = fadeSamples(newPlan)
         fadeRemaining = fadeLength
     }
 
     private mutating func restartCycle() {
-        let map = ToneEngine.map(for: plan, min: minFrequency.target, max: maxFrequency.target)
+        let map = ToneEngine.map(for: plan, min: minFrequency.target, max: maxFrequency.target, by: transposition.target)
         main = VoiceState.starting(at: 0, plan: plan, map: map)
         echo = VoiceState.starting(at: plan.echoOffset, phase: ToneEngine.echoPhase(plan, from: 0, map: map), plan: plan, map: map)
     }

@@ -84,7 +84,7 @@ public enum ParameterTable {
             kind: .flag, defaultValue: .flag(true), unit: "", change: .newPlan,
             help: "Band-limit the plain square, triangle and sawtooth",
             read: { .flag($0.antiAliased) }, store: { $0.antiAliased = $1.flag }),
-    ]
+    ] + performanceRows
 
     private static let byID: [ParameterID: ParameterSpec] = Dictionary(uniqueKeysWithValues: all.map { ($0.id, $0) })
 
@@ -104,7 +104,10 @@ public enum ToneShapeLimits {
 
 // The canonical forms `ParameterKind.canonical` produces, read back by the table's rows.
 extension ParameterValue {
-    var real: Double { numeric ?? 0 }
+    var real: Double {
+        if case .flag(let b) = self { return b ? 1 : 0 }   // a flag row's ramp value
+        return numeric ?? 0
+    }
     var integer: Int { if case .integer(let i) = self { return i }; return Int(numeric ?? 0) }
     var text: String { if case .text(let s) = self { return s }; return description }
     var flag: Bool { if case .flag(let b) = self { return b }; return (numeric ?? 0) != 0 }

@@ -7,18 +7,31 @@
 /// thread). Made by `EngineController.makeRenderer`; when it is destroyed (off the audio
 /// thread) it hands every plan it still holds back, so the controller can free them.
 public struct RealtimeRenderer: ~Copyable {
-    public private(set) var engine: ToneEngine
+    public internal(set) var engine: ToneEngine
     private var schedule = CommandSchedule()
     private let commands: SPSCConsumer<TimedCommand>
     private let handback: SPSCProducer<AudioHandback>
     /// Frames rendered since this renderer's first period: the schedule's clock.
     public private(set) var frame: Int64 = 0
     /// What the audio side changed itself and has not yet reported (a full channel defers it).
-    private var report = AudioReport()
+    var report = AudioReport()
+    /// MIDI: notes, controllers, instrument mode's voices.
+    public internal(set) var performer: MIDIPerformer
+    /// JACK transport: the output's gain (0 while stopped), and what the last period saw.
+    var transportGain = Ramp(1)
+    var transportWasRolling = false
+    /// Where the transport should be next period if it just rolls on, and whether a jump
+    /// from there is being faded over.
+    var expectedTransportFrame = 0
+    var relocating = false
+    /// The duration last asked of the control side for the transport's tempo (0: none).
+    var requestedDuration = 0.0
 
-    init(engine: consuming ToneEngine, commands: consuming SPSCConsumer<TimedCommand>,
+    init(engine: consuming ToneEngine, performer: consuming MIDIPerformer, commands: consuming SPSCConsumer<TimedCommand>,
          handback: consuming SPSCProducer<AudioHandback>) {
         self.engine = engine
+        self.performer = performer
+        if self.performer.settings.transport { transportGain = Ramp(0) }
         self.commands = commands
         self.handback = handback
     }
@@ -58,24 +71,71 @@ public struct RealtimeRenderer: ~Copyable {
     @_noLocks @_noAllocation
     #endif
     public mutating func renderPeriod(into out: UnsafeMutablePointer<Float>, frames: Int, clock: PeriodClock) {
+        renderPeriod(into: out, frames: frames, clock: clock, midi: UnsafeBufferPointer(start: nil, count: 0), transport: nil)
+    }
+
+    /// MIDI events to apply at their frames inside the period, handled in frame order
+    /// together with the scheduled commands; at most `maximumMIDIEvents` a period are
+    /// read (the host drops the rest), which bounds the work a flood can cause.
+    public static let maximumMIDIEvents = 256
+
+    /// Renders one period, applying `midi` (sorted by frame, as JACK gives them) and
+    /// following `transport` when the `transport` setting is on (nil: no transport).
+    #if REALTIME_PROOF
+    @_noLocks @_noAllocation
+    #endif
+    public mutating func renderPeriod(into out: UnsafeMutablePointer<Float>, frames: Int, clock: PeriodClock,
+                                      midi: UnsafeBufferPointer<MIDIEvent>, transport: TransportState?) {
         // Continuous changes ramp across one period (SPEC 8), whatever the period is now.
         if engine.rampLength != frames { engine.rampLength = frames }
         takeQueuedCommands(clock: clock)
+        if performer.sampleRate != engine.plan.sampleRate { performer.setSampleRate(engine.plan.sampleRate) }
+        followTransport(transport, frames: frames)
 
         var position = 0
-        while let next = schedule.first {
-            let offset = next.frame - frame
-            if offset >= Int64(frames) { break }                    // a later period
-            let at = offset > Int64(position) ? Int(offset) : position
-            if at > position {
-                engine.render(into: out + position, count: at - position)
-                position = at
+        var nextEvent = 0
+        let events = min(midi.count, RealtimeRenderer.maximumMIDIEvents)
+        var scheduleBlocked = false
+        // Each split of the period renders every voice once more: a flood of events at
+        // distinct frames would cost the kernel's per-call overhead that many times over.
+        // Up to one split per 16 frames (4 in a 64-frame period) events land on their frame;
+        // beyond that budget they apply where the rendering stands (a little early).
+        var splitsLeft = max(4, frames / 16)
+        while true {
+            // The next thing due: a MIDI event or a scheduled command, the earlier first
+            // (the command first at the same frame: a command sent before the period, MIDI
+            // learn say, is in force for the period's events).
+            var scheduledAt = Int.max
+            if !scheduleBlocked, let next = schedule.first {
+                let offset = next.frame - frame
+                if offset < Int64(frames) { scheduledAt = offset > Int64(position) ? Int(offset) : position }
             }
-            if next.command.replacesPlan && !engine.canAcceptPlan { break }
+            var eventAt = Int.max
+            if nextEvent < events, let base = midi.baseAddress {
+                eventAt = max(position, min(frames - 1, base[nextEvent].frame))
+            }
+            if scheduledAt == Int.max && eventAt == Int.max { break }
+            if eventAt < scheduledAt, let base = midi.baseAddress {
+                if eventAt > position && splitsLeft > 0 {
+                    renderSegment(into: out + position, count: eventAt - position)
+                    position = eventAt
+                    splitsLeft -= 1
+                }
+                handle(base[nextEvent])
+                nextEvent += 1
+                continue
+            }
+            if scheduledAt > position {
+                renderSegment(into: out + position, count: scheduledAt - position)
+                position = scheduledAt
+            }
+            guard let next = schedule.first else { break }
+            if next.command.replacesPlan && !engine.canAcceptPlan { scheduleBlocked = true; continue }
             schedule.removeFirst()
             apply(next)
         }
-        if position < frames { engine.render(into: out + position, count: frames - position) }
+        if position < frames { renderSegment(into: out + position, count: frames - position) }
+        applyTransportGain(out, frames: frames)
         frame += Int64(frames)
 
         // Hand back plans the engine no longer reads; leave them in the engine (which then
@@ -93,7 +153,12 @@ public struct RealtimeRenderer: ~Copyable {
     #endif
     public mutating func applyAudioSideChange(_ change: AudioSideChange) {
         switch change {
-        case .parameter(let id, let value): engine.apply(.ramp(id, value))
+        case .parameter(let id, let value):
+            if PerformanceSettings.isPerformance(id) {
+                setPerformance(id, value)
+            } else {
+                engine.apply(.ramp(id, value))
+            }
         case .playing(let on): engine.apply(on ? .play : .stop)
         }
         report.note(change)
@@ -104,10 +169,12 @@ public struct RealtimeRenderer: ~Copyable {
     #endif
     private mutating func apply(_ entry: CommandSchedule.Entry) {
         if entry.scheduled { report.scheduledFinished += 1 }
-        if case .clearSchedule = entry.command {
-            dropSchedule()
-        } else {
-            engine.apply(entry.command)
+        switch entry.command {
+        case .clearSchedule: dropSchedule()
+        case .ramp(let id, let value) where PerformanceSettings.isPerformance(id): setPerformance(id, value)
+        case .mapController(let controller, let id): performer.map(controller: controller, to: id)
+        case .learnController(let id): performer.learn(id)
+        default: engine.apply(entry.command)
         }
     }
 
@@ -160,22 +227,41 @@ public struct RealtimeRenderer: ~Copyable {
     }
 }
 
-/// The audio side's own changes and finished schedule entries, gathered between reports:
-/// one value per parameter (the last), so a flood of MIDI events becomes one report.
+/// The audio side's own changes, its requests and finished schedule entries, gathered
+/// between reports: one value per parameter (the last), so a flood of MIDI events becomes
+/// one report.
 struct AudioReport {
-    private var values = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+    private var values = FixedSlots<Double>(0)
     private var dirty: UInt32 = 0
+    /// Controllers that moved parameters the control side must change (raw 0...127).
+    private var controllers = FixedSlots<UInt8>(0)
+    private var controllersDirty: UInt32 = 0
     private var playing: Bool?
+    private var program: UInt8?
+    private var learned: (UInt8, ParameterID)?
+    private var duration: Double?
     var scheduledFinished = 0
 
     mutating func note(_ change: AudioSideChange) {
         switch change {
         case .parameter(let id, let value):
-            let index = AudioReport.index(of: id)
-            withUnsafeMutableBytes(of: &values) { $0.storeBytes(of: value, toByteOffset: index * 8, as: Double.self) }
+            let index = ParameterIndex.index(of: id)
+            values[index] = value
             dirty |= 1 << UInt32(index)
         case .playing(let on):
             playing = on
+        }
+    }
+
+    mutating func note(_ request: AudioRequest) {
+        switch request {
+        case .controller(let id, let value):
+            let index = ParameterIndex.index(of: id)
+            controllers[index] = value
+            controllersDirty |= 1 << UInt32(index)
+        case .program(let n): program = n
+        case .learned(let controller, let id): learned = (controller, id)
+        case .duration(let seconds): duration = seconds
         }
     }
 
@@ -189,47 +275,45 @@ struct AudioReport {
             playing = nil
         }
         var index = 0
-        while dirty != 0 && index < AudioReport.parameterCount && handback.space > 1 {
-            if dirty & (1 << UInt32(index)) != 0 {
-                let value = withUnsafeBytes(of: &values) { $0.load(fromByteOffset: index * 8, as: Double.self) }
-                handback.push(.change(.parameter(AudioReport.id(at: index), value)))
-                dirty &= ~(1 << UInt32(index))
+        while (dirty | controllersDirty) != 0 && index < ParameterIndex.count && handback.space > 1 {
+            let bit: UInt32 = 1 << UInt32(index)
+            if dirty & bit != 0 {
+                handback.push(.change(.parameter(ParameterIndex.id(at: index), values[index])))
+                dirty &= ~bit
+            }
+            if controllersDirty & bit != 0 && handback.space > 1 {
+                handback.push(.request(.controller(ParameterIndex.id(at: index), value: controllers[index])))
+                controllersDirty &= ~bit
             }
             index += 1
         }
-    }
-
-    static let parameterCount = 11
-
-    static func id(at index: Int) -> ParameterID {
-        switch index {
-        case 0: return .minFrequency
-        case 1: return .maxFrequency
-        case 2: return .wave
-        case 3: return .scale
-        case 4: return .echoOffset
-        case 5: return .echoVolume
-        case 6: return .amplitude
-        case 7: return .duration
-        case 8: return .fidelity
-        case 9: return .fourierTerms
-        default: return .antiAlias
+        if let (controller, id) = learned, handback.space > 1 {
+            handback.push(.request(.learned(controller: controller, id)))
+            learned = nil
+        }
+        if let n = program, handback.space > 1 {
+            handback.push(.request(.program(n)))
+            program = nil
+        }
+        if let seconds = duration, handback.space > 1 {
+            handback.push(.request(.duration(seconds)))
+            duration = nil
         }
     }
+}
 
-    static func index(of id: ParameterID) -> Int {
-        switch id {
-        case .minFrequency: return 0
-        case .maxFrequency: return 1
-        case .wave: return 2
-        case .scale: return 3
-        case .echoOffset: return 4
-        case .echoVolume: return 5
-        case .amplitude: return 6
-        case .duration: return 7
-        case .fidelity: return 8
-        case .fourierTerms: return 9
-        case .antiAlias: return 10
-        }
+/// 32 values in place (no heap), indexed like an array.
+struct FixedSlots<Element: BitwiseCopyable> {
+    private var storage: (Element, Element, Element, Element, Element, Element, Element, Element,
+                          Element, Element, Element, Element, Element, Element, Element, Element,
+                          Element, Element, Element, Element, Element, Element, Element, Element,
+                          Element, Element, Element, Element, Element, Element, Element, Element)
+    init(_ value: Element) {
+        storage = (value, value, value, value, value, value, value, value, value, value, value, value, value, value, value, value,
+                   value, value, value, value, value, value, value, value, value, value, value, value, value, value, value, value)
+    }
+    subscript(index: Int) -> Element {
+        get { withUnsafeBytes(of: storage) { $0.load(fromByteOffset: index * MemoryLayout<Element>.stride, as: Element.self) } }
+        set { withUnsafeMutableBytes(of: &storage) { $0.storeBytes(of: newValue, toByteOffset: index * MemoryLayout<Element>.stride, as: Element.self) } }
     }
 }

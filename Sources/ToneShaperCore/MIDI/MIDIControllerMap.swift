@@ -1,0 +1,80 @@
+/// Which MIDI controller (CC 0...127) moves which parameter: document key `midiMap`
+/// (`{"74": "maxFrequency"}`), `--midi-cc 74=frequency/max`, OSC `/midi/map 74 frequency/max`
+/// and MIDI learn. One parameter may have several controllers; a controller moves one.
+public struct MIDIControllerMap: Equatable, Sendable {
+    public private(set) var entries: [Int: ParameterID] = [:]
+
+    public init(_ entries: [Int: ParameterID] = [:]) {
+        self.entries = entries.filter { MIDIControllerMap.isMappable($0.key) }
+    }
+
+    public subscript(controller: Int) -> ParameterID? {
+        get { entries[controller] }
+        set { if MIDIControllerMap.isMappable(controller) { entries[controller] = newValue } }
+    }
+
+    public var isEmpty: Bool { entries.isEmpty }
+
+    /// CC 64 is the sustain pedal and 120...127 are channel-mode messages (all notes off,
+    /// reset): those keep their MIDI meaning and are never mapped.
+    public static func isMappable(_ controller: Int) -> Bool {
+        (0...119).contains(controller) && controller != sustainController
+    }
+    public static let sustainController = 64
+
+    /// A parameter named as anywhere else: its OSC path (`frequency/max`), document key
+    /// (`maxFrequency`) or option (`max-frequency`).
+    public static func parameter(named name: String) -> ParameterID? {
+        (ParameterTable.spec(oscPath: name) ?? ParameterTable.spec(documentKey: name) ?? ParameterTable.spec(flag: name))?.id
+    }
+
+    /// Whether a controller may move this parameter: every row with a numeric range.
+    public static func canMap(_ id: ParameterID) -> Bool { ParameterTable.spec(id).numericRange != nil }
+
+    /// The value a controller at `value` (0...127) gives `id`, on the parameter's range:
+    /// linear, except frequencies, which go logarithmically over 20 Hz...20 kHz (one CC step
+    /// about a semitone), and the echo offset, which spans the cycle of `shape`. Whole for
+    /// integer and choice parameters; a flag is on from 64.
+    public static func value(of id: ParameterID, controllerValue value: Int, shape: ToneShape) -> ParameterValue? {
+        let spec = ParameterTable.spec(id)
+        guard let range = spec.numericRange else { return nil }
+        let x = Double(max(0, min(127, value))) / 127
+        switch spec.kind {
+        case .flag: return .flag(value >= 64)
+        case .integer, .choice:
+            return .integer(Int((range.lowerBound + x * (range.upperBound - range.lowerBound)).rounded()))
+        default: break
+        }
+        if spec.unit == "Hz" { return .real(logFrequency(x)) }
+        if id == .echoOffset { return .real(x * shape.duration) }
+        return .real(range.lowerBound + x * (range.upperBound - range.lowerBound))
+    }
+
+    @inline(__always)
+    static func logFrequency(_ x: Double) -> Double {
+        // 20 * 1000^x, as exp(x * ln 1000) without calling C.
+        20 * FastPower.exp2(x * 9.965784284662087)
+    }
+}
+
+/// 2^x without libm, for the audio thread (a semitone is 2^(1/12)).
+public enum FastPower {
+    @inline(__always)
+    public static func exp2(_ x: Double) -> Double {
+        guard x.isFinite else { return 1 }
+        let clamped = max(-60, min(60, x))
+        var whole = Double(Int(clamped))   // floor, without a rounding rule (the proof forbids its metadata)
+        if whole > clamped { whole -= 1 }
+        let f = clamped - whole          // [0, 1)
+        // exp(f ln2) by its Taylor series to degree 12: relative error below 1e-13 on [0, 1).
+        let t = f * 0.6931471805599453
+        var term = 1.0, sum = 1.0
+        var k = 1.0
+        while k <= 12 {
+            term *= t / k
+            sum += term
+            k += 1
+        }
+        return sum * Double(sign: .plus, exponent: Int(whole), significand: 1)
+    }
+}

@@ -1,0 +1,338 @@
+/// What one MIDI message asks the renderer to do beyond the performer's own state.
+enum MIDIAction: Equatable {
+    case none
+    /// Set the engine's transposition (drone: note and bend; instrument: bend).
+    case transpose(Double)
+    /// A mapped controller moved.
+    case controller(ParameterID, UInt8)
+    case program(UInt8)
+    /// MIDI learn mapped the controller; its value applies too.
+    case learned(UInt8, ParameterID, UInt8)
+}
+
+/// MIDI on the audio thread: the notes held, the sustain pedal, pitch bend, the controller
+/// map and MIDI learn, and instrument mode's pool of voices. Everything it needs is
+/// allocated when it is made (off the audio thread) and freed in `deinit`; its methods
+/// allocate nothing, take no lock and call no C.
+public struct MIDIPerformer: ~Copyable {
+    /// Voices beyond `PerformanceSettings.maximumVoices`: room for stolen voices to fade out.
+    static let spareVoices = 8
+    static let poolSize = PerformanceSettings.maximumVoices + spareVoices
+    static let block = ToneEngine.maximumBlock
+    /// A stolen voice and a one-shot's end fade over 5 ms; a note starts over 2 ms; a
+    /// retune (drone note, legato) moves within 1 ms.
+    static let stealSeconds = 0.005
+    static let attackSeconds = 0.002
+    static let retuneSeconds = 0.001
+
+    public private(set) var settings: PerformanceSettings
+    /// Only this channel (0...15) is heard; -1: every channel.
+    public var channelFilter = -1
+    private var parser = MIDIParser()
+    var sampleRate: Double
+
+    // Drone: the keys down, oldest first (last-note priority), and those the pedal holds.
+    private let held: UnsafeMutablePointer<UInt8>
+    private var heldCount = 0
+    private var sustainedKeys: (UInt64, UInt64) = (0, 0)
+    var sustain = false
+    /// Pitch bend in semitones.
+    private var bendSemitones = 0.0
+
+    /// Per controller, the parameter's index in `ParameterIndex` (-1: unmapped).
+    private let controllerMap: UnsafeMutablePointer<Int8>
+    /// MIDI learn: the parameter the next controller gets, or -1.
+    private var learning: Int8 = -1
+
+    // Instrument mode: mono's keys held (oldest first), and the pool.
+    let monoKeys: UnsafeMutablePointer<UInt8>
+    var monoCount = 0
+    let pool: UnsafeMutablePointer<InstrumentVoice>
+    var serial: UInt64 = 0
+    /// 1 while the drone is heard, 0 in instrument mode; fades between them when switched.
+    var droneLevel: Ramp
+    // Render scratch: the kernel's arrays, then per-block buffers.
+    let scratch: UnsafeMutablePointer<Double>
+    let fixedScratch: UnsafeMutablePointer<UInt64>
+    let floats: UnsafeMutablePointer<Float>
+
+    public init(settings: PerformanceSettings, controllers: MIDIControllerMap, sampleRate: Double) {
+        self.settings = settings
+        self.sampleRate = sampleRate
+        held = .allocate(capacity: 128)
+        held.initialize(repeating: 0, count: 128)
+        monoKeys = .allocate(capacity: 128)
+        monoKeys.initialize(repeating: 0, count: 128)
+        controllerMap = .allocate(capacity: 128)
+        controllerMap.initialize(repeating: -1, count: 128)
+        pool = .allocate(capacity: MIDIPerformer.poolSize)
+        pool.initialize(repeating: InstrumentVoice(), count: MIDIPerformer.poolSize)
+        droneLevel = Ramp(settings.instrument ? 0 : 1)
+        let b = MIDIPerformer.block
+        scratch = .allocate(capacity: (VoiceScratch.arrays + 1) * b)
+        scratch.initialize(repeating: 0, count: (VoiceScratch.arrays + 1) * b)
+        for k in 0..<b { scratch[VoiceScratch.arrays * b + k] = Double(k) }
+        fixedScratch = .allocate(capacity: VoiceScratch.fixedArrays * b)
+        fixedScratch.initialize(repeating: 0, count: VoiceScratch.fixedArrays * b)
+        // main, echo, two of fractions, the drone, (spare), the ramp 0, 1, 2..., old main, old echo.
+        floats = .allocate(capacity: 9 * b)
+        floats.initialize(repeating: 0, count: 9 * b)
+        for k in 0..<b { floats[6 * b + k] = Float(k) }
+        for (controller, id) in controllers.entries { controllerMap[controller] = Int8(ParameterIndex.index(of: id)) }
+    }
+
+    deinit {
+        held.deallocate()
+        monoKeys.deallocate()
+        controllerMap.deallocate()
+        pool.deallocate()
+        scratch.deallocate()
+        fixedScratch.deallocate()
+        floats.deallocate()
+    }
+
+    /// Whether the output is the drone alone: the renderer then leaves everything to the engine.
+    var isPlainDrone: Bool { !settings.instrument && !droneLevel.isMoving && droneLevel.value == 1 && soundingCount == 0 }
+
+    /// Instrument mode with the drone faded out: the engine need not render.
+    var droneIsSilent: Bool { droneLevel.value == 0 && !droneLevel.isMoving }
+
+    /// Voices sounding (any stage but free).
+    public var soundingCount: Int {
+        var n = 0
+        for i in 0..<MIDIPerformer.poolSize where pool[i].sounds { n += 1 }
+        return n
+    }
+
+    /// The notes of the voices sounding, for tests and diagnostics.
+    public func soundingNotes() -> [UInt8] {
+        (0..<MIDIPerformer.poolSize).filter { pool[$0].sounds }.map { pool[$0].note }
+    }
+
+    /// The factor the engine's frequencies get: in drone mode the last key held and the
+    /// bend, in instrument mode the bend alone (each voice adds its note).
+    var engineRatio: Double {
+        var semitones = bendSemitones
+        if !settings.instrument, heldCount > 0 { semitones += Double(Int(held[heldCount - 1]) - settings.rootNote) }
+        return FastPower.exp2(semitones / 12)
+    }
+
+    var retuneSamples: Int { max(1, Int(MIDIPerformer.retuneSeconds * sampleRate)) }
+
+    // MARK: Settings
+
+    /// A performance parameter changed (from the controller, or a mapped controller).
+    #if REALTIME_PROOF
+    @_noLocks @_noAllocation
+    #endif
+    mutating func set(_ id: ParameterID, _ value: Double) {
+        let wasInstrument = settings.instrument
+        settings.set(id, value)
+        if settings.instrument != wasInstrument {
+            let fade = max(1, Int(MIDIPerformer.stealSeconds * sampleRate))
+            droneLevel.move(to: settings.instrument ? 0 : 1, over: fade)
+            // Keys held in one mode do not carry into the other.
+            heldCount = 0
+            sustainedKeys = (0, 0)
+            releaseAll(fast: true)
+        }
+    }
+
+    mutating func setSampleRate(_ rate: Double) { if rate > 0 { sampleRate = rate } }
+
+    /// Controller `controller` moves the parameter with this index (-1: nothing).
+    mutating func map(controller: UInt8, to id: ParameterID?) {
+        guard MIDIControllerMap.isMappable(Int(controller)) else { return }
+        controllerMap[Int(controller)] = id.map { Int8(ParameterIndex.index(of: $0)) } ?? -1
+    }
+
+    mutating func learn(_ id: ParameterID) { learning = Int8(ParameterIndex.index(of: id)) }
+
+    // MARK: Messages
+
+    /// One event, at the current frame.
+    #if REALTIME_PROOF
+    @_noLocks @_noAllocation
+    #endif
+    mutating func handle(_ event: MIDIEvent, engine: borrowing ToneEngine) -> MIDIAction {
+        guard let message = parser.parse(event) else { return .none }
+        if channelFilter >= 0 && Int(message.channel) != channelFilter { return .none }
+        switch message {
+        case .noteOn(let channel, let note, let velocity):
+            if settings.instrument {
+                noteOn(note, channel: channel, velocity: velocity, engine: engine)
+                return .none
+            }
+            pushHeld(note)
+            return .transpose(engineRatio)
+        case .noteOff(let channel, let note):
+            if settings.instrument {
+                noteOff(note, channel: channel, engine: engine)
+                return .none
+            }
+            if sustain {
+                setSustained(note, true)
+                return .none
+            }
+            removeHeld(note)
+            return .transpose(engineRatio)
+        case .controlChange(_, let controller, let value):
+            return controlChange(controller, value, engine: engine)
+        case .programChange(_, let program):
+            return .program(program)
+        case .pitchBend(_, let value):
+            let amount = value < 0 ? Double(value) / 8192 : Double(value) / 8191
+            bendSemitones = amount * settings.bendRange
+            return .transpose(engineRatio)
+        }
+    }
+
+    private mutating func controlChange(_ controller: UInt8, _ value: UInt8, engine: borrowing ToneEngine) -> MIDIAction {
+        switch Int(controller) {
+        case MIDIControllerMap.sustainController:
+            let down = value >= 64
+            if sustain && !down { pedalUp(engine: engine) }
+            sustain = down
+            return sustain || settings.instrument ? .none : .transpose(engineRatio)
+        case 120:   // all sound off
+            heldCount = 0
+            releaseAll(fast: true)
+            return .transpose(engineRatio)
+        case 123:   // all notes off
+            heldCount = 0
+            sustainedKeys = (0, 0)
+            releaseAll(fast: false)
+            return .transpose(engineRatio)
+        default:
+            guard MIDIControllerMap.isMappable(Int(controller)) else { return .none }
+            if learning >= 0 {
+                let id = ParameterIndex.id(at: Int(learning))
+                controllerMap[Int(controller)] = learning
+                learning = -1
+                return .learned(controller, id, value)
+            }
+            let index = controllerMap[Int(controller)]
+            return index >= 0 ? .controller(ParameterIndex.id(at: Int(index)), value) : .none
+        }
+    }
+
+    private mutating func pedalUp(engine: borrowing ToneEngine) {
+        if settings.instrument {
+            for i in 0..<MIDIPerformer.poolSize where pool[i].stage == .sustained { release(i) }
+        } else {
+            for note in 0..<128 where isSustained(UInt8(note)) { removeHeld(UInt8(note)) }
+            sustainedKeys = (0, 0)
+        }
+    }
+
+    // MARK: Drone keys
+
+    private mutating func pushHeld(_ note: UInt8) {
+        removeHeld(note)
+        setSustained(note, false)
+        if heldCount < 128 {
+            held[heldCount] = note
+            heldCount += 1
+        }
+    }
+
+    private mutating func removeHeld(_ note: UInt8) {
+        var i = 0
+        while i < heldCount {
+            if held[i] == note {
+                var j = i
+                while j + 1 < heldCount { held[j] = held[j + 1]; j += 1 }
+                heldCount -= 1
+            } else {
+                i += 1
+            }
+        }
+    }
+
+    private func isSustained(_ note: UInt8) -> Bool {
+        note < 64 ? sustainedKeys.0 & (1 << UInt64(note)) != 0 : sustainedKeys.1 & (1 << UInt64(note - 64)) != 0
+    }
+
+    private mutating func setSustained(_ note: UInt8, _ on: Bool) {
+        let note = note & 0x7F
+        if note < 64 {
+            if on { sustainedKeys.0 |= 1 << UInt64(note) } else { sustainedKeys.0 &= ~(1 << UInt64(note)) }
+        } else {
+            if on { sustainedKeys.1 |= 1 << UInt64(note - 64) } else { sustainedKeys.1 &= ~(1 << UInt64(note - 64)) }
+        }
+    }
+}
+
+/// Parameters by a small index, for fixed tables on the audio thread (the controller map,
+/// the audio side's report): a switch, so no table needs initialising there.
+enum ParameterIndex {
+    static let count = 19
+
+    static func id(at index: Int) -> ParameterID {
+        switch index {
+        case 0: return .minFrequency
+        case 1: return .maxFrequency
+        case 2: return .wave
+        case 3: return .scale
+        case 4: return .echoOffset
+        case 5: return .echoVolume
+        case 6: return .amplitude
+        case 7: return .duration
+        case 8: return .fidelity
+        case 9: return .fourierTerms
+        case 10: return .antiAlias
+        case 11: return .instrument
+        case 12: return .rootNote
+        case 13: return .bendRange
+        case 14: return .voices
+        case 15: return .release
+        case 16: return .oneShot
+        case 17: return .transport
+        default: return .beats
+        }
+    }
+
+    static func index(of id: ParameterID) -> Int {
+        switch id {
+        case .minFrequency: return 0
+        case .maxFrequency: return 1
+        case .wave: return 2
+        case .scale: return 3
+        case .echoOffset: return 4
+        case .echoVolume: return 5
+        case .amplitude: return 6
+        case .duration: return 7
+        case .fidelity: return 8
+        case .fourierTerms: return 9
+        case .antiAlias: return 10
+        case .instrument: return 11
+        case .rootNote: return 12
+        case .bendRange: return 13
+        case .voices: return 14
+        case .release: return 15
+        case .oneShot: return 16
+        case .transport: return 17
+        case .beats: return 18
+        }
+    }
+}
+
+/// A controller's value (0...127) as a number for the parameters the audio side changes
+/// itself (ramps and performance settings), as `MIDIControllerMap.value` gives it; nil for
+/// those that need a new plan (the control side maps and performs them).
+enum AudioControllerScale {
+    static func number(_ id: ParameterID, _ value: UInt8) -> Double? {
+        let x = Double(min(value, 127)) / 127
+        switch id {
+        case .minFrequency, .maxFrequency: return MIDIControllerMap.logFrequency(x)
+        case .echoVolume, .amplitude: return x
+        case .instrument, .oneShot, .transport: return value >= 64 ? 1 : 0
+        case .rootNote: return Double(min(value, 127))
+        case .bendRange: return x * 48
+        case .voices: return Double(Int(1.5 + x * Double(PerformanceSettings.maximumVoices - 1)))   // rounded
+        case .release: return x * 10_000
+        case .beats: return x * 1024
+        default: return nil
+        }
+    }
+}
