@@ -33,6 +33,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // The web editor's HTTP + WebSocket server (pure Swift, about 45 s of CI build).
+        .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
     ],
     targets: [
         // Pure DSP: documents, curve, integrator, waves, scalings, echo, renderer.
@@ -61,9 +63,19 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
 
+        // The browser editor and OSCQuery: HTTP + WebSocket in front of the controller. The
+        // page is embedded in the binary, so an installed program needs no resource folder.
+        .target(name: "ToneShaperWeb", dependencies: [
+            "ToneShaperCore", "ToneShaperFiles", "ToneShaperOSC",
+            .product(name: "FlyingFox", package: "FlyingFox"),
+            .product(name: "Logging", package: "swift-log"),
+        ], resources: [
+            .embedInCode("Page/editor.html"), .embedInCode("Page/editor.css"), .embedInCode("Page/editor.js"),
+        ]),
+
         // The command line.
         .executableTarget(name: "toneshaper", dependencies: [
-            "ToneShaperCore", "ToneShaperFiles", "ToneShaperJack", "ToneShaperOSC",
+            "ToneShaperCore", "ToneShaperFiles", "ToneShaperJack", "ToneShaperOSC", "ToneShaperWeb",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -78,6 +90,7 @@ let package = Package(
         .testTarget(name: "ToneShaperCoreTests", dependencies: ["ToneShaperCore", "ToneShaperTestSupport", "CAllocationCounter"]),
         .testTarget(name: "ToneShaperJackTests", dependencies: ["ToneShaperJack", "ToneShaperOSC", "ToneShaperCore", "ToneShaperTestSupport", "toneshaper", "CAllocationCounter"]),
         .testTarget(name: "ToneShaperOSCTests", dependencies: ["ToneShaperOSC", "ToneShaperCore"]),
+        .testTarget(name: "ToneShaperWebTests", dependencies: ["ToneShaperWeb", "ToneShaperCore", "ToneShaperTestSupport", "toneshaper"]),
         .testTarget(name: "ToneShaperFilesTests", dependencies: ["ToneShaperFiles", "ToneShaperCore", "ToneShaperTestSupport", "toneshaper"]),
     ]
 )

@@ -5,6 +5,7 @@ import ToneShaperCore
 import ToneShaperFiles
 import ToneShaperJack
 import ToneShaperOSC
+import ToneShaperWeb
 
 /// `toneshaper run`: the live node. Plays a tone shape as a JACK client and takes changes
 /// over OSC until SIGINT or SIGTERM.
@@ -18,6 +19,7 @@ struct RunCommand: ParsableCommand {
           JACK: <client>:<port> ...
           OSC: osc.udp://<host>:<port>/
           OSC: osc.tcp://<host>:<port>/
+          Editor: http://127.0.0.1:<port>/editor
         If the server goes away the node keeps its state and reconnects when one is back. \
         Every argument is checked before the node touches JACK.
         """)
@@ -45,6 +47,14 @@ struct RunCommand: ParsableCommand {
 
     @Flag(name: .customLong("no-osc"), help: "Do not listen for OSC at all.")
     var noOSC = false
+
+    @Option(name: .customLong("http-port"), help: ArgumentHelp(
+        "Port of the browser editor and OSCQuery (default 9001, or the next free one; 0: any free port).",
+        discussion: "The web side obeys the same hosts as OSC (--osc-host, --osc-allow); beyond this machine it asks for the token printed in the editor's URL."))
+    var httpPort: Int?
+
+    @Flag(name: .customLong("no-http"), help: "Do not serve the browser editor and OSCQuery.")
+    var noHTTP = false
 
     @Option(name: .customLong("connect"), help: "Connect the output to this JACK port instead of the system playback ports (repeatable).")
     var connect: [String] = []
@@ -77,6 +87,9 @@ struct RunCommand: ParsableCommand {
     static let maximumClientNameLength = 63
 
     func validate() throws {
+        if let httpPort, !(0...65535).contains(httpPort) {
+            throw ValidationError("--http-port \(httpPort) is not a port; use 0...65535 (0: any free port)")
+        }
         guard !clientName.isEmpty, clientName.utf8.count <= RunCommand.maximumClientNameLength, !clientName.contains(":") else {
             throw ValidationError("--name \"\(clientName)\": a JACK client name has 1 to \(RunCommand.maximumClientNameLength) characters and no ':'")
         }
@@ -117,12 +130,22 @@ struct RunCommand: ParsableCommand {
             clientName: clientName, serverName: serverName, stereo: stereo, connectTo: connect, autoConnect: !noAutoConnect))
         // OSC first: a port in use is reported before any JACK client appears.
         let osc = noOSC ? nil : try startOSC(controller: controller, node: node, library: library)
+        // The web side too (its port taken, say).
+        let web: WebControlServer?
+        do {
+            web = noHTTP ? nil : try startWeb(controller: controller, node: node, library: library, oscPort: osc?.port)
+        } catch {
+            osc?.stop()
+            throw CommandFailure(.unavailable, "\(error)")
+        }
         do {
             guard try startNode(node, logger: logger) else {
+                web?.stop()
                 osc?.stop()
                 return
             }
         } catch {
+            web?.stop()
             osc?.stop()
             throw error
         }
@@ -135,10 +158,12 @@ struct RunCommand: ParsableCommand {
         // script, a test) sees them at once even through a pipe.
         var ready = "JACK: \(node.portNames.joined(separator: " "))\n"
         if let osc { ready += "OSC: \(osc.url)\nOSC: \(osc.tcpURL)\n" }
+        if let web { ready += "Editor: \(web.editorURL)\n" }
         FileHandle.standardOutput.write(Data(ready.utf8))
 
         let signal = TerminationSignals.wait()
         logger.info("\(signal == SIGINT ? "SIGINT" : "SIGTERM"): closing")
+        web?.stop()
         osc?.stop()
         NodeShutdown.stop(node)
         if let saveName {
@@ -184,6 +209,19 @@ struct RunCommand: ParsableCommand {
         // Load and save go to the controller's document store (the library, names only).
         let services = OSCHostServices(statistics: { node.stats() })
         let server = try OSCControlServer(controller: controller, configuration: configuration, services: services)
+        try server.start()
+        return server
+    }
+
+    /// The editor page and OSCQuery, in front of the same controller, under the same
+    /// allow list as OSC.
+    private func startWeb(controller: EngineController, node: JackNode, library: DocumentLibrary, oscPort: Int?) throws -> WebControlServer {
+        var allow: [AddressRange] = []
+        for entry in oscAllow { allow.append(try AddressRange(parsing: entry)) }
+        let configuration = WebConfiguration(port: httpPort ?? WebConfiguration.defaultPort, searchFreePort: httpPort == nil,
+                                             host: oscHost, allow: allow, name: clientName, oscPort: oscPort, oscPrefix: oscPrefix)
+        let server = try WebControlServer(controller: controller, configuration: configuration,
+                                          services: WebHostServices(statistics: { node.stats() }, library: library))
         try server.start()
         return server
     }
