@@ -16,7 +16,7 @@ extension JSONValue {
     /// Compact JSON text.
     var encoded: Data {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
+        encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
         // JSON of finite numbers always encodes; a non-finite number never reaches here.
         return (try? encoder.encode(self)) ?? Data("null".utf8)
     }

@@ -53,7 +53,7 @@ def websocket_protocol(base):
     ws_url = base.replace("http://", "ws://") + "/"
     ws = websocket.create_connection(ws_url, timeout=5)
     ws.send(json.dumps({"COMMAND": "LISTEN", "DATA": "/toneshaper/amplitude"}))
-    ws.send(json.dumps({"address": "amplitude", "args": [0.3], "id": 1}))
+    ws.send(json.dumps({"address": "amplitude", "args": [0.35], "id": 1}))
     got_ok = got_osc = False
     deadline = time.time() + 5
     while time.time() < deadline and not (got_ok and got_osc):
@@ -126,7 +126,7 @@ def to_pixel(driver, t, f):
     return p["x"], p["y"]
 
 
-def browser(url, base, screenshot):
+def browser(url, base, screenshot, showcase=False):
     options = webdriver.ChromeOptions()
     for flag in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,800"]:
         options.add_argument(flag)
@@ -193,6 +193,12 @@ def browser(url, base, screenshot):
         check(eventually(lambda: get_state(base)["parameters"]["scale"] == "None"), "and back")
 
         final_points = get_state(base)["points"]
+        if showcase:
+            # For the README: a curve worth looking at.
+            request = urllib.request.Request(base + "/control/points", method="POST",
+                                             data=json.dumps([0, 600, 0.6, 1250, 1.2, 900, 2, 1400, 2.5, 1100, 3.2, 700, 4, 600]).encode())
+            urllib.request.urlopen(request, timeout=5).read()
+            eventually(lambda: len(get_state(base)["points"]) == 7)
         time.sleep(0.5)   # a playhead frame or two for the screenshot
         if screenshot:
             driver.save_screenshot(screenshot)
@@ -208,12 +214,13 @@ def main():
     parser.add_argument("url", help="the editor's URL as the node printed it")
     parser.add_argument("--screenshot")
     parser.add_argument("--skip-protocol", action="store_true")
+    parser.add_argument("--showcase", action="store_true", help="draw a livelier curve before the screenshot (README)")
     arguments = parser.parse_args()
     base = arguments.url.split("/editor")[0]
     result = {}
     if not arguments.skip_protocol:
         result["protocol"] = websocket_protocol(base)
-    result["browser"] = browser(arguments.url, base, arguments.screenshot)
+    result["browser"] = browser(arguments.url, base, arguments.screenshot, arguments.showcase)
     print(json.dumps(result))
 
 

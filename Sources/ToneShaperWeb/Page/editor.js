@@ -426,7 +426,8 @@ function makeControl(address, node) {
   row.className = "control";
   row.title = node.DESCRIPTION || "";
   const label = document.createElement("label");
-  label.textContent = address.replace(/[/-]/g, " ") + (node.UNIT ? " (" + node.UNIT[0].split(".").pop() + ")" : "");
+  const unit = node.UNIT && ({ "frequency.hz": "Hz", "time.second": "s" }[node.UNIT[0]] || node.UNIT[0].split(".").pop());
+  label.textContent = address.replace(/[/-]/g, " ") + (unit ? " (" + unit + ")" : "");
   row.appendChild(label);
   const range = (node.RANGE && node.RANGE[0]) || {};
   let update;
