@@ -88,7 +88,7 @@ let package = Package(
         // Interposes malloc in the test executable to count allocations on one thread.
         .target(name: "CAllocationCounter", path: "Tests/CAllocationCounter"),
         .testTarget(name: "ToneShaperCoreTests", dependencies: ["ToneShaperCore", "ToneShaperTestSupport", "CAllocationCounter"]),
-        .testTarget(name: "ToneShaperJackTests", dependencies: ["ToneShaperJack", "ToneShaperOSC", "ToneShaperCore", "ToneShaperTestSupport", "toneshaper", "CAllocationCounter"]),
+        .testTarget(name: "ToneShaperJackTests", dependencies: ["ToneShaperJack", "ToneShaperOSC", "ToneShaperWeb", "ToneShaperCore", "ToneShaperTestSupport", "toneshaper", "CAllocationCounter"]),
         .testTarget(name: "ToneShaperOSCTests", dependencies: ["ToneShaperOSC", "ToneShaperCore"]),
         .testTarget(name: "ToneShaperWebTests", dependencies: ["ToneShaperWeb", "ToneShaperCore", "ToneShaperTestSupport", "toneshaper"]),
         .testTarget(name: "ToneShaperFilesTests", dependencies: ["ToneShaperFiles", "ToneShaperCore", "ToneShaperTestSupport", "toneshaper"]),
