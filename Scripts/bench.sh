@@ -192,6 +192,6 @@ if [[ $what == all || $what == web ]]; then
     say "web editor: WebSocket message to the first sample that reflects it (real server and node, private jackd)"
     # The measurement lives with the tests (it needs their private JACK server and a hook
     # in the process callback); it prints its figures, and checks only the medians.
-    swift test --filter WithJackServer/WebLatency 2>&1 | grep -E '^(web latency|  )' || {
+    swift test --filter WebLatency 2>&1 | grep -E '^(web latency|  )' || {
         echo "the web latency measurement failed; run: swift test --filter WebLatency"; exit 1; }
 fi
