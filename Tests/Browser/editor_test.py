@@ -126,7 +126,7 @@ def to_pixel(driver, t, f):
     return p["x"], p["y"]
 
 
-def browser(url, base, screenshot, showcase=False):
+def browser(url, base, screenshot, showcase=False, save_as=None):
     options = webdriver.ChromeOptions()
     for flag in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,800"]:
         options.add_argument(flag)
@@ -142,6 +142,14 @@ def browser(url, base, screenshot, showcase=False):
         for address in ["wave", "scale", "amplitude", "echo/offset", "echo/volume", "fidelity", "fourier-terms", "anti-alias"]:
             check(address in controls, f"a control for {address} is generated from the namespace: {controls}")
         canvas = driver.find_element(By.ID, "curve")
+
+        # Load from the library menu, and back.
+        for name in ["chirp", "siren"]:
+            driver.execute_script("arguments[0].value = arguments[1];", driver.find_element(By.ID, "library"), name)
+            driver.find_element(By.ID, "load").click()
+            check(eventually(lambda: get_state(base).get("name") == name), f"Load plays {name}")
+            check(eventually(lambda: driver.execute_script("return window.toneshaperEditor.state.name;") == name), f"the page shows {name}")
+
         driver.find_element(By.ID, "snap-pitch").click()
 
         # Freehand: a level line across the whole cycle at 880 Hz (A5: snapped exactly).
@@ -193,6 +201,11 @@ def browser(url, base, screenshot, showcase=False):
         check(eventually(lambda: get_state(base)["parameters"]["scale"] == "None"), "and back")
 
         final_points = get_state(base)["points"]
+        if save_as:
+            driver.find_element(By.ID, "save-name").send_keys(save_as)
+            driver.find_element(By.ID, "save").click()
+            check(eventually(lambda: any(e["name"] == save_as for e in json.loads(urllib.request.urlopen(base + "/library").read())["user"])),
+                  "Save puts the drawing into the library")
         if showcase:
             # For the README: a curve worth looking at.
             request = urllib.request.Request(base + "/control/points", method="POST",
@@ -214,13 +227,14 @@ def main():
     parser.add_argument("url", help="the editor's URL as the node printed it")
     parser.add_argument("--screenshot")
     parser.add_argument("--skip-protocol", action="store_true")
+    parser.add_argument("--save-as", help="save the drawing into the node's library under this name")
     parser.add_argument("--showcase", action="store_true", help="draw a livelier curve before the screenshot (README)")
     arguments = parser.parse_args()
     base = arguments.url.split("/editor")[0]
     result = {}
     if not arguments.skip_protocol:
         result["protocol"] = websocket_protocol(base)
-    result["browser"] = browser(arguments.url, base, arguments.screenshot, arguments.showcase)
+    result["browser"] = browser(arguments.url, base, arguments.screenshot, arguments.showcase, arguments.save_as)
     print(json.dumps(result))
 
 

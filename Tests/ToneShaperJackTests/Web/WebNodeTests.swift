@@ -10,8 +10,9 @@ extension WithJackServer {
     @Suite struct WebEditor {
         static let sirenDuration = 4.0
 
-        static func startSiren(_ server: PrivateJackServer, _ extra: [String] = []) async throws -> (NodeProcess, WebClient) {
-            let node = try NodeProcess(["siren", "--no-auto-connect", "--osc-port", "0", "--http-port", "0"] + extra, server: server)
+        static func startSiren(_ server: PrivateJackServer, _ extra: [String] = [], library: URL? = nil) async throws -> (NodeProcess, WebClient) {
+            let node = try NodeProcess(["siren", "--no-auto-connect", "--osc-port", "0", "--http-port", "0"] + extra, server: server,
+                                       environment: library.map { ["TONESHAPER_LIBRARY": $0.path] } ?? [:])
             try await node.waitUntilReady()
             return (node, try await node.webClient())
         }
@@ -128,18 +129,19 @@ extension WithJackServer {
         func theEditorDrawsWhatTheNodePlays() async throws {
             let server = try PrivateJackServer()
             let scratch = try ScratchDirectory()
-            let (node, web) = try await Self.startSiren(server)
+            let (node, web) = try await Self.startSiren(server, library: scratch.url)
             let url = try #require(node.editorURL)
             let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
                 .appendingPathComponent("../../Browser/editor_test.py").standardized.path
             let screenshot = scratch.url.appendingPathComponent("editor.png").path
-            let result = try ExternalTools.run("python3", [script, url, "--screenshot", screenshot], timeout: 180)
+            let result = try ExternalTools.run("python3", [script, url, "--screenshot", screenshot, "--save-as", "drawn"], timeout: 180)
             let last = result.output.split(separator: "\n").last.map(String.init) ?? ""
             #expect(result.status == 0, "\(last)")
             let report = try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
             let drawn = try #require((report["browser"] as? [String: Any])?["points"] as? [[Double]])
             #expect(drawn == [[0, 880], [Self.sirenDuration, 880]])
             #expect(FileManager.default.fileExists(atPath: screenshot))
+            #expect(FileManager.default.fileExists(atPath: scratch.url.appendingPathComponent("drawn.toneshaper").path))
 
             // What the page drew is what /state says and what the node plays: 880 Hz.
             let state = try #require(try await web.getJSON("/state") as? [String: Any])
