@@ -96,6 +96,9 @@ public final class WebControlServer: Sendable {
         for candidate in candidates {
             if let bound = probe(candidate, address: address) { return bound }
         }
+        // Many nodes on one machine: past the range the default searches, any free port
+        // (the printed URL says which).
+        if search && port != 0, let bound = probe(0, address: address) { return bound }
         throw WebConfigurationError(search && port != 0
             ? "--http-port: ports \(port) to \(candidates.last ?? port) are all taken; choose another with --http-port, or 0 for any free port"
             : "--http-port: port \(port) is taken; choose another, or 0 for any free port")
