@@ -51,6 +51,8 @@ let package = Package(
                        providers: [.apt(["libjack-jackd2-dev"])]),
         .systemLibrary(name: "CLiblo", pkgConfig: "liblo",
                        providers: [.apt(["liblo-dev"])]),
+        .systemLibrary(name: "CAvahi", pkgConfig: "avahi-client",
+                       providers: [.apt(["libavahi-client-dev"])]),
 
         // Adapters.
         .target(name: "ToneShaperFiles", dependencies: ["ToneShaperCore", "CSndFile"]),
@@ -66,7 +68,7 @@ let package = Package(
         // The browser editor and OSCQuery: HTTP + WebSocket in front of the controller. The
         // page is embedded in the binary, so an installed program needs no resource folder.
         .target(name: "ToneShaperWeb", dependencies: [
-            "ToneShaperCore", "ToneShaperFiles", "ToneShaperOSC",
+            "ToneShaperCore", "ToneShaperFiles", "ToneShaperOSC", "CAvahi",
             .product(name: "FlyingFox", package: "FlyingFox"),
             .product(name: "Logging", package: "swift-log"),
         ], resources: [

@@ -8,8 +8,9 @@ cd "$(dirname "$0")/.."
 # Libraries to build against, the JACK server, and the tools the tests and demo use
 # (desktop-file-utils: the install test validates the desktop entry; chromium and
 # chromium-driver: the browser test of the web editor; libcurl4-openssl-dev: the static
-# link of Foundation's networking, which the web server package brings in).
-packages=(libsndfile1-dev libjack-jackd2-dev liblo-dev jackd2 jack-capture liblo-tools sox desktop-file-utils chromium chromium-driver libcurl4-openssl-dev)
+# link of Foundation's networking, which the web server package brings in;
+# libavahi-client-dev: announcing the node over mDNS; avahi-utils: its test).
+packages=(libsndfile1-dev libjack-jackd2-dev liblo-dev jackd2 jack-capture liblo-tools sox desktop-file-utils chromium chromium-driver libcurl4-openssl-dev libavahi-client-dev avahi-utils)
 
 say() { printf '==> %s\n' "$*"; }
 

@@ -56,6 +56,9 @@ struct RunCommand: ParsableCommand {
     @Flag(name: .customLong("no-http"), help: "Do not serve the browser editor and OSCQuery.")
     var noHTTP = false
 
+    @Flag(name: .customLong("no-mdns"), help: "Do not announce OSCQuery and OSC over mDNS (done only when an avahi-daemon runs).")
+    var noMDNS = false
+
     @Option(name: .customLong("connect"), help: "Connect the output to this JACK port instead of the system playback ports (repeatable).")
     var connect: [String] = []
 
@@ -154,6 +157,12 @@ struct RunCommand: ParsableCommand {
         }
         logger.info("playing \"\(shape.name ?? document ?? "default")\" at \(controller.sampleRate) Hz\(paused ? " (paused)" : "")")
 
+        // Controllers find the node by itself: OSCQuery and OSC over mDNS, when a daemon runs.
+        var services: [ServiceAnnouncer.Service] = []
+        if let web { services.append(.init(type: "_oscjson._tcp", port: web.port)) }
+        if let osc { services.append(.init(type: "_osc._udp", port: osc.port)) }
+        let announcer = noMDNS || services.isEmpty ? nil : ServiceAnnouncer(name: clientName, services: services)
+
         // Straight to file descriptor 1, unbuffered: whoever waits for these lines (a
         // script, a test) sees them at once even through a pipe.
         var ready = "JACK: \(node.portNames.joined(separator: " "))\n"
@@ -163,6 +172,7 @@ struct RunCommand: ParsableCommand {
 
         let signal = TerminationSignals.wait()
         logger.info("\(signal == SIGINT ? "SIGINT" : "SIGTERM"): closing")
+        announcer?.stop()
         web?.stop()
         osc?.stop()
         NodeShutdown.stop(node)

@@ -153,3 +153,27 @@ extension WithJackServer {
         }
     }
 }
+
+extension WithJackServer.WebEditor {
+    static var haveAvahiDaemon: Bool {
+        ExternalTools.path(of: "avahi-browse") != nil && ((try? ExternalTools.run("avahi-daemon", ["-c"]).status) == 0)
+    }
+
+    /// With an avahi-daemon running, OSCQuery and OSC are announced under the client's name.
+    @Test(.enabled(if: haveAvahiDaemon, "needs a running avahi-daemon and avahi-browse"))
+    func announcesOSCQueryAndOSCOverMDNS() async throws {
+        let server = try PrivateJackServer()
+        let name = "ts-mdns-\(UInt32.random(in: 0...UInt32.max))"
+        let (node, web) = try await Self.startSiren(server, ["--name", name])
+        let oscPort = try #require(node.oscPort)
+        var found = ""
+        _ = await eventually(timeout: 5) {
+            found = (try? ExternalTools.run("avahi-browse", ["-rtp", "_oscjson._tcp"], timeout: 4).output) ?? ""
+            return found.contains(";\(name);") && found.contains(";\(web.port);")
+        }
+        #expect(found.contains(";\(name);_oscjson._tcp;") && found.contains(";\(web.port);"), "\(found)")
+        let osc = (try? ExternalTools.run("avahi-browse", ["-rtp", "_osc._udp"], timeout: 4).output) ?? ""
+        #expect(osc.contains(";\(name);_osc._udp;") && osc.contains(";\(oscPort);"), "\(osc)")
+        #expect(await node.stop() == 0)
+    }
+}
