@@ -8,10 +8,13 @@ public struct WebHostServices: Sendable {
     public var statistics: (@Sendable () -> NodeStatistics?)?
     /// The document library, for the page's load menu (names only).
     public var library: DocumentLibrary?
+    /// The output, for the page's oscilloscope and spectrum.
+    public var scope: ScopeFeed?
 
-    public init(statistics: (@Sendable () -> NodeStatistics?)? = nil, library: DocumentLibrary? = nil) {
+    public init(statistics: (@Sendable () -> NodeStatistics?)? = nil, library: DocumentLibrary? = nil, scope: ScopeFeed? = nil) {
         self.statistics = statistics
         self.library = library
+        self.scope = scope
     }
 }
 

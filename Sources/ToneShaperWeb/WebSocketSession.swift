@@ -13,6 +13,8 @@ import ToneShaperCore
 /// - `{"COMMAND": "LISTEN" | "IGNORE", "DATA": "/toneshaper/amplitude"}` (OSCQuery): value
 ///   changes of that parameter as binary OSC messages.
 /// - `{"query": "stats", "id": 8}`: the audio callback's figures (the page's playhead).
+/// - `{"watch": "scope"}`: about 30 frames a second of the output's wave and spectrum
+///   (`{"scope": ...}`), while the host can listen to the output.
 ///
 /// Every change is pushed from the controller's change feed, whoever made it; the session
 /// holds no state of the node's.
@@ -32,6 +34,8 @@ final class WebSocketSession: WSMessageHandler, Sendable {
     }
     private final class InterestBox: Sendable {
         let guarded = Mutex(Interest())
+        /// The task pushing scope frames, while this page watches them.
+        let scope = Mutex<Task<Void, Never>?>(nil)
         func withLock<R>(_ body: (inout Interest) -> R) -> R { guarded.withLock { body(&$0) } }
     }
 
@@ -65,7 +69,7 @@ final class WebSocketSession: WSMessageHandler, Sendable {
                         if limiter.shouldReport { continuation.yield(.text(WebSocketSession.error(nil, "too many messages: at most \(Int(WebLimits.messagesPerSecond)) a second are taken; this one changed nothing"))) }
                         continue
                     }
-                    if let reply = handle(text, interest: interest) { continuation.yield(.text(reply)) }
+                    if let reply = handle(text, interest: interest, output: continuation) { continuation.yield(.text(reply)) }
                 case .data:
                     continuation.yield(.text(WebSocketSession.error(nil, "binary messages are not taken; send JSON text")))
                 case .close:
@@ -73,6 +77,10 @@ final class WebSocketSession: WSMessageHandler, Sendable {
                 }
             }
             subscription.cancel()
+            if let scope = interest.scope.withLock({ task in defer { task = nil }; return task }) {
+                scope.cancel()
+                context.services.scope?.release()
+            }
             continuation.finish()
             onEnd()
         }
@@ -80,7 +88,7 @@ final class WebSocketSession: WSMessageHandler, Sendable {
     }
 
     /// The reply to one message, if it gets one.
-    private func handle(_ text: String, interest: InterestBox) -> String? {
+    private func handle(_ text: String, interest: InterestBox, output: AsyncStream<WSMessage>.Continuation) -> String? {
         guard text.utf8.count <= WebLimits.maximumMessageBytes else {
             return WebSocketSession.error(nil, "a message of \(text.utf8.count) bytes is too large (at most \(WebLimits.maximumMessageBytes))")
         }
@@ -104,6 +112,29 @@ final class WebSocketSession: WSMessageHandler, Sendable {
         if message["watch"]?.string == "state" {
             interest.withLock { $0.state = true }
             return JSONValue.object(["state": StateJSON.object(context.controller.state)]).text
+        }
+        if message["watch"]?.string == "scope" {
+            guard interest.scope.withLock({ $0 == nil }) else { return nil }
+            guard let feed = context.services.scope, feed.acquire() else {
+                return WebSocketSession.error(id, "no scope: the node cannot listen to its output (is the JACK server running?)")
+            }
+            let task = Task {
+                while !Task.isCancelled {
+                    if let (samples, rate) = feed.latest(ScopeFeed.analysisSize) {
+                        output.yield(.text(ScopeFeed.frame(samples, sampleRate: rate).text))
+                    }
+                    try? await Task.sleep(for: .milliseconds(Int(1000 / ScopeFeed.framesPerSecond)))
+                }
+            }
+            interest.scope.withLock { $0 = task }
+            return nil
+        }
+        if message["unwatch"]?.string == "scope" {
+            if let task = interest.scope.withLock({ task in defer { task = nil }; return task }) {
+                task.cancel()
+                context.services.scope?.release()
+            }
+            return nil
         }
         if message["query"]?.string == "stats" {
             guard let stats = context.services.statistics?() else { return WebSocketSession.error(id, "no statistics: the audio engine is not running") }

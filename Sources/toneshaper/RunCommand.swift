@@ -231,8 +231,20 @@ struct RunCommand: ParsableCommand {
         let configuration = WebConfiguration(port: httpPort ?? WebConfiguration.defaultPort, searchFreePort: httpPort == nil,
                                              host: oscHost, allow: allow, name: clientName, oscPort: oscPort, oscPrefix: oscPrefix)
         let server = try WebControlServer(controller: controller, configuration: configuration,
-                                          services: WebHostServices(statistics: { node.stats() }, library: library))
+                                          services: WebHostServices(statistics: { node.stats() }, library: library,
+                                                                    scope: scopeFeed(node: node)))
         try server.start()
         return server
+    }
+
+    /// The page's scope listens to the node's output through a JACK client of its own,
+    /// opened while a page watches.
+    private func scopeFeed(node: JackNode) -> ScopeFeed {
+        let server = serverName
+        return ScopeFeed {
+            guard let tap = try? ScopeTap(serverName: server, clientName: node.clientName + "-scope",
+                                          sources: node.portNames.prefix(1).map { $0 }) else { return nil }
+            return (read: { tap.latest($0) }, sampleRate: tap.sampleRate, close: { tap.close() })
+        }
     }
 }

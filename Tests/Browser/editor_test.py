@@ -163,6 +163,16 @@ def browser(url, base, screenshot, showcase=False, save_as=None):
         drawn = eventually(lambda: get_state(base)["points"] == [[0, 880], [duration, 880]] and get_state(base))
         check(drawn, f"a stroke becomes the node's points: {get_state(base)['points']}")
 
+        # The scope and spectrum follow: the spectrum's peak at 880 Hz.
+        def spectrum_peak():
+            scope = driver.execute_script("return window.toneshaperEditor.lastScope || null;")
+            if not scope:
+                return None
+            bins = scope["spectrum"]
+            b = max(range(len(bins)), key=lambda i: bins[i])
+            return scope["low"] * (scope["high"] / scope["low"]) ** ((b + 0.5) / len(bins))
+        check(eventually(lambda: (p := spectrum_peak()) and abs(p / 880 - 1) < 0.04, 5), f"the spectrum shows 880 Hz: {spectrum_peak()}")
+
         # A click adds a point; a drag moves it; a double-click removes it.
         x, y = to_pixel(driver, duration / 2, 1320)   # E6, a semitone
         pointer(driver, canvas, [(x, y)])

@@ -368,12 +368,14 @@ function connect() {
     $("status").textContent = "live"; $("status").className = "status live";
     socket.send(JSON.stringify({ watch: "state" }));
     socket.send(JSON.stringify({ query: "stats", id: 0 }));
+    if ($("monitor").checked) socket.send(JSON.stringify({ watch: "scope" }));
   };
   socket.onmessage = (event) => {
     if (typeof event.data !== "string") return;
     const message = JSON.parse(event.data);
     if (message.state) adopt(message.state);
     else if (message.stats) syncClock(message.stats);
+    else if (message.scope) drawMonitors(message.scope);
     else if (message.error) say(message.error);
     else if (message.ok) say((message.notes || []).join("; "));
   };
@@ -477,6 +479,49 @@ function makeControl(address, node) {
   if (node.VALUE) update(node.VALUE[0]);
   return row;
 }
+
+// ---------- scope and spectrum (frames pushed by the node, ~30 a second) ----------
+
+function fitCanvas(c) {
+  const ratio = window.devicePixelRatio || 1;
+  if (c.width !== Math.round(c.clientWidth * ratio)) { c.width = Math.round(c.clientWidth * ratio); c.height = Math.round(c.clientHeight * ratio); }
+  const g = c.getContext("2d");
+  g.setTransform(ratio, 0, 0, ratio, 0, 0);
+  g.clearRect(0, 0, c.clientWidth, c.clientHeight);
+  return [g, c.clientWidth, c.clientHeight];
+}
+
+function drawMonitors(scope) {
+  editor.lastScope = scope;
+  const style = getComputedStyle(document.documentElement);
+  let [g, w, h] = fitCanvas($("scope"));
+  const peak = Math.max(params()["amplitude"] || 0, ...scope.wave.map(Math.abs), 1e-6);
+  g.strokeStyle = style.getPropertyValue("--grid"); g.beginPath(); g.moveTo(0, h / 2); g.lineTo(w, h / 2); g.stroke();
+  g.strokeStyle = style.getPropertyValue("--accent"); g.lineWidth = 1.5; g.beginPath();
+  scope.wave.forEach((v, i) => { const x = i / (scope.wave.length - 1) * w, y = h / 2 - v / peak * (h / 2 - 4); i ? g.lineTo(x, y) : g.moveTo(x, y); });
+  g.stroke();
+  g.fillStyle = style.getPropertyValue("--dim"); g.font = "10px system-ui, sans-serif";
+  g.fillText(`${(scope.seconds * 1000).toFixed(1)} ms`, 4, h - 4);
+  [g, w, h] = fitCanvas($("spectrum"));
+  const floor = -100;
+  g.fillStyle = style.getPropertyValue("--point");
+  const n = scope.spectrum.length;
+  scope.spectrum.forEach((db, i) => {
+    const height = Math.max(0, (db - floor) / -floor) * (h - 12);
+    g.fillRect(i / n * w, h - 12 - height, Math.max(1, w / n - 0.5), height);
+  });
+  g.fillStyle = style.getPropertyValue("--dim");
+  for (const f of [100, 1000, 10000]) {
+    if (f < scope.low || f > scope.high) continue;
+    const x = Math.log(f / scope.low) / Math.log(scope.high / scope.low) * w;
+    g.fillText(formatNumber(f) + " Hz", x + 2, h - 2);
+  }
+}
+
+$("monitor").onchange = () => {
+  if (editor.socket && editor.socket.readyState === WebSocket.OPEN)
+    editor.socket.send(JSON.stringify($("monitor").checked ? { watch: "scope" } : { unwatch: "scope" }));
+};
 
 // ---------- header: fields, play, library, export ----------
 
