@@ -45,7 +45,8 @@ public final class WebControlServer: Sendable {
         let routes = WebRoutes(context: context, guardian: RequestGuard(policy: policy, token: token), load: WebLoad())
         let address = try sockaddr_in.inet(ip4: bindAddress, port: UInt16(port))
         // Its own logger off: stdout carries the node's ready lines.
-        server = HTTPServer(config: HTTPServer.Configuration(address: address, timeout: 30, logger: .disabled), handler: routes)
+        server = HTTPServer(config: HTTPServer.Configuration(address: address, timeout: 30, pool: NoDelayPool(base: HTTPServer.defaultPool()), logger: .disabled),
+                            handler: routes)
     }
 
     /// The editor's address as printed (with the token when one is needed).

@@ -65,6 +65,25 @@ def websocket_protocol(base):
     check(got_ok, "a command over the WebSocket is acknowledged")
     check(got_osc, "LISTEN pushes the value as a binary OSC message")
 
+    # A change and its state push arrive together (no 40 ms wait for a delayed ACK).
+    ws.send(json.dumps({"watch": "state"}))
+    ws.recv()
+    delays = []
+    for i in range(10):
+        started = time.time()
+        ws.send(json.dumps({"address": "amplitude", "args": [0.3 + 0.001 * (i + 1)], "id": 10 + i}))
+        kinds = set()
+        while kinds != {"ok", "state"}:
+            opcode, data = ws.recv_data()
+            if opcode == 1:
+                message = json.loads(data)
+                kinds.add("state" if "state" in message else "ok" if message.get("id") == 10 + i else "other")
+        delays.append((time.time() - started) * 1000)
+    delays.sort()
+    check(delays[5] < 25, f"the state follows a change within milliseconds: {delays}")
+    ws.close()
+    ws = websocket.create_connection(ws_url, timeout=5)
+
     before = get_state(base)
     ws.send("{not json")
     reply = json.loads(ws.recv())
@@ -103,7 +122,7 @@ def websocket_protocol(base):
         s.close()
     check(refused_sockets > 0, "100 sockets: some are refused")
     check(get_state(base)["parameters"]["amplitude"] == 0.3, "the node still answers after the flood")
-    return {"floodSeconds": round(flood_seconds, 2), "socketsAccepted": len(sockets), "socketsRefused": refused_sockets}
+    return {"stateDelayMs": round(delays[5], 2), "floodSeconds": round(flood_seconds, 2), "socketsAccepted": len(sockets), "socketsRefused": refused_sockets}
 
 
 def pointer(driver, canvas, path, pause=0.02):
