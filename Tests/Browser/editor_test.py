@@ -228,6 +228,10 @@ def browser(url, base, screenshot, showcase=False, save_as=None):
         check(eventually(lambda: get_state(base)["parameters"]["scale"] == "Linear"), "the scale menu sets the node's scale")
         driver.execute_script("arguments[0].value = 'None'; arguments[0].dispatchEvent(new Event('change'));", select)
         check(eventually(lambda: get_state(base)["parameters"]["scale"] == "None"), "and back")
+        driver.find_element(By.ID, "undo").click()
+        check(eventually(lambda: get_state(base)["parameters"]["scale"] == "Linear"), "undo takes a control back too")
+        driver.find_element(By.ID, "redo").click()
+        check(eventually(lambda: get_state(base)["parameters"]["scale"] == "None"), "and redo forward")
 
         final_points = get_state(base)["points"]
         if save_as:

@@ -192,12 +192,44 @@ function hitPoint(x, y) {
   return best;
 }
 
-function remember() {
-  editor.undo.push(editor.points.map((p) => p.slice()));
+// Undo history: each entry is an address and the arguments that put it back as it was
+// (the curve's points, the range, the duration, any generated control's value), so undo
+// and redo are edits sent to the node like any other.
+function currentArguments(address) {
+  if (address === "points") return editor.points.flat();
+  if (address === "frequency/range") return [fMin(), fMax()];
+  return [params()[address]];
+}
+
+function pushUndo(entry) {
+  editor.undo.push(entry);
   if (editor.undo.length > 200) editor.undo.shift();
   editor.redo = [];
   updateUndoButtons();
 }
+
+function remember(address = "points") { pushUndo({ address, args: currentArguments(address) }); }
+
+function applyHistory(from, to) {
+  const entry = from.pop();
+  if (!entry) return;
+  to.push({ address: entry.address, args: currentArguments(entry.address) });
+  updateUndoButtons();
+  if (entry.address === "points") {
+    editor.points = [];
+    for (let i = 0; i + 1 < entry.args.length; i += 2) editor.points.push([entry.args[i], entry.args[i + 1]]);
+    sendPoints();
+  } else {
+    send(entry.address, entry.args);
+  }
+}
+
+// A change made with a field or a control, remembered first.
+function edit(address, args) {
+  remember(address);
+  send(address, args);
+}
+
 function updateUndoButtons() { $("undo").disabled = !editor.undo.length; $("redo").disabled = !editor.redo.length; }
 
 // Sends the page's points at the next animation frame: a drag sends at most one curve per
@@ -236,7 +268,7 @@ canvas.addEventListener("pointermove", (event) => {
   const g = editor.gesture;
   if (!g) { $("readout").textContent = editor.state ? `${xToTime(x).toFixed(3)} s, ${yToFrequency(y).toFixed(1)} Hz` : ""; return; }
   if (g.kind === "drag") {
-    if (!g.moved) { editor.undo.push(g.before); editor.redo = []; updateUndoButtons(); g.moved = true; }
+    if (!g.moved) { pushUndo({ address: "points", args: g.before.flat() }); g.moved = true; }
     const pts = editor.points;
     let [t, f] = snap(xToTime(x), yToFrequency(y));
     // A point stays between its neighbours in time.
@@ -249,7 +281,7 @@ canvas.addEventListener("pointermove", (event) => {
     g.trail.push([x, y]);
     if (g.kind === "pending" && Math.hypot(x - g.start[0], y - g.start[1]) > 6) {
       g.kind = "stroke"; g.before = editor.points.map((p) => p.slice());
-      editor.undo.push(g.before); editor.redo = []; updateUndoButtons();
+      pushUndo({ address: "points", args: g.before.flat() });
     }
     if (g.kind === "stroke") { editor.points = mergeStroke(g.before, g.trail); sendPoints(); }
   }
@@ -331,18 +363,8 @@ function thin(points, tolerance) {
   return points.filter((_, i) => keep[i]);
 }
 
-$("undo").onclick = () => {
-  if (!editor.undo.length) return;
-  editor.redo.push(editor.points.map((p) => p.slice()));
-  editor.points = editor.undo.pop();
-  updateUndoButtons(); sendPoints();
-};
-$("redo").onclick = () => {
-  if (!editor.redo.length) return;
-  editor.undo.push(editor.points.map((p) => p.slice()));
-  editor.points = editor.redo.pop();
-  updateUndoButtons(); sendPoints();
-};
+$("undo").onclick = () => applyHistory(editor.undo, editor.redo);
+$("redo").onclick = () => applyHistory(editor.redo, editor.undo);
 document.addEventListener("keydown", (event) => {
   if (event.target.tagName === "INPUT" || event.target.tagName === "SELECT") return;
   if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === "z") {
@@ -439,13 +461,13 @@ function makeControl(address, node) {
     const select = document.createElement("select");
     select.id = id;
     for (const v of range.VALS) { const o = document.createElement("option"); o.textContent = v; select.appendChild(o); }
-    select.onchange = () => send(address, [select.value]);
+    select.onchange = () => edit(address, [select.value]);
     update = (v) => { if (document.activeElement !== select) select.value = v; };
     row.appendChild(select);
   } else if (node.TYPE === "T") {
     const box = document.createElement("input");
     box.type = "checkbox"; box.id = id;
-    box.onchange = () => send(address, [box.checked]);
+    box.onchange = () => edit(address, [box.checked]);
     update = (v) => { box.checked = !!v; };
     row.appendChild(box);
   } else if (node.TYPE === "f" || node.TYPE === "i") {
@@ -459,19 +481,21 @@ function makeControl(address, node) {
     if (node.TYPE === "f" && "MIN" in range && "MAX" in range && range.MAX - range.MIN <= 10) {
       const slider = document.createElement("input");
       slider.type = "range"; slider.min = range.MIN; slider.max = range.MAX; slider.step = (range.MAX - range.MIN) / 1000;
+      // One undo step per slider gesture, however many values it sends.
+      slider.onpointerdown = slider.onkeydown = () => remember(address);
       slider.oninput = () => { number.value = slider.value; send(address, [Number(slider.value)]); };
       pair.appendChild(slider);
       update = (v) => { if (document.activeElement !== slider) slider.value = v; if (document.activeElement !== number) number.value = +Number(v).toPrecision(6); };
     } else {
       update = (v) => { if (document.activeElement !== number) number.value = v; };
     }
-    number.onchange = () => send(address, [Number(number.value)]);
+    number.onchange = () => edit(address, [Number(number.value)]);
     pair.appendChild(number);
     row.appendChild(pair);
   } else {
     const text = document.createElement("input");
     text.id = id;
-    text.onchange = () => send(address, [text.value]);
+    text.onchange = () => edit(address, [text.value]);
     update = (v) => { if (document.activeElement !== text) text.value = v; };
     row.appendChild(text);
   }
@@ -525,9 +549,9 @@ $("monitor").onchange = () => {
 
 // ---------- header: fields, play, library, export ----------
 
-$("duration").onchange = () => send("duration", [Number($("duration").value)]);
+$("duration").onchange = () => edit("duration", [Number($("duration").value)]);
 $("min-frequency").onchange = $("max-frequency").onchange = () =>
-  send("frequency/range", [Number($("min-frequency").value), Number($("max-frequency").value)]);
+  edit("frequency/range", [Number($("min-frequency").value), Number($("max-frequency").value)]);
 $("log-scale").onchange = $("snap-time").onchange = () => draw();
 $("play").onclick = () => send("play", []);
 $("stop").onclick = () => send("stop", []);
