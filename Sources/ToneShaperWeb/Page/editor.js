@@ -433,8 +433,7 @@ function adopt(state) {
 
 // ---------- controls generated from the OSCQuery namespace ----------
 
-function buildControls(namespace) {
-  const root = namespace.CONTENTS && namespace.CONTENTS[editor.prefix.slice(1)];
+function buildControls(root) {
   const container = $("controls");
   container.textContent = "";
   const visit = (node) => {
@@ -592,9 +591,16 @@ async function start() {
   const info = await (await fetch(withToken("/?HOST_INFO"))).json();
   document.title = "ToneShaper · " + info.NAME;
   const namespace = await (await fetch(withToken("/"))).json();
-  const names = Object.keys(namespace.CONTENTS || {});
-  if (names.length === 1) editor.prefix = "/" + names[0];
-  buildControls(namespace);
+  // The OSC prefix: the chain of plain containers above the addresses ("/toneshaper").
+  let top = namespace;
+  editor.prefix = "";
+  for (;;) {
+    const names = Object.keys(top.CONTENTS || {});
+    if (names.length !== 1 || top.CONTENTS[names[0]].ACCESS || !top.CONTENTS[names[0]].CONTENTS) break;
+    top = top.CONTENTS[names[0]];
+    editor.prefix = top.FULL_PATH;
+  }
+  buildControls(top);
   await loadLibrary();
   connect();
   // The playhead is re-synchronised with the frames the node has played now and then.
