@@ -62,7 +62,14 @@ struct WebRoutes: HTTPHandler {
 
     /// `POST /control/<address>` with a JSON array of arguments (or one value, or nothing).
     private func control(_ request: HTTPRequest, address: String) async throws -> HTTPResponse {
-        let body = try await request.bodyData
+        // Read as it comes, up to the limit: a chunked body declares no length up front.
+        var body = Data()
+        for try await chunk in request.bodySequence {
+            body.append(chunk)
+            if body.count > WebLimits.maximumBodyBytes {
+                return WebRoutes.text(.payloadTooLarge, "a request body of more than \(WebLimits.maximumBodyBytes) bytes is too large")
+            }
+        }
         var arguments: [JSONValue] = []
         if !body.isEmpty {
             do {
