@@ -244,7 +244,9 @@ struct RunCommand: ParsableCommand {
         return ScopeFeed {
             guard let tap = try? ScopeTap(serverName: server, clientName: node.clientName + "-scope",
                                           sources: node.portNames.prefix(1).map { $0 }) else { return nil }
-            return (read: { tap.latest($0) }, sampleRate: tap.sampleRate, close: { tap.close() })
+            // Closed off the caller's thread: closing a client whose server has gone can
+            // block, and the caller is a web session.
+            return (read: { tap.latest($0) }, sampleRate: tap.sampleRate, close: { DispatchQueue.global().async { tap.close() } })
         }
     }
 }
