@@ -51,8 +51,9 @@ let package = Package(
                        providers: [.apt(["libjack-jackd2-dev"])]),
         .systemLibrary(name: "CLiblo", pkgConfig: "liblo",
                        providers: [.apt(["liblo-dev"])]),
-        .systemLibrary(name: "CAvahi", pkgConfig: "avahi-client",
-                       providers: [.apt(["libavahi-client-dev"])]),
+        // No pkgConfig: avahi's .pc adds -D_REENTRANT, which SwiftPM refuses with a warning
+        // on every build; the headers are in /usr/include and the module map links it.
+        .systemLibrary(name: "CAvahi", providers: [.apt(["libavahi-client-dev"])]),
 
         // Adapters.
         .target(name: "ToneShaperFiles", dependencies: ["ToneShaperCore", "CSndFile"]),

@@ -160,8 +160,8 @@ struct RunCommand: ParsableCommand {
         // Controllers find the node by itself: OSCQuery and OSC over mDNS, when a daemon runs.
         var services: [ServiceAnnouncer.Service] = []
         if let web { services.append(.init(type: "_oscjson._tcp", port: web.port)) }
-        if let osc { services.append(.init(type: "_osc._udp", port: osc.port)) }
-        let announcer = noMDNS || services.isEmpty ? nil : ServiceAnnouncer(name: clientName, services: services)
+        if let osc { services += [.init(type: "_osc._udp", port: osc.port), .init(type: "_osc._tcp", port: osc.port)] }
+        let announcer = noMDNS || services.isEmpty ? nil : ServiceAnnouncer(name: node.clientName, services: services)
 
         // Straight to file descriptor 1, unbuffered: whoever waits for these lines (a
         // script, a test) sees them at once even through a pipe.
