@@ -19,35 +19,35 @@ public struct WebConfigurationError: Error, CustomStringConvertible, Sendable {
 /// audio thread never waits on it: the controller hands changes over lock-free.
 public final class WebControlServer: Sendable {
     public let configuration: WebConfiguration
-    private let server: HTTPServer
-    /// The port bound (the chosen one when 0 was asked, or the next free one).
-    public let port: Int
     /// The token peers beyond loopback must give (nil when loopback only).
     public let token: String?
-    private let task = Mutex<Task<Void, any Error>?>(nil)
+    private let routes: WebRoutes
+    private let bindAddress: String
+    /// The server and the port it listens on, once started.
+    private let running = Mutex<(server: HTTPServer, port: Int, task: Task<Void, any Error>)?>(nil)
 
-    /// Binds the port (searching upward from the default when it is taken) and prepares the
-    /// routes; `start()` begins serving.
+    /// Checks the configuration and prepares the routes; `start()` binds and serves.
     public init(controller: EngineController, configuration: WebConfiguration, services: WebHostServices) throws {
         self.configuration = configuration
         let policy: AccessPolicy
         do { policy = try AccessPolicy(host: configuration.host, allow: configuration.allow) } catch {
             throw WebConfigurationError("--osc-host: \(error.description)")
         }
+        guard (0...65535).contains(configuration.port) else {
+            throw WebConfigurationError("--http-port: \(configuration.port) is not a port (0...65535)")
+        }
         let loopbackOnly = policy.allowed.allSatisfy { range in AddressRange.loopback.contains(range) }
         token = loopbackOnly ? nil : RequestGuard.makeToken()
         // Loopback only: bind loopback, so nothing else even reaches the socket. Opened:
         // bind everything and let the policy and the token decide.
-        let bindAddress = loopbackOnly ? "127.0.0.1" : "0.0.0.0"
-        port = try WebControlServer.freePort(configuration.port, search: configuration.searchFreePort, address: bindAddress)
+        bindAddress = loopbackOnly ? "127.0.0.1" : "0.0.0.0"
         let context = WebContext(controller: controller, namespace: OSCQueryNamespace(prefix: configuration.oscPrefix),
                                  services: services, name: configuration.name, oscPort: configuration.oscPort)
-        let routes = WebRoutes(context: context, guardian: RequestGuard(policy: policy, token: token), load: WebLoad())
-        let address = try sockaddr_in.inet(ip4: bindAddress, port: UInt16(port))
-        // Its own logger off: stdout carries the node's ready lines.
-        server = HTTPServer(config: HTTPServer.Configuration(address: address, timeout: 30, pool: NoDelayPool(base: HTTPServer.defaultPool()), logger: .disabled),
-                            handler: routes)
+        routes = WebRoutes(context: context, guardian: RequestGuard(policy: policy, token: token), load: WebLoad())
     }
+
+    /// The port listened on (0 before `start()`).
+    public var port: Int { running.withLock { $0?.port ?? 0 } }
 
     /// The editor's address as printed (with the token when one is needed).
     public var editorURL: String {
@@ -55,38 +55,76 @@ public final class WebControlServer: Sendable {
         return "http://\(host):\(port)/editor" + (token.map { "?token=\($0)" } ?? "")
     }
 
-    /// Starts serving; returns once the socket listens.
+    /// Binds and starts serving; returns once the socket listens. A free port found by the
+    /// search may be taken by another program before the server binds it (several nodes
+    /// starting at once): then the search goes on, a few times.
     public func start(timeout: Double = 5) throws {
-        let server = self.server
-        let running = Task { try await server.run() }
-        task.withLock { $0 = running }
+        var lastError: any Error = WebConfigurationError("no port")
+        for _ in 0..<5 {
+            let port = try WebControlServer.freePort(configuration.port, search: configuration.searchFreePort, address: bindAddress)
+            let address = try sockaddr_in.inet(ip4: bindAddress, port: UInt16(port))
+            // Its own logger off: stdout carries the node's ready lines.
+            let server = HTTPServer(config: HTTPServer.Configuration(address: address, timeout: 30, pool: NoDelayPool(base: HTTPServer.defaultPool()),
+                                                                      logger: .disabled), handler: routes)
+            switch WebControlServer.listen(server, timeout: timeout) {
+            case .success(let task):
+                running.withLock { $0 = (server, port, task) }
+                return
+            case .failure(let error):
+                lastError = error
+                // A port asked for by number is not searched past.
+                guard configuration.searchFreePort || configuration.port == 0 else { break }
+                continue
+            }
+            break
+        }
+        throw WebConfigurationError("the web server could not listen on port \(configuration.port == 0 ? "any" : String(configuration.port)): \(lastError)")
+    }
+
+    /// Runs `server` until it listens (its task) or fails to (why), whichever comes first.
+    private static func listen(_ server: HTTPServer, timeout: Double) -> Result<Task<Void, any Error>, any Error> {
         let outcome = Mutex<Result<Void, any Error>?>(nil)
-        let ready = DispatchSemaphore(value: 0)
+        let decided = DispatchSemaphore(value: 0)
+        let settle = { @Sendable (result: Result<Void, any Error>) in
+            let first = outcome.withLock { o in
+                defer { if o == nil { o = result } }
+                return o == nil
+            }
+            if first { decided.signal() }
+        }
+        let task = Task {
+            do { try await server.run() } catch {
+                settle(.failure(error))   // a bind that fails ends run() at once
+                throw error
+            }
+        }
         Task {
             do {
                 try await server.waitUntilListening(timeout: timeout)
-                outcome.withLock { $0 = .success(()) }
+                settle(.success(()))
             } catch {
-                outcome.withLock { $0 = .failure(error) }
+                settle(.failure(error))
             }
-            ready.signal()
         }
-        ready.wait()
-        if case .failure(let error)? = outcome.withLock({ $0 }) {
-            running.cancel()
-            throw WebConfigurationError("the web server could not listen on port \(port): \(error)")
+        decided.wait()
+        switch outcome.withLock({ $0 }) {
+        case .success?: return .success(task)
+        case .failure(let error)?:
+            task.cancel()
+            return .failure(error)
+        case nil: return .failure(WebConfigurationError("no outcome"))
         }
     }
 
     public func stop() {
-        let server = self.server
+        guard let (server, _, task) = running.withLock({ r in defer { r = nil }; return r }) else { return }
         let done = DispatchSemaphore(value: 0)
         Task {
             await server.stop(timeout: 0.5)
             done.signal()
         }
         _ = done.wait(timeout: .now() + 2)
-        task.withLock { $0?.cancel() }
+        task.cancel()
     }
 
     /// The first port from `port` that can be bound (port itself only, unless `search`);

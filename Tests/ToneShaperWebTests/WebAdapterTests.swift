@@ -82,6 +82,31 @@ import Glibc
         #expect(try WebControlServer.freePort(0, search: true, address: "127.0.0.1") > 0)
     }
 
+    @Test func aServerOnATakenPortSaysSoAtOnceOrMovesOn() throws {
+        let held = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(held) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(held, $0, length) } }
+        listen(held, 1)
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(held, $0, &length) } }
+        let port = Int(UInt16(bigEndian: address.sin_port))
+        let controller = EngineController(shape: .defaultShape, sampleRate: 48_000)
+
+        let fixed = try WebControlServer(controller: controller, configuration: WebConfiguration(port: port, searchFreePort: false), services: WebHostServices())
+        let started = Date()
+        #expect(throws: WebConfigurationError.self) { try fixed.start() }
+        #expect(Date().timeIntervalSince(started) < 2, "refused at once, not after a timeout")
+
+        let moving = try WebControlServer(controller: controller, configuration: WebConfiguration(port: port, searchFreePort: true), services: WebHostServices())
+        try moving.start()
+        defer { moving.stop() }
+        #expect(moving.port != port && moving.port > 0)
+        #expect(moving.editorURL == "http://127.0.0.1:\(moving.port)/editor")
+    }
+
     @Test func aFloodIsCutToTheRate() {
         var limiter = MessageRateLimiter()
         var admitted = 0
