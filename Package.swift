@@ -51,6 +51,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // The web editor's HTTP + WebSocket server (pure Swift, about 45 s of CI build).
+        .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
     ],
     targets: kernelTargets + [
         // cpuid and xgetbv, to choose the kernel's level.
@@ -69,6 +71,9 @@ let package = Package(
                        providers: [.apt(["libjack-jackd2-dev"])]),
         .systemLibrary(name: "CLiblo", pkgConfig: "liblo",
                        providers: [.apt(["liblo-dev"])]),
+        // No pkgConfig: avahi's .pc adds -D_REENTRANT, which SwiftPM refuses with a warning
+        // on every build; the headers are in /usr/include and the module map links it.
+        .systemLibrary(name: "CAvahi", providers: [.apt(["libavahi-client-dev"])]),
 
         // Adapters.
         .target(name: "ToneShaperFiles", dependencies: ["ToneShaperCore", "CSndFile"]),
@@ -81,9 +86,19 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
 
+        // The browser editor and OSCQuery: HTTP + WebSocket in front of the controller. The
+        // page is embedded in the binary, so an installed program needs no resource folder.
+        .target(name: "ToneShaperWeb", dependencies: [
+            "ToneShaperCore", "ToneShaperFiles", "ToneShaperOSC", "CAvahi",
+            .product(name: "FlyingFox", package: "FlyingFox"),
+            .product(name: "Logging", package: "swift-log"),
+        ], resources: [
+            .embedInCode("Page/editor.html"), .embedInCode("Page/editor.css"), .embedInCode("Page/editor.js"),
+        ]),
+
         // The command line.
         .executableTarget(name: "toneshaper", dependencies: [
-            "ToneShaperCore", "ToneShaperFiles", "ToneShaperJack", "ToneShaperOSC",
+            "ToneShaperCore", "ToneShaperFiles", "ToneShaperJack", "ToneShaperOSC", "ToneShaperWeb",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -97,8 +112,9 @@ let package = Package(
         .target(name: "CAllocationCounter", path: "Tests/CAllocationCounter"),
         .testTarget(name: "ToneShaperCoreTests", dependencies: ["ToneShaperCore", "ToneShaperDSP", "ToneShaperTestSupport", "CAllocationCounter"]
                     + kernelLevels.map { .target(name: $0.name) }),
-        .testTarget(name: "ToneShaperJackTests", dependencies: ["ToneShaperJack", "ToneShaperOSC", "ToneShaperCore", "ToneShaperTestSupport", "toneshaper", "CAllocationCounter"]),
+        .testTarget(name: "ToneShaperJackTests", dependencies: ["ToneShaperJack", "ToneShaperOSC", "ToneShaperWeb", "ToneShaperCore", "ToneShaperTestSupport", "toneshaper", "CAllocationCounter"]),
         .testTarget(name: "ToneShaperOSCTests", dependencies: ["ToneShaperOSC", "ToneShaperCore"]),
+        .testTarget(name: "ToneShaperWebTests", dependencies: ["ToneShaperWeb", "ToneShaperCore", "ToneShaperTestSupport", "toneshaper"]),
         .testTarget(name: "ToneShaperFilesTests", dependencies: ["ToneShaperFiles", "ToneShaperCore", "ToneShaperTestSupport", "toneshaper"]),
     ]
 )

@@ -8,6 +8,7 @@
 #   bash Scripts/bench.sh render     # only toneshaper render vs sox
 #   bash Scripts/bench.sh jack       # only the JACK measurements (callback, CPU vs csound, start-up, memory, scaling)
 #   bash Scripts/bench.sh voices     # only instrument mode: ns per sample per voice, and 16/64 held voices in JACK
+#   bash Scripts/bench.sh web        # only the web editor's latency (WebSocket message to sound)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 what=${1:-all}
@@ -237,4 +238,12 @@ CSD
         wait "${nodes[@]}" 2>/dev/null || true
         stop_jack
     done
+fi
+
+if [[ $what == all || $what == web ]]; then
+    say "web editor: WebSocket message to the first sample that reflects it (real server and node, private jackd)"
+    # The measurement lives with the tests (it needs their private JACK server and a hook
+    # in the process callback); it prints its figures, and checks only the medians.
+    swift test --filter WebLatency 2>&1 | grep -E '^(web latency|  )' || {
+        echo "the web latency measurement failed; run: swift test --filter WebLatency"; exit 1; }
 fi

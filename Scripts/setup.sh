@@ -6,8 +6,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # Libraries to build against, the JACK server, and the tools the tests and demo use
-# (desktop-file-utils: the install test validates the desktop entry).
-packages=(libsndfile1-dev libjack-jackd2-dev liblo-dev jackd2 jack-capture liblo-tools sox desktop-file-utils)
+# (desktop-file-utils: the install test validates the desktop entry; chromium and
+# chromium-driver: the browser test of the web editor; libcurl4-openssl-dev: the static
+# link of Foundation's networking, which the web server package brings in;
+# libavahi-client-dev: announcing the node over mDNS; avahi-utils: its test).
+packages=(libsndfile1-dev libjack-jackd2-dev liblo-dev jackd2 jack-capture liblo-tools sox desktop-file-utils chromium chromium-driver libcurl4-openssl-dev libavahi-client-dev avahi-utils)
 
 say() { printf '==> %s\n' "$*"; }
 
@@ -39,6 +42,14 @@ else
     "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update
     say "apt-get install ${missing[*]}"
     "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
+fi
+
+# Selenium (with websocket-client) drives Chromium in the web editor's browser test.
+if python3 -c "import selenium, websocket" 2>/dev/null; then
+    say "Python: selenium already installed"
+else
+    say "python3 -m pip install selenium"
+    python3 -m pip install --quiet --disable-pip-version-check selenium
 fi
 
 if ! command -v swift >/dev/null; then

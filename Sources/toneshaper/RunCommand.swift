@@ -5,6 +5,7 @@ import ToneShaperCore
 import ToneShaperFiles
 import ToneShaperJack
 import ToneShaperOSC
+import ToneShaperWeb
 
 /// `toneshaper run`: the live node. Plays a tone shape as a JACK client and takes changes
 /// over OSC until SIGINT or SIGTERM.
@@ -18,6 +19,7 @@ struct RunCommand: ParsableCommand {
           JACK: <client>:<port> ...
           OSC: osc.udp://<host>:<port>/
           OSC: osc.tcp://<host>:<port>/
+          Editor: http://127.0.0.1:<port>/editor
         If the server goes away the node keeps its state and reconnects when one is back. \
         Every argument is checked before the node touches JACK. \
         Under a session manager (NSM_URL set, as nsmd, RaySession and Agordejo start it) \
@@ -48,6 +50,17 @@ struct RunCommand: ParsableCommand {
 
     @Flag(name: .customLong("no-osc"), help: "Do not listen for OSC at all.")
     var noOSC = false
+
+    @Option(name: .customLong("http-port"), help: ArgumentHelp(
+        "Port of the browser editor and OSCQuery (default 9001, or the next free one; 0: any free port).",
+        discussion: "The web side obeys the same hosts as OSC (--osc-host, --osc-allow); beyond this machine it asks for the token printed in the editor's URL."))
+    var httpPort: Int?
+
+    @Flag(name: .customLong("no-http"), help: "Do not serve the browser editor and OSCQuery.")
+    var noHTTP = false
+
+    @Flag(name: .customLong("no-mdns"), help: "Do not announce OSCQuery and OSC over mDNS (done only when an avahi-daemon runs).")
+    var noMDNS = false
 
     @Option(name: .customLong("connect"), help: "Connect the output to this JACK port instead of the system playback ports (repeatable).")
     var connect: [String] = []
@@ -83,6 +96,9 @@ struct RunCommand: ParsableCommand {
     static let maximumClientNameLength = 63
 
     func validate() throws {
+        if let httpPort, !(0...65535).contains(httpPort) {
+            throw ValidationError("--http-port \(httpPort) is not a port; use 0...65535 (0: any free port)")
+        }
         guard !clientName.isEmpty, clientName.utf8.count <= RunCommand.maximumClientNameLength, !clientName.contains(":") else {
             throw ValidationError("--name \"\(clientName)\": a JACK client name has 1 to \(RunCommand.maximumClientNameLength) characters and no ':'")
         }
@@ -132,8 +148,17 @@ struct RunCommand: ParsableCommand {
         let node = JackNode(controller: controller, configuration: jack)
         // OSC first: a port in use is reported before any JACK client appears.
         let osc = noOSC ? nil : try startOSC(controller: controller, node: node, library: library)
+        // The web side too (its port taken, say).
+        let web: WebControlServer?
+        do {
+            web = noHTTP ? nil : try startWeb(controller: controller, node: node, library: library, oscPort: osc?.port)
+        } catch {
+            osc?.stop()
+            throw CommandFailure(.unavailable, "\(error)")
+        }
         let started: Bool
         do { started = try startNode(node, logger: logger) } catch {
+            web?.stop()
             osc?.stop()
             throw error
         }
@@ -144,19 +169,29 @@ struct RunCommand: ParsableCommand {
             }
             logger.info("playing \"\(shape.name ?? document ?? "default")\" at \(controller.sampleRate) Hz\(paused ? " (paused)" : "")")
 
+            // Controllers find the node by itself: OSCQuery and OSC over mDNS, when a daemon runs.
+            var services: [ServiceAnnouncer.Service] = []
+            if let web { services.append(.init(type: "_oscjson._tcp", port: web.port)) }
+            if let osc { services += [.init(type: "_osc._udp", port: osc.port), .init(type: "_osc._tcp", port: osc.port)] }
+            let announcer = noMDNS || services.isEmpty ? nil : ServiceAnnouncer(name: node.clientName, services: services)
+
             // Straight to file descriptor 1, unbuffered: whoever waits for these lines (a
             // script, a test) sees them at once even through a pipe.
             var ready = "JACK: \(node.portNames.joined(separator: " "))\n"
             if let midi = node.midiPortName { ready += "MIDI: \(midi)\n" }
             if let osc { ready += "OSC: \(osc.url)\nOSC: \(osc.tcpURL)\n" }
+            if let web { ready += "Editor: \(web.editorURL)\n" }
             FileHandle.standardOutput.write(Data(ready.utf8))
 
             let signal = TerminationSignals.wait()
             logger.info("\(signal == SIGINT ? "SIGINT" : "SIGTERM"): closing")
+            announcer?.stop()
+            web?.stop()
             osc?.stop()
             closed = NodeShutdown.stop(node)
         } else {
             // A signal while waiting for JACK: changes made over OSC meanwhile are saved too.
+            web?.stop()
             osc?.stop()
         }
         if let saveName {
@@ -205,5 +240,32 @@ struct RunCommand: ParsableCommand {
         let server = try OSCControlServer(controller: controller, configuration: configuration, services: services)
         try server.start()
         return server
+    }
+
+    /// The editor page and OSCQuery, in front of the same controller, under the same
+    /// allow list as OSC.
+    private func startWeb(controller: EngineController, node: JackNode, library: DocumentLibrary, oscPort: Int?) throws -> WebControlServer {
+        var allow: [AddressRange] = []
+        for entry in oscAllow { allow.append(try AddressRange(parsing: entry)) }
+        let configuration = WebConfiguration(port: httpPort ?? WebConfiguration.defaultPort, searchFreePort: httpPort == nil,
+                                             host: oscHost, allow: allow, name: clientName, oscPort: oscPort, oscPrefix: oscPrefix)
+        let server = try WebControlServer(controller: controller, configuration: configuration,
+                                          services: WebHostServices(statistics: { node.stats() }, library: library,
+                                                                    scope: scopeFeed(node: node)))
+        try server.start()
+        return server
+    }
+
+    /// The page's scope listens to the node's output through a JACK client of its own,
+    /// opened while a page watches.
+    private func scopeFeed(node: JackNode) -> ScopeFeed {
+        let server = serverName
+        return ScopeFeed {
+            guard let tap = try? ScopeTap(serverName: server, clientName: node.clientName + "-scope",
+                                          sources: node.portNames.prefix(1).map { $0 }) else { return nil }
+            // Closed off the caller's thread: closing a client whose server has gone can
+            // block, and the caller is a web session.
+            return (read: { tap.latest($0) }, sampleRate: tap.sampleRate, close: { DispatchQueue.global().async { tap.close() } })
+        }
     }
 }

@@ -16,7 +16,7 @@ struct ToneShaperCommand: ParsableCommand {
         TONESHAPER_KERNEL=baseline|v3|v4 forces a level the CPU runs.
         """,
         version: ToneShaperVersion.string,
-        subcommands: [RunCommand.self, RenderCommand.self, PresetsCommand.self, SendCommand.self])
+        subcommands: [RunCommand.self, RenderCommand.self, PlotCommand.self, PresetsCommand.self, SendCommand.self])
 
     /// Table-declared parameter flags (`--wave square`) become `--set wave=square` first.
     /// Every error is reported in one style, with one exit status per kind

@@ -281,10 +281,14 @@ extension WithJackServer {
                 transport.send("master")
                 transport.send("tempo 90")
                 transport.send("play")
-                let at90 = await eventually(timeout: 3) { (try? rig.state()["duration"]).flatMap(Double.init).map { abs($0 - 4 * 60 / 90.0) < 1e-3 } == true }
+                func durationIs(_ seconds: Double) -> Bool {
+                    guard let text = try? rig.state()["duration"], let duration = Double(text) else { return false }
+                    return abs(duration - seconds) < 1e-3
+                }
+                let at90 = await eventually(timeout: 3) { durationIs(4 * 60 / 90.0) }
                 #expect(at90, "duration \(String(describing: try? rig.state()["duration"])) at 90 bpm")
                 transport.send("tempo 120")
-                let at120 = await eventually(timeout: 3) { (try? rig.state()["duration"]).flatMap(Double.init).map { abs($0 - 2) < 1e-3 } == true }
+                let at120 = await eventually(timeout: 3) { durationIs(2) }
                 #expect(at120, "duration \(String(describing: try? rig.state()["duration"])) at 120 bpm")
                 transport.send("stop")
                 transport.send("quit")

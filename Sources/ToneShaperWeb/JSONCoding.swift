@@ -1,0 +1,73 @@
+import Foundation
+import ToneShaperCore
+
+/// FlyingFox has a JSONValue of its own; this module means the core's.
+typealias JSONValue = ToneShaperCore.JSONValue
+
+// The web side speaks JSON through the core's `JSONValue`, which keeps booleans and
+// numbers apart (Foundation's JSONSerialization on Linux does not reliably).
+
+extension JSONValue {
+    /// Parses a request body or a WebSocket message.
+    static func parse(_ data: Data) throws -> JSONValue {
+        try JSONDecoder().decode(JSONValue.self, from: data)
+    }
+
+    /// Compact JSON text.
+    var encoded: Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
+        // JSON of finite numbers always encodes; a non-finite number never reaches here.
+        return (try? encoder.encode(self)) ?? Data("null".utf8)
+    }
+
+    var text: String { String(decoding: encoded, as: UTF8.self) }
+
+    subscript(key: String) -> JSONValue? {
+        if case .object(let o) = self { return o[key] }
+        return nil
+    }
+
+    var string: String? { if case .string(let s) = self { return s }; return nil }
+    var number: Double? { if case .number(let d) = self { return d }; return nil }
+
+    /// A parameter's value as JSON: numbers, names and flags as themselves.
+    init(_ value: ParameterValue) {
+        switch value {
+        case .real(let d): self = .number(d)
+        case .integer(let i): self = .number(Double(i))
+        case .text(let s): self = .string(s)
+        case .flag(let b): self = .bool(b)
+        }
+    }
+
+    /// A JSON argument as the core's value: whole numbers become integers (so a choice can
+    /// be given by index), other numbers reals, strings text, booleans flags. Null, arrays
+    /// and objects are not values.
+    var parameterValue: ParameterValue? {
+        switch self {
+        case .number(let d): return d == d.rounded() && abs(d) < 1e15 ? .integer(Int(d)) : .real(d)
+        case .string(let s): return .text(s)
+        case .bool(let b): return .flag(b)
+        case .null, .array, .object: return nil
+        }
+    }
+}
+
+enum StateJSON {
+    /// The whole state as the page and `GET /state` show it: every parameter by its address
+    /// below the prefix, the points as [t, f] pairs, whether it plays, and the revision.
+    static func object(_ state: ControlState) -> JSONValue {
+        var parameters: [String: JSONValue] = [:]
+        for spec in ParameterTable.all { parameters[spec.oscPath] = JSONValue(spec.value(in: state.shape)) }
+        var object: [String: JSONValue] = [
+            "parameters": .object(parameters),
+            "points": .array(state.shape.points.map { .array([.number($0.time), .number($0.frequency)]) }),
+            "playing": .bool(state.playing),
+            "revision": .number(Double(state.revision)),
+        ]
+        if let name = state.shape.name { object["name"] = .string(name) }
+        if let description = state.shape.description { object["description"] = .string(description) }
+        return .object(object)
+    }
+}

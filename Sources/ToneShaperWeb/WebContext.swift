@@ -1,0 +1,84 @@
+import Foundation
+import ToneShaperCore
+import ToneShaperFiles
+
+/// What the host (the JACK node) lends the web server beyond the controller.
+public struct WebHostServices: Sendable {
+    /// Callback timing and the frames played, for `/stats` and the page's playhead.
+    public var statistics: (@Sendable () -> NodeStatistics?)?
+    /// The document library, for the page's load menu (names only).
+    public var library: DocumentLibrary?
+    /// The output, for the page's oscilloscope and spectrum.
+    public var scope: ScopeFeed?
+
+    public init(statistics: (@Sendable () -> NodeStatistics?)? = nil, library: DocumentLibrary? = nil, scope: ScopeFeed? = nil) {
+        self.statistics = statistics
+        self.library = library
+        self.scope = scope
+    }
+}
+
+/// A request refused, in the page's words.
+struct WebRefusal: Error {
+    let message: String
+}
+
+/// What every request handler shares: the controller, the namespace, the host's services.
+struct WebContext: Sendable {
+    let controller: EngineController
+    let namespace: OSCQueryNamespace
+    let services: WebHostServices
+    let name: String
+    let oscPort: Int?
+
+    /// Performs `arguments` sent to `address` (relative, "frequency/range", or full,
+    /// "/toneshaper/frequency/range"): the meaning is the core's; the notes are what the
+    /// user should know (a clamp).
+    func perform(address: String, arguments: [JSONValue]) -> Result<[String], WebRefusal> {
+        var path = address
+        if path.hasPrefix(namespace.prefix + "/") { path.removeFirst(namespace.prefix.count + 1) }
+        while path.hasPrefix("/") { path.removeFirst() }
+        guard let target = ControlAddress.named(path) else {
+            return .failure(WebRefusal(message: "\(address): unknown address; see \(namespace.prefix)/ in the namespace (GET /)"))
+        }
+        var values: [ParameterValue] = []
+        values.reserveCapacity(arguments.count)
+        for (i, argument) in arguments.enumerated() {
+            guard let value = argument.parameterValue else {
+                return .failure(WebRefusal(message: "\(namespace.prefix)/\(path): argument \(i + 1) must be a number, a string or a boolean"))
+            }
+            values.append(value)
+        }
+        do {
+            switch try target.request(values) {
+            case .nothing: return .success([])
+            case .command(let command): return .success(try controller.perform(command).notes)
+            case .query: return .failure(WebRefusal(message: "\(namespace.prefix)/\(path) is a question: GET /state or /stats answers it"))
+            }
+        } catch {
+            return .failure(WebRefusal(message: WebPhrasing.phrase(error, prefix: namespace.prefix)))
+        }
+    }
+
+    static func statsJSON(_ s: NodeStatistics) -> JSONValue {
+        .object([
+            "p50": .number(s.p50), "p99": .number(s.p99), "p999": .number(s.p999), "max": .number(s.max),
+            "xruns": .number(Double(s.xruns)), "periods": .number(Double(s.periods)),
+            "bufferSize": .number(Double(s.bufferSize)), "sampleRate": .number(s.sampleRate),
+        ])
+    }
+
+    /// The library's names, built-ins and the user's, for the page's menu.
+    func libraryJSON() -> JSONValue {
+        guard let library = services.library else { return .object(["builtIn": .array([]), "user": .array([])]) }
+        let entry = { (e: DocumentLibrary.Entry) -> JSONValue in
+            var object: [String: JSONValue] = ["name": .string(e.name)]
+            if case .success(let shape) = e.shape, let text = shape.description { object["description"] = .string(text) }
+            return .object(object)
+        }
+        return .object([
+            "builtIn": .array(library.entries(.builtIn).map(entry)),
+            "user": .array(library.entries(.user).map(entry)),
+        ])
+    }
+}
