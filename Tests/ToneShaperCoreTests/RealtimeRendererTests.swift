@@ -10,7 +10,7 @@ import ToneShaperCore
     static let period = 64
     static let microsPerFrame = 1_000_000 / rate
     /// Some wall-clock moment (µs) for period 0 to start at.
-    static let origin = (Date().timeIntervalSince1970 + 2) * 1_000_000
+    static let origin = 1_700_000_000_000_000.0
 
     /// A controller and the renderer it feeds, rendering period after period with a clock
     /// that advances exactly one period each time.
@@ -22,7 +22,9 @@ import ToneShaperCore
         var output: [Float] = []
 
         init(shape: ToneShape = RealtimeRendererTests.steadyShape) {
-            controller = EngineController(shape: shape, sampleRate: RealtimeRendererTests.rate)
+            // The controller's now is period 0's start, whenever the test runs.
+            controller = EngineController(shape: shape, sampleRate: RealtimeRendererTests.rate,
+                                          clock: { RealtimeRendererTests.origin / 1_000_000 })
             renderer = controller.makeRenderer(rampLength: RealtimeRendererTests.period)
         }
 

@@ -237,9 +237,11 @@ extension WithJackServer {
             #expect(server.connections()?["keys:out"] == ["toneshaper:midi_in"], "--midi-connect: \(String(describing: server.connections())) \(node.stderr.text)")
             try await Task.sleep(for: .milliseconds(300))   // the control loop notes the connections
 
+            // The server goes with the clients still connected (closing a client first would
+            // disconnect it, and the node rightly forgets a connection its peer dropped).
+            server.stop()
             keys = nil
             pad = nil
-            server.stop()
             #expect(await eventually(timeout: 5) { node.stderr.text.contains("JACK server went away") })
             try server.start()
             keys = try TestMIDIClient(server: server, name: "keys", connectTo: nil)

@@ -53,7 +53,9 @@ extension WithJackServer {
             let took = monotonicSeconds() - start
             print(String(format: "SIGTERM with the JACK server gone: exited after %.1f ms", took * 1000))
             #expect(exited)
-            #expect(took < 0.5, "took \(took) s")
+            // The figure is printed above (about 10 ms on a quiet machine); the bound only
+            // tells an exit from the old 4 s wait, on a machine busy with other tests.
+            #expect(took < 2, "took \(took) s")
             node.process.waitUntilExit()
             #expect(node.process.terminationStatus == 0)
 

@@ -58,12 +58,17 @@ public final class EngineController: Sendable {
     }
     private let guarded: Mutex<State>
     private let documents: (any DocumentStore)?
+    /// Wall-clock now (Unix seconds), against which due times are judged; a test may set
+    /// its own, so that scheduled changes do not depend on how fast the machine runs it.
+    private let clock: @Sendable () -> Double
     /// Every change that lands, for any number of observers.
     public let changes: StateFeed
 
-    public init(shape: ToneShape, sampleRate: Double, playing: Bool = true, documents: (any DocumentStore)? = nil) {
+    public init(shape: ToneShape, sampleRate: Double, playing: Bool = true, documents: (any DocumentStore)? = nil,
+                clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) {
         guarded = Mutex(State(shape: shape, sampleRate: sampleRate, playing: playing))
         self.documents = documents
+        self.clock = clock
         changes = StateFeed()
         changes.connect { [weak self] in self?.state }
     }
@@ -205,8 +210,8 @@ public final class EngineController: Sendable {
     /// changes when it is refused.
     @discardableResult
     public func perform(_ command: ControlCommand, due: Double? = nil,
-                        now: Double = Date().timeIntervalSince1970) throws(ControlError) -> ControlReceipt {
-        let time = try EngineController.commandTime(due: due, now: now)
+                        now: Double? = nil) throws(ControlError) -> ControlReceipt {
+        let time = try EngineController.commandTime(due: due, now: now ?? clock())
         switch command {
         case .set(let values):
             return try change(time) { shape throws(ControlError) in try shape.setting(values) }
@@ -307,7 +312,7 @@ public final class EngineController: Sendable {
 
     /// Plays another shape, cross-fading into it.
     public func load(_ shape: ToneShape, due: Double? = nil) throws(ControlError) {
-        _ = try change(try EngineController.commandTime(due: due, now: Date().timeIntervalSince1970)) { _ in shape }
+        _ = try change(try EngineController.commandTime(due: due, now: clock())) { _ in shape }
     }
 
     public func play(due: Double? = nil) throws(ControlError) { try perform(.play, due: due) }
