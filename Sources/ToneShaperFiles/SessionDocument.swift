@@ -24,7 +24,8 @@ public struct SessionDocument: Equatable, Sendable {
 
     /// The node around the shape. `playing` and `stereo` are restored on open; the rest
     /// records where the node was when saved, for the person reading the file (and the OSC
-    /// port is tried again first, so a controller pointed at it keeps working).
+    /// and HTTP ports are tried again first, so a controller or a bookmarked editor pointed
+    /// at them keeps working).
     public struct NodeSettings: Equatable, Sendable {
         public var playing = true
         public var stereo = false
@@ -32,16 +33,21 @@ public struct SessionDocument: Equatable, Sendable {
         public var jackPorts: [String] = []
         public var oscURL: String?
         public var oscPort: Int?
+        public var editorURL: String?
+        public var httpPort: Int?
         public var savedBy: String?
 
         public init(playing: Bool = true, stereo: Bool = false, jackClient: String? = nil, jackPorts: [String] = [],
-                    oscURL: String? = nil, oscPort: Int? = nil, savedBy: String? = nil) {
+                    oscURL: String? = nil, oscPort: Int? = nil, editorURL: String? = nil, httpPort: Int? = nil,
+                    savedBy: String? = nil) {
             self.playing = playing
             self.stereo = stereo
             self.jackClient = jackClient
             self.jackPorts = jackPorts
             self.oscURL = oscURL
             self.oscPort = oscPort
+            self.editorURL = editorURL
+            self.httpPort = httpPort
             self.savedBy = savedBy
         }
 
@@ -51,6 +57,8 @@ public struct SessionDocument: Equatable, Sendable {
             if let jackClient { object["jackClient"] = .string(jackClient) }
             if let oscURL { object["oscURL"] = .string(oscURL) }
             if let oscPort { object["oscPort"] = .number(Double(oscPort)) }
+            if let editorURL { object["editorURL"] = .string(editorURL) }
+            if let httpPort { object["httpPort"] = .number(Double(httpPort)) }
             if let savedBy { object["savedBy"] = .string(savedBy) }
             return .object(object)
         }
@@ -64,8 +72,15 @@ public struct SessionDocument: Equatable, Sendable {
             if case .string(let s)? = o["jackClient"] { jackClient = s }
             if case .array(let a)? = o["jackPorts"] { jackPorts = a.compactMap { if case .string(let s) = $0 { s } else { nil } } }
             if case .string(let s)? = o["oscURL"] { oscURL = s }
-            if case .number(let n)? = o["oscPort"], n == n.rounded(), (1...65_535).contains(n) { oscPort = Int(n) }
+            oscPort = NodeSettings.port(o["oscPort"])
+            if case .string(let s)? = o["editorURL"] { editorURL = s }
+            httpPort = NodeSettings.port(o["httpPort"])
             if case .string(let s)? = o["savedBy"] { savedBy = s }
+        }
+
+        private static func port(_ json: JSONValue?) -> Int? {
+            guard case .number(let n)? = json, n == n.rounded(), (1...65_535).contains(n) else { return nil }
+            return Int(n)
         }
     }
 

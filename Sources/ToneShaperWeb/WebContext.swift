@@ -30,6 +30,7 @@ struct WebContext: Sendable {
     let services: WebHostServices
     let name: String
     let oscPort: Int?
+    let pages: EditorPages
 
     /// Performs `arguments` sent to `address` (relative, "frequency/range", or full,
     /// "/toneshaper/frequency/range"): the meaning is the core's; the notes are what the

@@ -21,6 +21,8 @@ public final class WebControlServer: Sendable {
     public let configuration: WebConfiguration
     /// The token peers beyond loopback must give (nil when loopback only).
     public let token: String?
+    /// The editor pages open now, for a session manager's optional GUI.
+    public let pages = EditorPages()
     private let routes: WebRoutes
     private let bindAddress: String
     /// The server and the port it listens on, once started.
@@ -42,7 +44,7 @@ public final class WebControlServer: Sendable {
         // bind everything and let the policy and the token decide.
         bindAddress = loopbackOnly ? "127.0.0.1" : "0.0.0.0"
         let context = WebContext(controller: controller, namespace: OSCQueryNamespace(prefix: configuration.oscPrefix),
-                                 services: services, name: configuration.name, oscPort: configuration.oscPort)
+                                 services: services, name: configuration.name, oscPort: configuration.oscPort, pages: pages)
         routes = WebRoutes(context: context, guardian: RequestGuard(policy: policy, token: token), load: WebLoad())
     }
 

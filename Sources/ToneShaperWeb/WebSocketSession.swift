@@ -13,6 +13,7 @@ import ToneShaperCore
 /// - `{"COMMAND": "LISTEN" | "IGNORE", "DATA": "/toneshaper/amplitude"}` (OSCQuery): value
 ///   changes of that parameter as binary OSC messages.
 /// - `{"query": "stats", "id": 8}`: the audio callback's figures (the page's playhead).
+/// - `{"hide": "..."}` is pushed to a page when the session manager hides the node's GUI.
 /// - `{"watch": "scope"}`: about 30 frames a second of the output's wave and spectrum
 ///   (`{"scope": ...}`), while the host can listen to the output.
 ///
@@ -36,6 +37,8 @@ final class WebSocketSession: WSMessageHandler, Sendable {
         let guarded = Mutex(Interest())
         /// The task pushing scope frames, while this page watches them.
         let scope = Mutex<Task<Void, Never>?>(nil)
+        /// This connection's number among the editor pages, once it watches the state.
+        let page = Mutex<Int?>(nil)
         func withLock<R>(_ body: (inout Interest) -> R) -> R { guarded.withLock { body(&$0) } }
     }
 
@@ -77,6 +80,7 @@ final class WebSocketSession: WSMessageHandler, Sendable {
                 }
             }
             subscription.cancel()
+            if let page = interest.page.withLock({ $0 }) { context.pages.closed(page) }
             if let scope = interest.scope.withLock({ task in defer { task = nil }; return task }) {
                 scope.cancel()
                 context.services.scope?.release()
@@ -111,6 +115,11 @@ final class WebSocketSession: WSMessageHandler, Sendable {
         }
         if message["watch"]?.string == "state" {
             interest.withLock { $0.state = true }
+            // Messages of one connection are handled one at a time: no race here.
+            if interest.page.withLock({ $0 == nil }) {
+                let page = context.pages.opened(output)
+                interest.page.withLock { $0 = page }
+            }
             return JSONValue.object(["state": StateJSON.object(context.controller.state)]).text
         }
         if message["watch"]?.string == "scope" {

@@ -242,30 +242,23 @@ struct RunCommand: ParsableCommand {
         return server
     }
 
+    /// Where the web side listens and whom it serves, from the options.
+    func webConfiguration() throws -> WebConfiguration {
+        var allow: [AddressRange] = []
+        for entry in oscAllow { allow.append(try AddressRange(parsing: entry)) }
+        return WebConfiguration(port: httpPort ?? WebConfiguration.defaultPort, searchFreePort: httpPort == nil,
+                                host: oscHost, allow: allow, name: clientName, oscPrefix: oscPrefix)
+    }
+
     /// The editor page and OSCQuery, in front of the same controller, under the same
     /// allow list as OSC.
     private func startWeb(controller: EngineController, node: JackNode, library: DocumentLibrary, oscPort: Int?) throws -> WebControlServer {
-        var allow: [AddressRange] = []
-        for entry in oscAllow { allow.append(try AddressRange(parsing: entry)) }
-        let configuration = WebConfiguration(port: httpPort ?? WebConfiguration.defaultPort, searchFreePort: httpPort == nil,
-                                             host: oscHost, allow: allow, name: clientName, oscPort: oscPort, oscPrefix: oscPrefix)
+        var configuration = try webConfiguration()
+        configuration.oscPort = oscPort
         let server = try WebControlServer(controller: controller, configuration: configuration,
                                           services: WebHostServices(statistics: { node.stats() }, library: library,
-                                                                    scope: scopeFeed(node: node)))
+                                                                    scope: .listening(server: serverName) { node }))
         try server.start()
         return server
-    }
-
-    /// The page's scope listens to the node's output through a JACK client of its own,
-    /// opened while a page watches.
-    private func scopeFeed(node: JackNode) -> ScopeFeed {
-        let server = serverName
-        return ScopeFeed {
-            guard let tap = try? ScopeTap(serverName: server, clientName: node.clientName + "-scope",
-                                          sources: node.portNames.prefix(1).map { $0 }) else { return nil }
-            // Closed off the caller's thread: closing a client whose server has gone can
-            // block, and the caller is a web session.
-            return (read: { tap.latest($0) }, sampleRate: tap.sampleRate, close: { DispatchQueue.global().async { tap.close() } })
-        }
     }
 }

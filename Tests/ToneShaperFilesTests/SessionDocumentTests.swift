@@ -12,7 +12,8 @@ import ToneShaperCore
         shape.extraKeys["someOtherAppsKey"] = .string("kept")
         let settings = SessionDocument.NodeSettings(playing: false, stereo: true, jackClient: "toneshaper.nX",
                                                     jackPorts: ["toneshaper.nX:out_1", "toneshaper.nX:out_2"],
-                                                    oscURL: "osc.udp://127.0.0.1:40000/", oscPort: 40000, savedBy: "toneshaper test")
+                                                    oscURL: "osc.udp://127.0.0.1:40000/", oscPort: 40000,
+                                                    editorURL: "http://127.0.0.1:40001/editor", httpPort: 40001, savedBy: "toneshaper test")
         let path = SessionDocument.path(forSession: directory.file("toneshaper.nX"))
         #expect(path.hasSuffix("/toneshaper.nX.toneshaper"))
         try SessionDocument(shape: shape, settings: settings).write(to: path)
@@ -39,7 +40,7 @@ import ToneShaperCore
     @Test func settingsOfTheWrongTypeFallBackToDefaults() throws {
         let text = """
         {"points": [[0, 440]], "duration": 1, "minFrequency": 20, "maxFrequency": 2000,
-         "toneshaperSession": {"playing": "yes", "stereo": 1, "oscPort": 70000, "jackPorts": [3, "a:out"]}}
+         "toneshaperSession": {"playing": "yes", "stereo": 1, "oscPort": 70000, "httpPort": 1.5, "editorURL": 2, "jackPorts": [3, "a:out"]}}
         """
         let document = try SessionDocument.decode(Array(text.utf8), source: "test")
         #expect(document.settings == SessionDocument.NodeSettings(jackPorts: ["a:out"]))

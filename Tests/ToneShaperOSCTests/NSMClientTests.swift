@@ -164,6 +164,16 @@ struct NSMClientTests {
         #expect(host.visible && sent == ["/nsm/client/gui_is_shown"])
         client.receive(path: "/nsm/client/hide_optional_gui", arguments: [])
         #expect(!host.visible && sent == ["/nsm/client/gui_is_shown", "/nsm/client/gui_is_hidden"])
+        // The user opening and closing pages on their own: the manager hears changes only.
+        sent = []
+        client.report(guiShown: false)
+        client.report(guiShown: true)
+        client.report(guiShown: true)
+        client.report(guiShown: false)
+        #expect(sent == ["/nsm/client/gui_is_shown", "/nsm/client/gui_is_hidden"])
+        let plain = Fixture()
+        plain.client.report(guiShown: true)
+        #expect(plain.takeSent() == [], "a client without :optional-gui: never reports a GUI")
         #expect(Fixture().client.afterAnnouncement().isEmpty, "nothing to say without :optional-gui:")
     }
 

@@ -51,6 +51,8 @@ public final class NSMClient {
     public private(set) var session: NSMOpenRequest?
     /// What the manager was last told: dirty (true), clean (false), or nothing yet.
     public private(set) var reportedDirty: Bool?
+    /// What the manager was last told of the GUI: shown (true), hidden (false), or nothing yet.
+    public private(set) var reportedGUIShown: Bool?
     private weak var host: (any NSMSessionHost)?
     private let send: (OSCMessage) -> Void
 
@@ -87,12 +89,21 @@ public final class NSMClient {
     /// What the manager must hear right after the announce: a client with an optional GUI
     /// says whether it is shown (it starts hidden).
     public func afterAnnouncement(guiShown: Bool = false) -> [OSCMessage] {
-        capabilities.contains(.optionalGUI) ? [OSCMessage(path: guiShown ? NSMProtocol.guiIsShown : NSMProtocol.guiIsHidden)] : []
+        guard capabilities.contains(.optionalGUI) else { return [] }
+        reportedGUIShown = guiShown
+        return [OSCMessage(path: guiShown ? NSMProtocol.guiIsShown : NSMProtocol.guiIsHidden)]
     }
 
-    /// The GUI was shown or hidden (by the manager's request or by the user closing it).
+    /// The GUI was shown or hidden: the manager's request is always answered.
     public func guiVisibilityChanged(shown: Bool) {
+        reportedGUIShown = shown
         send(OSCMessage(path: shown ? NSMProtocol.guiIsShown : NSMProtocol.guiIsHidden))
+    }
+
+    /// The user opened or closed the GUI on their own: the manager hears only changes.
+    public func report(guiShown: Bool) {
+        guard capabilities.contains(.optionalGUI), reportedGUIShown != guiShown else { return }
+        guiVisibilityChanged(shown: guiShown)
     }
 
     /// The host's state changed (true) or was saved or reloaded by other means (false).

@@ -395,16 +395,31 @@ function connect() {
   socket.onmessage = (event) => {
     if (typeof event.data !== "string") return;
     const message = JSON.parse(event.data);
-    if (message.state) adopt(message.state);
+    if (message.hide) hide(message.hide);
+    else if (message.state) adopt(message.state);
     else if (message.stats) syncClock(message.stats);
     else if (message.scope) drawMonitors(message.scope);
     else if (message.error) say(message.error);
     else if (message.ok) say((message.notes || []).join("; "));
   };
   socket.onclose = () => {
+    if (editor.hidden) return;
     $("status").textContent = "disconnected: retrying"; $("status").className = "status down";
     setTimeout(connect, 1000);
   };
+}
+
+// The session manager hid the node's GUI: close the window where the browser lets a page
+// do that, else step aside (no connection, so the node counts this page as closed).
+function hide(reason) {
+  editor.hidden = true;
+  editor.socket.close();
+  window.close();
+  $("status").textContent = "hidden"; $("status").className = "status down";
+  const cover = document.createElement("div");
+  cover.id = "hidden-cover";
+  cover.textContent = reason + " Reload the page to show the editor again.";
+  document.body.appendChild(cover);
 }
 
 function syncClock(stats) {

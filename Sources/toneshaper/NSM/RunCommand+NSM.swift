@@ -29,11 +29,15 @@ extension RunCommand {
             do { shape = try DocumentLibrary().load(document) } catch { throw ValidationError(error.description) }
         }
         shape = try parameters.apply(to: shape)
+        shape.midiMap = try midi.controllerMap(over: shape.midiMap)
         if saveName != nil { logger.notice("NSM: --save is ignored; the session manager decides when the node saves") }
 
         let oscConfiguration = noOSC ? nil : OSCControlServer.Configuration(port: 0, host: oscHost, prefix: oscPrefix, allow: oscAllow)
+        if httpPort != nil { logger.notice("NSM: --http-port is ignored; the editor takes the session's port, or any free one") }
+        let webConfiguration = noHTTP ? nil : try self.webConfiguration()
         let session = SessionNode(options: .init(startShape: shape, serverName: serverName, stereo: stereo,
-                                                 connect: connect, osc: oscConfiguration),
+                                                 connect: connect, osc: oscConfiguration, web: webConfiguration, announce: !noMDNS,
+                                                 midiInput: !midi.noMIDI, midiConnect: midi.connect, midiChannel: try midi.channel()),
                                   logger: logger)
         let connection: NSMConnection
         do {
@@ -49,7 +53,9 @@ extension RunCommand {
             logger.warning("NSM_URL is set but unusable (\(error)); running without session management")
             return false
         }
-        let client = NSMClient(host: session) { [weak connection] message in connection?.send(message) }
+        // The editor is the optional GUI: a manager's "show" opens it in the browser.
+        let capabilities: NSMCapabilities = webConfiguration == nil ? [.switch, .dirty] : [.switch, .dirty, .optionalGUI]
+        let client = NSMClient(capabilities: capabilities, host: session) { [weak connection] message in connection?.send(message) }
         session.client = client
         let refused = Mutex(false)
         session.onRefused = { _ in

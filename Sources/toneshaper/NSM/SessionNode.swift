@@ -6,6 +6,7 @@ import ToneShaperCore
 import ToneShaperFiles
 import ToneShaperJack
 import ToneShaperOSC
+import ToneShaperWeb
 
 /// The live node as a session manager's client: it opens JACK only when the manager opens
 /// a session, under the client id it is given; keeps its state in the session's file;
@@ -22,6 +23,14 @@ final class SessionNode: NSMSessionHost, @unchecked Sendable {
         var stereo: Bool
         var connect: [String]
         var osc: OSCControlServer.Configuration?
+        /// The editor and OSCQuery (nil: --no-http); the port is the session's.
+        var web: WebConfiguration?
+        /// Announce OSCQuery and OSC over mDNS (not with --no-mdns).
+        var announce = true
+        /// The MIDI input port (as `run`'s MIDI options give it).
+        var midiInput = true
+        var midiConnect: [String] = []
+        var midiChannel: Int?
     }
 
     let queue = DispatchQueue(label: "toneshaper.nsm.session")
@@ -37,6 +46,8 @@ final class SessionNode: NSMSessionHost, @unchecked Sendable {
     private var nodeClientID: String?
     private var nodeStereo = false
     private var osc: OSCControlServer?
+    private var web: WebControlServer?
+    private var announcer: ServiceAnnouncer?
     /// The open session's file.
     private(set) var sessionFile: String?
     /// The controller's revision when the session was last opened or saved: anything newer
@@ -89,6 +100,7 @@ final class SessionNode: NSMSessionHost, @unchecked Sendable {
             }
         }
         startOSCOnce(preferredPort: document.settings.oscPort)
+        startWebOnce(preferredPort: document.settings.httpPort)
 
         sessionFile = file
         cleanRevision = controller.state.revision
@@ -102,7 +114,7 @@ final class SessionNode: NSMSessionHost, @unchecked Sendable {
         let state = controller.state
         let settings = SessionDocument.NodeSettings(
             playing: state.playing, stereo: nodeStereo, jackClient: node?.clientName, jackPorts: node?.portNames ?? [],
-            oscURL: osc?.url, oscPort: osc?.port, savedBy: "toneshaper \(ToneShaperVersion.string)")
+            oscURL: osc?.url, oscPort: osc?.port, editorURL: web?.editorURL, httpPort: web.map(\.port), savedBy: "toneshaper \(ToneShaperVersion.string)")
         do {
             try SessionDocument(shape: state.shape, settings: settings).write(to: file)
         } catch {
@@ -122,6 +134,37 @@ final class SessionNode: NSMSessionHost, @unchecked Sendable {
     func sessionIsLoaded() {
         logger.debug("NSM: the session is loaded")
     }
+
+    /// The optional GUI is the browser editor: shown by opening its URL in the user's
+    /// browser, hidden by asking every open page to close.
+    func setOptionalGUI(visible: Bool) -> Bool {
+        guard let web else {
+            logger.notice("NSM: no editor to \(visible ? "show" : "hide") until the session is open")
+            return false
+        }
+        guard visible else {
+            let pages = web.pages.hideAll(reason: "The session manager hid ToneShaper's editor.")
+            logger.info("NSM: editor hidden (\(pages) page\(pages == 1 ? "" : "s") asked to close)")
+            return false
+        }
+        if web.pages.count > 0 { return true }
+        if let failure = EditorLauncher.open(web.editorURL) {
+            logger.error("NSM: cannot show the editor: \(failure)")
+            return false
+        }
+        logger.info("NSM: editor opened in the browser: \(web.editorURL)")
+        // A browser that never shows the page (none installed, no display) must not leave
+        // the manager believing the GUI is up.
+        queue.asyncAfter(deadline: .now() + SessionNode.browserPatience) { [weak self] in
+            guard let self, let web = self.web, web.pages.count == 0, self.client?.reportedGUIShown == true else { return }
+            self.logger.warning("NSM: no editor page connected within \(Int(SessionNode.browserPatience)) s of opening the browser; the GUI is reported hidden")
+            self.client?.report(guiShown: false)
+        }
+        return true
+    }
+
+    /// How long a browser may take to open the editor before the GUI counts as hidden.
+    static let browserPatience = 20.0
 
     // MARK: Parts
 
@@ -146,7 +189,9 @@ final class SessionNode: NSMSessionHost, @unchecked Sendable {
             if started.clientName != id {
                 logger.warning("NSM: JACK named the client \(started.clientName): \(id) was taken")
             }
-            FileHandle.standardOutput.write(Data("JACK: \(started.portNames.joined(separator: " "))\n".utf8))
+            var ready = "JACK: \(started.portNames.joined(separator: " "))\n"
+            if let midi = started.midiPortName { ready += "MIDI: \(midi)\n" }
+            FileHandle.standardOutput.write(Data(ready.utf8))
             return nil
         case .failure(let error):
             logger.error("NSM: cannot open JACK client \(id): \(error)")
@@ -164,8 +209,12 @@ final class SessionNode: NSMSessionHost, @unchecked Sendable {
     private func startClient(id: String, stereo: Bool) -> Result<JackNode, JackNodeError> {
         // No automatic connections: the session manager restores them (jackpatch), and one
         // made on every open would come back even after the user removed it.
-        let node = JackNode(controller: controller, configuration: JackNodeConfiguration(
-            clientName: id, serverName: options.serverName, stereo: stereo, connectTo: options.connect, autoConnect: false))
+        var configuration = JackNodeConfiguration(
+            clientName: id, serverName: options.serverName, stereo: stereo, connectTo: options.connect, autoConnect: false)
+        configuration.midiInput = options.midiInput
+        configuration.midiConnect = options.midiConnect
+        configuration.midiChannel = options.midiChannel
+        let node = JackNode(controller: controller, configuration: configuration)
         do { try node.start() } catch { return .failure(error) }
         return .success(node)
     }
@@ -195,6 +244,39 @@ final class SessionNode: NSMSessionHost, @unchecked Sendable {
         }
     }
 
+    /// The editor and OSCQuery, once, after the first open: on the port the session used
+    /// before if it is free (a bookmarked editor keeps working), else on any free port.
+    private func startWebOnce(preferredPort: Int?) {
+        guard web == nil, var configuration = options.web else { return }
+        configuration.oscPort = osc?.port
+        configuration.name = nodeClientID ?? configuration.name
+        configuration.searchFreePort = false
+        let services = WebHostServices(statistics: { [weak self] in self?.node?.stats() }, library: DocumentLibrary(),
+                                       scope: .listening(server: options.serverName) { [weak self] in self?.node })
+        for port in [preferredPort, 0].compactMap({ $0 }) {
+            configuration.port = port
+            do {
+                let server = try WebControlServer(controller: controller, configuration: configuration, services: services)
+                try server.start()
+                web = server
+                // A page opened or closed by the user: the manager's GUI button follows.
+                server.pages.observe { [weak self] open in
+                    guard let self else { return }
+                    self.queue.async { self.client?.report(guiShown: open) }
+                }
+                if let osc, options.announce {
+                    announcer = ServiceAnnouncer(name: configuration.name, services: [
+                        .init(type: "_oscjson._tcp", port: server.port), .init(type: "_osc._udp", port: osc.port),
+                        .init(type: "_osc._tcp", port: osc.port)])
+                }
+                FileHandle.standardOutput.write(Data("Editor: \(server.editorURL)\n".utf8))
+                return
+            } catch {
+                logger.notice("NSM: editor not on port \(port): \(error)")
+            }
+        }
+    }
+
     /// A refusal of the core in the words a session manager shows its user.
     private static func phrase(_ error: ControlError) -> String {
         error.phrased(naming: { _ in "the session's tone shape" }, remedy: { _ in nil })
@@ -204,6 +286,10 @@ final class SessionNode: NSMSessionHost, @unchecked Sendable {
     func close() {
         subscription?.cancel()
         subscription = nil
+        announcer?.stop()
+        announcer = nil
+        web?.stop()
+        web = nil
         osc?.stop()
         osc = nil
         node?.stop()

@@ -11,10 +11,13 @@ extension WithJackServer {
     /// executable by the tests' own manager on a private JACK server.
     @Suite struct SessionManager {
         /// A node started as nsmd starts it: no arguments (unless given), NSM_URL set.
-        static func start(_ manager: TestSessionManager, on server: PrivateJackServer, arguments: [String] = []) async throws -> NodeProcess {
-            let node = try NodeProcess(arguments, server: server, environment: manager.environment)
+        static func start(_ manager: TestSessionManager, on server: PrivateJackServer, arguments: [String] = [],
+                          environment: [String: String] = [:]) async throws -> NodeProcess {
+            let node = try NodeProcess(arguments, server: server, environment: manager.environment.merging(environment) { $1 })
             let announce = try #require(await manager.expect("/nsm/server/announce"), "no announce; stderr: \(node.stderr.text)")
-            #expect(announce.strings.prefix(2) == ["toneshaper", ":switch:dirty:"])
+            // The browser editor is the optional GUI; without it (--no-http) there is none.
+            let capabilities = arguments.contains("--no-http") ? ":switch:dirty:" : ":switch:dirty:optional-gui:"
+            #expect(announce.strings.prefix(2) == ["toneshaper", capabilities])
             return node
         }
 
@@ -77,6 +80,9 @@ extension WithJackServer {
             let settings = try #require(json["toneshaperSession"] as? [String: Any])
             #expect(settings["jackClient"] as? String == "toneshaper.nTEST")
             #expect(settings["oscPort"] as? Int == oscPort)
+            let editor = try #require(node.editorURL)
+            #expect(settings["editorURL"] as? String == editor)
+            #expect(settings["httpPort"] as? Int == (try await node.webClient()).port)
 
             // Session messages sent to the control port are not answered as unknown addresses.
             #expect(try OSCDatagram.request(OSCDatagram.message("/nsm/client/save", []), toPort: oscPort, timeout: 0.5) == nil)
@@ -113,6 +119,7 @@ extension WithJackServer {
             try await Task.sleep(for: .milliseconds(200))
             let before = try server.record("toneshaper.nSND:out_1", seconds: 1.5, into: scratch.url)
             #expect(try await manager.save()?.path == "/reply")
+            let firstEditor = try #require(first.editorURL)
             #expect(await first.stop() == 0)
 
             // Second run, without the document or options: the session's file alone gives the
@@ -124,6 +131,9 @@ extension WithJackServer {
             #expect(reopened.path == "/reply" && reopened.strings.last?.contains("opened") == true, "\(reopened)")
             try await second.waitUntilReady()
             #expect(second.ports == ["toneshaper.nSND:out_1", "toneshaper.nSND:out_2"])
+            #expect(second.oscPort == port, "the session's OSC port, free again, is taken again")
+            _ = try await second.webClient()
+            #expect(second.editorURL == firstEditor, "and so is its editor's port: a bookmark keeps working")
             try await Task.sleep(for: .milliseconds(200))
             let after = try server.record("toneshaper.nSND:out_1", seconds: 1.5, into: scratch.url)
             #expect(await second.stop() == 0)
@@ -142,6 +152,61 @@ extension WithJackServer {
             let p1 = Self.harmonicProfile(after.samples, rate: after.sampleRate, fundamental: 440)
             #expect(p0[2] > 0.08 && p0[2] < 0.14, "a triangle's third harmonic is 1/9 of its fundamental: \(p0)")
             for k in p0.indices { #expect(abs(p0[k] - p1[k]) < 0.02, "harmonic \(k + 1): \(p0) vs \(p1)") }
+        }
+
+        static var haveWebSocketClient: Bool {
+            (try? ExternalTools.run("python3", ["-c", "import websocket"]).status) == 0
+        }
+
+        /// The optional GUI is the browser editor. The "browser" here is a page of the tests'
+        /// own (`Tests/Browser/session_page.py`, started through `BROWSER` as xdg-open would
+        /// start a browser) that speaks the editor page's WebSocket protocol.
+        @Test(.enabled(if: haveWebSocketClient, "needs python3 with websocket-client (Scripts/setup.sh installs it)"))
+        func showAndHideOpenAndCloseTheEditorAndAPageClosedByTheUserIsReported() async throws {
+            let server = try PrivateJackServer()
+            let scratch = try ScratchDirectory()
+            let manager = try TestSessionManager()
+            let page = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+                .appendingPathComponent("../../Browser/session_page.py").standardized.path
+            let log = scratch.url.appendingPathComponent("browser.log").path
+            let node = try await Self.start(manager, on: server, environment: ["BROWSER": "python3 \(page) %s \(log)"])
+            let lines = { ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init) }
+            #expect(await manager.expect("/nsm/client/gui_is_hidden") != nil, "an optional GUI starts hidden, and says so")
+
+            // Before the session opens there is no editor to show.
+            try manager.welcome()
+            try manager.send("/nsm/client/show_optional_gui")
+            #expect(await manager.expect("/nsm/client/gui_is_hidden") != nil)
+            #expect(lines().isEmpty)
+
+            #expect(try await manager.open(scratch.url.appendingPathComponent("toneshaper.nGUI").path, clientID: "toneshaper.nGUI")?.path == "/reply")
+            try await node.waitUntilReady()
+            _ = try await node.webClient()
+            let editor = try #require(node.editorURL)
+
+            // Show: the browser opens the editor's URL, and the page joins.
+            try manager.send("/nsm/client/show_optional_gui")
+            #expect(await manager.expect("/nsm/client/gui_is_shown") != nil)
+            #expect(await eventually(timeout: 15) { lines().contains("state") }, "the page never got the state: \(lines()) \(node.stderr.text)")
+            #expect(lines().first?.hasSuffix(" " + editor) == true, "\(lines())")
+            // The page staying open says nothing more.
+            #expect(await manager.nothing(to: "/nsm/client/gui_is_hidden", within: 0.5))
+
+            // Hide: the page is asked to close, and closes.
+            try manager.send("/nsm/client/hide_optional_gui")
+            #expect(await manager.expect("/nsm/client/gui_is_hidden") != nil)
+            #expect(await eventually(timeout: 10) { lines().contains { $0.hasPrefix("hide ") } }, "\(lines())")
+            #expect(await manager.nothing(to: "/nsm/client/gui_is_shown", within: 0.5), "closing the page says nothing more")
+
+            // Shown again, then closed by the user (the page's process ends): the manager hears it.
+            try manager.send("/nsm/client/show_optional_gui")
+            #expect(await manager.expect("/nsm/client/gui_is_shown") != nil)
+            #expect(await eventually(timeout: 15) { lines().filter { $0.hasPrefix("pid ") }.count == 2 && lines().last == "state" }, "\(lines())")
+            let pid = try #require(lines().last { $0.hasPrefix("pid ") }.flatMap { Int32($0.split(separator: " ")[1]) })
+            kill(pid, SIGTERM)
+            #expect(await manager.expect("/nsm/client/gui_is_hidden") != nil, "the user closed the last page")
+
+            #expect(await node.stop(signal: SIGTERM) == 0)
         }
 
         @Test func switchOpensAnotherSessionWithoutRestarting() async throws {
@@ -255,7 +320,7 @@ extension WithJackServer {
             try process.run()
             defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
             let announce = try #require(await manager.expect("/nsm/server/announce"))
-            #expect(announce.strings.prefix(2) == ["toneshaper", ":switch:dirty:"])
+            #expect(announce.strings.prefix(2) == ["toneshaper", ":switch:dirty:optional-gui:"])
             try manager.send("/error", [.string("/nsm/server/announce"), .int(-2), .string("incompatible API")])
             #expect(await eventually(timeout: 5) { !process.isRunning })
             process.waitUntilExit()
