@@ -113,7 +113,7 @@ let package = Package(
         .testTarget(name: "ToneShaperCoreTests", dependencies: ["ToneShaperCore", "ToneShaperDSP", "ToneShaperTestSupport", "CAllocationCounter"]
                     + kernelLevels.map { .target(name: $0.name) }),
         .testTarget(name: "ToneShaperJackTests", dependencies: ["ToneShaperJack", "ToneShaperOSC", "ToneShaperWeb", "ToneShaperCore", "ToneShaperTestSupport", "toneshaper", "CAllocationCounter"]),
-        .testTarget(name: "ToneShaperOSCTests", dependencies: ["ToneShaperOSC", "ToneShaperCore"]),
+        .testTarget(name: "ToneShaperOSCTests", dependencies: ["ToneShaperOSC", "ToneShaperCore", "ToneShaperTestSupport"]),
         .testTarget(name: "ToneShaperWebTests", dependencies: ["ToneShaperWeb", "ToneShaperCore", "ToneShaperTestSupport", "toneshaper"]),
         .testTarget(name: "ToneShaperFilesTests", dependencies: ["ToneShaperFiles", "ToneShaperCore", "ToneShaperTestSupport", "toneshaper"]),
     ]

@@ -23,7 +23,7 @@ extension JackNode {
     /// DAW may come back later than the server).
     func keepMIDIConnections(_ session: JackSession) {
         guard let midiPort = session.midiPort else { return }
-        let current = JackNode.names(jack_port_get_connections(midiPort))
+        let current = JackSession.strings(jack_port_get_connections(midiPort))
         if signals.midiSettledGeneration.load(ordering: .relaxed) == session.generation {
             if signals.lostGeneration.load(ordering: .acquiring) != session.generation {
                 signals.midiPeers.withLock { $0 = current }
@@ -49,19 +49,6 @@ extension JackNode {
             signals.midiSettledGeneration.store(session.generation, ordering: .relaxed)
             signals.midiRestoreDeadline.store(0, ordering: .relaxed)
         }
-    }
-
-    /// Copies a NULL-terminated list of port names from libjack and frees it.
-    static func names(_ list: UnsafeMutablePointer<UnsafePointer<CChar>?>?) -> [String] {
-        guard let list else { return [] }
-        defer { jack_free(list) }
-        var result: [String] = []
-        var i = 0
-        while let name = list[i] {
-            result.append(String(cString: name))
-            i += 1
-        }
-        return result
     }
 
     /// The full name of the MIDI input port ("toneshaper:midi_in"), nil without one.

@@ -125,7 +125,7 @@ struct JackSession: @unchecked Sendable {
     }
 
     /// Copies a NULL-terminated array of C strings from libjack and frees it with jack_free.
-    private static func strings(_ list: UnsafeMutablePointer<UnsafePointer<CChar>?>?) -> [String] {
+    static func strings(_ list: UnsafeMutablePointer<UnsafePointer<CChar>?>?) -> [String] {
         guard let list else { return [] }
         defer { jack_free(list) }
         var result: [String] = []

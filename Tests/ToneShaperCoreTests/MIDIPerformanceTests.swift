@@ -62,6 +62,24 @@ struct MIDIPerformanceTests {
         func rms(last samples: Int) -> Double { SignalAnalysis.rms(output, range: (output.count - samples)..<output.count) }
     }
 
+    @Test func heldKeysGiveLastNotePriority() {
+        var keys = HeldKeys()
+        #expect(keys.latest == nil)
+        for note: UInt8 in [60, 64, 67] { keys.press(note) }
+        #expect(keys.latest == 67 && keys.count == 3)
+        keys.press(64)                       // pressed again: the latest, not twice
+        #expect(keys.latest == 64 && keys.count == 3)
+        keys.release(64)
+        #expect(keys.latest == 67)
+        keys.release(99)                     // never down: nothing changes
+        keys.release(67)
+        #expect(keys.latest == 60 && keys.count == 1)
+        for note in 0..<200 { keys.press(UInt8(note % 128)) }
+        #expect(keys.count == 128 && keys.latest == 71, "bounded: every key at most once")
+        keys.removeAll()
+        #expect(keys.latest == nil)
+    }
+
     @Test func droneNoteTransposesAndReleaseReturns() {
         let player = Player(Self.steady())
         player.play(periods: 200)

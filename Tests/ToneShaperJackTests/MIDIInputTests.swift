@@ -251,6 +251,7 @@ extension WithJackServer {
                 return graph?["keys:out"] == ["toneshaper:midi_in"] && graph?["pad:out"] == ["toneshaper:midi_in"]
             }
             #expect(restored, "\(String(describing: server.connections())) \(node.stderr.text)")
+            withExtendedLifetime((keys, pad)) {}   // the clients stay until the check is done
             keys = nil
             pad = nil
             await node.stop()

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ToneShaperCore
+import ToneShaperTestSupport
 @testable import ToneShaperJack
 
 #if canImport(Glibc)
@@ -20,7 +21,7 @@ extension WithJackServer {
             #expect(node.stdout.text.contains("OSC: osc.udp://127.0.0.1:\(port)/\nOSC: osc.tcp://127.0.0.1:\(port)/\n"))
 
             // A TCP client that sends half a message and stops.
-            let stalled = try TCPSocket(port: port)
+            let stalled = try LoopbackTCP(port: port)
             try stalled.write([0, 0, 0, 64] + Array("/toneshaper/amp".utf8))
             let reply = try OSCDatagram.request(OSCDatagram.message("/toneshaper/amplitude", [.float(0.125)]), toPort: port)
             #expect(reply.map { "\($0)" } == "[ToneShaperJackTests.OSCDatagram.Argument.string(\"/toneshaper/amplitude\")]")
@@ -143,32 +144,6 @@ extension WithJackServer {
             #expect(await eventually(timeout: 6) { node.isConnected })
             #expect(await eventually(timeout: 2) { node.stats().max > 0 })
             #expect(node.stats().max < 1_000_000, "max \(node.stats().max) µs")
-        }
-    }
-}
-
-/// A plain TCP connection to the node, for a client that misbehaves on purpose.
-final class TCPSocket {
-    let fd: Int32
-
-    init(port: Int) throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        self.fd = fd
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard result == 0 else { close(fd); throw JackTestError("connect failed") }
-    }
-
-    deinit { close(fd) }
-
-    func write(_ bytes: [UInt8]) throws {
-        guard bytes.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) == bytes.count else {
-            throw JackTestError("send failed")
         }
     }
 }

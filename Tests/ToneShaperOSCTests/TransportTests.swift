@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import ToneShaperCore
+import ToneShaperTestSupport
 @testable import ToneShaperOSC
 
 #if canImport(Glibc)
@@ -43,7 +44,7 @@ struct TransportTests {
     @Test("SLIP-framed TCP (OSC 1.1) is understood and answered in SLIP")
     func slipFraming() throws {
         let fixture = try OSCFixture()
-        let socket = try RawTCP(port: fixture.server.port)
+        let socket = try LoopbackTCP(port: fixture.server.port)
         let message = try #require(OSCPacket.encode(OSCMessage(path: "/toneshaper/wave", arguments: [.string("Square")])))
         try socket.write([0xC0] + StreamConnection.slipEncoded(message))
         let reply = try #require(socket.read(timeout: 2))
@@ -57,13 +58,13 @@ struct TransportTests {
     func stalledTCPClients() throws {
         let fixture = try OSCFixture()
         let port = fixture.server.port
-        let silent = try RawTCP(port: port)
-        let half = try RawTCP(port: port)
+        let silent = try LoopbackTCP(port: port)
+        let half = try LoopbackTCP(port: port)
         // Announces 200 bytes and sends 12.
         try half.write([0, 0, 0, 200] + Array("/toneshaper/".utf8))
 
         // Floods queries and never reads a reply: the node must drop it, not wait for it.
-        let deaf = try RawTCP(port: port)
+        let deaf = try LoopbackTCP(port: port)
         let query = try #require(OSCPacket.encode(OSCMessage(path: "/toneshaper/state")))
         let framed = [UInt8(0), 0, 0, UInt8(query.count)] + query
         let flood = Array([[UInt8]](repeating: framed, count: 2_000).joined())
@@ -151,8 +152,8 @@ struct TransportTests {
     @Test("TCP clients beyond the limit push out the one idle longest")
     func connectionLimit() throws {
         let fixture = try OSCFixture()
-        var sockets: [RawTCP] = []
-        for _ in 0..<OSCReceiveLoop.maximumConnections { sockets.append(try RawTCP(port: fixture.server.port)) }
+        var sockets: [LoopbackTCP] = []
+        for _ in 0..<OSCReceiveLoop.maximumConnections { sockets.append(try LoopbackTCP(port: fixture.server.port)) }
         usleep(100_000)
         let newcomer = try OSCClient(host: "127.0.0.1", port: fixture.server.port, overTCP: true)
         #expect(try newcomer.request("/toneshaper/state", timeout: 2).first?.path == "/toneshaper/state")
@@ -166,54 +167,6 @@ struct TransportTests {
         try fixture.client.sendPacket(Array("#bundle\0".utf8) + [0, 0, 0, 0, 0, 0, 0, 1, 0xFF, 0xFF, 0xFF, 0xF0])
         #expect(eventually { fixture.server.counters.refused == 2 })
         #expect(try fixture.request("/toneshaper/state")?.path == "/toneshaper/state")
-    }
-}
-
-/// A plain TCP socket to the node, for clients that misbehave on purpose.
-final class RawTCP: @unchecked Sendable {
-    let fd: Int32
-
-    init(port: Int) throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        self.fd = fd
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard result == 0 else { close(fd); throw OSCConfigurationError("connect failed") }
-    }
-
-    deinit { close(fd) }
-
-    func write(_ bytes: [UInt8]) throws {
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
-            guard n > 0 else { throw OSCConfigurationError("send failed") }
-            offset += n
-        }
-    }
-
-    func read(timeout: Double) -> [UInt8]? {
-        var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        guard poll(&ready, 1, Int32(timeout * 1000)) == 1 else { return nil }
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-        return n > 0 ? Array(buffer[0..<n]) : nil
-    }
-
-    /// The node closed its end: a read returns end of file (after any replies queued).
-    func isClosedByPeer() -> Bool {
-        var buffer = [UInt8](repeating: 0, count: 1 << 20)
-        while true {
-            var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            guard poll(&ready, 1, 0) == 1 else { return false }
-            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if n <= 0 { return true }
-        }
     }
 }
 

@@ -14,7 +14,7 @@ extension MIDIPerformer {
                 pool[i].note = note
                 pool[i].channel = channel
                 pool[i].stage = .held
-                pushMono(note)
+                monoKeys.press(note)
                 return
             }
         }
@@ -47,14 +47,14 @@ extension MIDIPerformer {
         // No free slot (a flood of notes): the quietest dying voice is cut.
         let slot = free >= 0 ? free : (quietest >= 0 ? quietest : (victim >= 0 ? victim : 0))
         start(slot, note: note, channel: channel, ratio: ratio, velocity: velocity, engine: engine)
-        if settings.voices == 1 { pushMono(note) }
+        if settings.voices == 1 { monoKeys.press(note) }
     }
 
     mutating func noteOff(_ note: UInt8, channel: UInt8, engine: borrowing ToneEngine) {
         if settings.voices == 1 {
-            removeMono(note)
+            monoKeys.release(note)
             for i in 0..<MIDIPerformer.poolSize where pool[i].stage == .held && pool[i].note == note {
-                if let previous = topMono() {
+                if let previous = monoKeys.latest {
                     // Back to the key still held, legato.
                     glide(i, to: FastPower.exp2(Double(Int(previous) - settings.rootNote) / 12))
                     pool[i].note = previous
@@ -87,7 +87,7 @@ extension MIDIPerformer {
                 release(i)
             }
         }
-        monoCount = 0
+        monoKeys.removeAll()
     }
 
     /// The oldest released voice, else the oldest sounding one.
@@ -136,27 +136,6 @@ extension MIDIPerformer {
         pool[i].ratioLeft = n
         pool[i].ratioStep = (ratio - pool[i].ratio) / Double(n)
     }
-
-    // The keys held in mono mode, oldest first: the `held` stack, unused by instrument mode.
-    private mutating func pushMono(_ note: UInt8) {
-        removeMono(note)
-        if monoCount < 128 { monoKeys[monoCount] = note; monoCount += 1 }
-    }
-
-    private mutating func removeMono(_ note: UInt8) {
-        var i = 0
-        while i < monoCount {
-            if monoKeys[i] == note {
-                var j = i
-                while j + 1 < monoCount { monoKeys[j] = monoKeys[j + 1]; j += 1 }
-                monoCount -= 1
-            } else {
-                i += 1
-            }
-        }
-    }
-
-    private func topMono() -> UInt8? { monoCount > 0 ? monoKeys[monoCount - 1] : nil }
 
     // MARK: Rendering
 

@@ -32,8 +32,7 @@ public struct MIDIPerformer: ~Copyable {
     var sampleRate: Double
 
     // Drone: the keys down, oldest first (last-note priority), and those the pedal holds.
-    private let held: UnsafeMutablePointer<UInt8>
-    private var heldCount = 0
+    private var held = HeldKeys()
     private var sustainedKeys: (UInt64, UInt64) = (0, 0)
     var sustain = false
     /// Pitch bend in semitones.
@@ -45,8 +44,7 @@ public struct MIDIPerformer: ~Copyable {
     private var learning: Int8 = -1
 
     // Instrument mode: mono's keys held (oldest first), and the pool.
-    let monoKeys: UnsafeMutablePointer<UInt8>
-    var monoCount = 0
+    var monoKeys = HeldKeys()
     let pool: UnsafeMutablePointer<InstrumentVoice>
     var serial: UInt64 = 0
     /// 1 while the drone is heard, 0 in instrument mode; fades between them when switched.
@@ -59,10 +57,6 @@ public struct MIDIPerformer: ~Copyable {
     public init(settings: PerformanceSettings, controllers: MIDIControllerMap, sampleRate: Double) {
         self.settings = settings
         self.sampleRate = sampleRate
-        held = .allocate(capacity: 128)
-        held.initialize(repeating: 0, count: 128)
-        monoKeys = .allocate(capacity: 128)
-        monoKeys.initialize(repeating: 0, count: 128)
         controllerMap = .allocate(capacity: 128)
         controllerMap.initialize(repeating: -1, count: 128)
         pool = .allocate(capacity: MIDIPerformer.poolSize)
@@ -82,8 +76,6 @@ public struct MIDIPerformer: ~Copyable {
     }
 
     deinit {
-        held.deallocate()
-        monoKeys.deallocate()
         controllerMap.deallocate()
         pool.deallocate()
         scratch.deallocate()
@@ -113,7 +105,7 @@ public struct MIDIPerformer: ~Copyable {
     /// bend, in instrument mode the bend alone (each voice adds its note).
     var engineRatio: Double {
         var semitones = bendSemitones
-        if !settings.instrument, heldCount > 0 { semitones += Double(Int(held[heldCount - 1]) - settings.rootNote) }
+        if !settings.instrument, let latest = held.latest { semitones += Double(Int(latest) - settings.rootNote) }
         return FastPower.exp2(semitones / 12)
     }
 
@@ -132,7 +124,7 @@ public struct MIDIPerformer: ~Copyable {
             let fade = max(1, Int(MIDIPerformer.stealSeconds * sampleRate))
             droneLevel.move(to: settings.instrument ? 0 : 1, over: fade)
             // Keys held in one mode do not carry into the other.
-            heldCount = 0
+            held.removeAll()
             sustainedKeys = (0, 0)
             releaseAll(fast: true)
         }
@@ -174,7 +166,7 @@ public struct MIDIPerformer: ~Copyable {
                 setSustained(note, true)
                 return .none
             }
-            removeHeld(note)
+            held.release(note)
             return .transpose(engineRatio)
         case .controlChange(_, let controller, let value):
             return controlChange(controller, value, engine: engine)
@@ -195,11 +187,11 @@ public struct MIDIPerformer: ~Copyable {
             sustain = down
             return sustain || settings.instrument ? .none : .transpose(engineRatio)
         case 120:   // all sound off
-            heldCount = 0
+            held.removeAll()
             releaseAll(fast: true)
             return .transpose(engineRatio)
         case 123:   // all notes off
-            heldCount = 0
+            held.removeAll()
             sustainedKeys = (0, 0)
             releaseAll(fast: false)
             return .transpose(engineRatio)
@@ -220,7 +212,7 @@ public struct MIDIPerformer: ~Copyable {
         if settings.instrument {
             for i in 0..<MIDIPerformer.poolSize where pool[i].stage == .sustained { release(i) }
         } else {
-            for note in 0..<128 where isSustained(UInt8(note)) { removeHeld(UInt8(note)) }
+            for note in 0..<128 where isSustained(UInt8(note)) { held.release(UInt8(note)) }
             sustainedKeys = (0, 0)
         }
     }
@@ -228,25 +220,8 @@ public struct MIDIPerformer: ~Copyable {
     // MARK: Drone keys
 
     private mutating func pushHeld(_ note: UInt8) {
-        removeHeld(note)
+        held.press(note)
         setSustained(note, false)
-        if heldCount < 128 {
-            held[heldCount] = note
-            heldCount += 1
-        }
-    }
-
-    private mutating func removeHeld(_ note: UInt8) {
-        var i = 0
-        while i < heldCount {
-            if held[i] == note {
-                var j = i
-                while j + 1 < heldCount { held[j] = held[j + 1]; j += 1 }
-                heldCount -= 1
-            } else {
-                i += 1
-            }
-        }
     }
 
     private func isSustained(_ note: UInt8) -> Bool {

@@ -14,8 +14,8 @@ struct PacketOrigin {
 }
 
 /// The thread that reads the node's OSC sockets: UDP datagrams, TCP connections being
-/// accepted, and each connected TCP client. It sleeps in poll() until something arrives or
-/// `stop()` writes to its wake-up pipe, so an idle node costs no CPU on OSC. Every socket
+/// accepted, and each connected TCP client. It sleeps in poll() until something arrives
+/// (see `PollingThread`). Every socket
 /// is non-blocking and every client has its own buffers: a slow or stalled TCP client
 /// delays no one.
 ///
@@ -29,8 +29,7 @@ final class OSCReceiveLoop: @unchecked Sendable {
     private let handler: Handler
     private let admit: Admit
     private let note: (String) -> Void
-    private var wake: [Int32] = [-1, -1]
-    private let finished = DispatchSemaphore(value: 0)
+    private let thread: PollingThread
     private var connections: [StreamConnection] = []
 
     /// TCP clients at once; past it the one idle longest makes room for the newcomer, so
@@ -47,23 +46,18 @@ final class OSCReceiveLoop: @unchecked Sendable {
         self.handler = handler
         self.admit = admit
         self.note = note
-        guard pipe(&wake) == 0 else { return nil }
+        guard let thread = PollingThread() else { return nil }
+        self.thread = thread
     }
 
     func start() {
-        let thread = Thread { [self] in run() }
-        thread.name = "toneshaper-osc"
-        thread.start()
+        thread.start(name: "toneshaper-osc") { [self] in run() }
     }
 
     /// Wakes the thread, and returns once it will not touch the sockets again. Closes the
     /// TCP connections; the listening sockets belong to the caller.
     func stop() {
-        var byte: UInt8 = 1
-        _ = write(wake[1], &byte, 1)
-        finished.wait()
-        close(wake[0])
-        close(wake[1])
+        thread.stop()
         connections.removeAll()
     }
 
@@ -89,7 +83,7 @@ final class OSCReceiveLoop: @unchecked Sendable {
         var fds: [pollfd] = []
         while true {
             fds.removeAll(keepingCapacity: true)
-            fds.append(pollfd(fd: wake[0], events: Int16(POLLIN), revents: 0))
+            fds.append(pollfd(fd: thread.wakeDescriptor, events: Int16(POLLIN), revents: 0))
             fds.append(pollfd(fd: sockets.udp, events: Int16(POLLIN), revents: 0))
             fds.append(pollfd(fd: sockets.tcp, events: Int16(POLLIN), revents: 0))
             for connection in connections {
@@ -108,7 +102,6 @@ final class OSCReceiveLoop: @unchecked Sendable {
                 serve(connection, events: fds[3 + i].revents)
             }
         }
-        finished.signal()
     }
 
     /// Every datagram waiting, then back to sleep.

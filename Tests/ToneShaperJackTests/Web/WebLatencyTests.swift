@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 import ToneShaperCore
 import ToneShaperJack
+import ToneShaperTestSupport
 import ToneShaperWeb
 
 #if canImport(Glibc)
@@ -94,21 +95,14 @@ extension WithJackServer {
 /// The smallest WebSocket client the measurement needs: a handshake, masked text frames
 /// out, and whatever comes back read and dropped.
 final class RawWebSocket {
-    private let fd: Int32
+    private let socket: LoopbackTCP
+    private var fd: Int32 { socket.fd }
 
     init(port: Int) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { throw JackTestError("cannot connect to port \(port)") }
+        socket = try LoopbackTCP(port: port)
         var noDelay: Int32 = 1
-        setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &noDelay, socklen_t(MemoryLayout<Int32>.size))
-        try write(Array("GET / HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n".utf8))
+        setsockopt(socket.fd, Int32(IPPROTO_TCP), TCP_NODELAY, &noDelay, socklen_t(MemoryLayout<Int32>.size))
+        try socket.write(Array("GET / HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n".utf8))
         var reply = [UInt8]()
         var byte: UInt8 = 0
         while !(reply.count >= 4 && reply.suffix(4) == [13, 10, 13, 10]) {
@@ -122,8 +116,6 @@ final class RawWebSocket {
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &nonBlocking, socklen_t(MemoryLayout<timeval>.size))
     }
 
-    deinit { close(fd) }
-
     func sendText(_ text: String) throws {
         let payload = Array(text.utf8)
         var frame: [UInt8] = [0x81]
@@ -133,17 +125,12 @@ final class RawWebSocket {
         let mask: [UInt8] = [0x12, 0x34, 0x56, 0x78]
         frame += mask
         frame += payload.enumerated().map { $0.element ^ mask[$0.offset % 4] }
-        try write(frame)
+        try socket.write(frame)
     }
 
     /// Reads and drops what the server sent (acknowledgements).
     func drain() {
         var buffer = [UInt8](repeating: 0, count: 65_536)
         while recv(fd, &buffer, buffer.count, Int32(MSG_DONTWAIT)) > 0 {}
-    }
-
-    private func write(_ bytes: [UInt8]) throws {
-        let sent = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-        guard sent == bytes.count else { throw JackTestError("send failed") }
     }
 }
