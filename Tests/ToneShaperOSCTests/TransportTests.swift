@@ -203,22 +203,13 @@ final class UDPListener {
 
 /// A global (non-loopback, non-link-local) IPv6 address of this machine, if it has one.
 func nonLoopbackIPv6Address() -> String? {
-    var list: UnsafeMutablePointer<ifaddrs>?
-    guard getifaddrs(&list) == 0 else { return nil }
-    defer { freeifaddrs(list) }
-    var cursor = list
-    while let entry = cursor {
-        defer { cursor = entry.pointee.ifa_next }
-        guard let address = entry.pointee.ifa_addr, address.pointee.sa_family == sa_family_t(AF_INET6),
-              entry.pointee.ifa_flags & UInt32(IFF_UP) != 0 else { continue }
+    firstInterfaceAddress(family: AF_INET6) { address in
         var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
         address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { pointer in
             var raw = pointer.pointee.sin6_addr
             _ = inet_ntop(AF_INET6, &raw, &text, socklen_t(text.count))
         }
         let string = String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        if string == "::1" || string.lowercased().hasPrefix("fe80") { continue }
-        return string
+        return string == "::1" || string.lowercased().hasPrefix("fe80") ? nil : string
     }
-    return nil
 }

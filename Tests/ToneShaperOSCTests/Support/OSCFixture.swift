@@ -73,22 +73,29 @@ extension OSCMessage {
     }
 }
 
-/// A non-loopback IPv4 address of this machine, if it has one (to send from a source the
-/// default policy refuses).
-func nonLoopbackIPv4Address() -> String? {
+/// The first address of an interface that is up, of `family`, that `pick` accepts (it
+/// returns the address as text, or nil to pass it over).
+func firstInterfaceAddress(family: Int32, _ pick: (UnsafePointer<sockaddr>) -> String?) -> String? {
     var list: UnsafeMutablePointer<ifaddrs>?
     guard getifaddrs(&list) == 0 else { return nil }
     defer { freeifaddrs(list) }
     var cursor = list
     while let entry = cursor {
         defer { cursor = entry.pointee.ifa_next }
-        guard let address = entry.pointee.ifa_addr, address.pointee.sa_family == sa_family_t(AF_INET),
+        guard let address = entry.pointee.ifa_addr, address.pointee.sa_family == sa_family_t(family),
               entry.pointee.ifa_flags & UInt32(IFF_UP) != 0 else { continue }
-        let bits = address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { UInt32(bigEndian: $0.pointee.sin_addr.s_addr) }
-        if bits >> 24 == 127 { continue }
-        return IPAddress.v4(bits).description
+        if let text = pick(address) { return text }
     }
     return nil
+}
+
+/// A non-loopback IPv4 address of this machine, if it has one (to send from a source the
+/// default policy refuses).
+func nonLoopbackIPv4Address() -> String? {
+    firstInterfaceAddress(family: AF_INET) { address in
+        let bits = address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { UInt32(bigEndian: $0.pointee.sin_addr.s_addr) }
+        return bits >> 24 == 127 ? nil : IPAddress.v4(bits).description
+    }
 }
 
 /// Sends raw bytes as one UDP datagram to a loopback port: for packets no OSC library
