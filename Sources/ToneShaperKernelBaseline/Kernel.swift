@@ -32,15 +32,13 @@ public enum Kernel {
         let scale = plan.halfSamplePeriod * PhaseIntegrator.unitsPerCycle
         steps(first: main.integrator.lastFrequency, v: vMain, count: count, scale: scale, out: stepsMain)
         steps(first: echo.integrator.lastFrequency, v: vEcho, count: count, scale: scale, out: stepsEcho)
-        var a = main.integrator.fixedPhase, b = echo.integrator.fixedPhase
-        var i = 0
-        while i < count {
-            a &+= stepsMain[i]; xMain[i] = a
-            b &+= stepsEcho[i]; xEcho[i] = b
-            i += 1
+        if plan.wave == .sine {
+            accumulate(&main.integrator.fixedPhase, &echo.integrator.fixedPhase, stepsMain, stepsEcho, count: count,
+                       into: PhaseBits(xMain), PhaseBits(xEcho))
+        } else {
+            accumulate(&main.integrator.fixedPhase, &echo.integrator.fixedPhase, stepsMain, stepsEcho, count: count,
+                       into: FixedPhases(xMain), FixedPhases(xEcho))
         }
-        main.integrator.fixedPhase = a & PhaseIntegrator.mask
-        echo.integrator.fixedPhase = b & PhaseIntegrator.mask
         main.integrator.lastFrequency = vMain[count - 1]
         echo.integrator.lastFrequency = vEcho[count - 1]
         shape(plan: plan, count: count, v: vMain, u: uMain, x: xMain, steps: stepsMain, phase: pMain, out: mainOut)
@@ -58,7 +56,11 @@ public enum Kernel {
         frequencies(plan: plan, voice: &voice, count: count, range: range, ramp: scratch.ramp, v: v, u: u)
         steps(first: voice.integrator.lastFrequency, v: v, count: count,
               scale: plan.halfSamplePeriod * PhaseIntegrator.unitsPerCycle, out: stepArray)
-        voice.integrator.fixedPhase = accumulate(voice.integrator.fixedPhase, steps: stepArray, count: count, into: x)
+        if plan.wave == .sine {
+            accumulate(&voice.integrator.fixedPhase, steps: stepArray, count: count, into: PhaseBits(x))
+        } else {
+            accumulate(&voice.integrator.fixedPhase, steps: stepArray, count: count, into: FixedPhases(x))
+        }
         voice.integrator.lastFrequency = v[count - 1]
         shape(plan: plan, count: count, v: v, u: u, x: x, steps: stepArray, phase: p, out: out)
     }
@@ -75,17 +77,65 @@ public enum Kernel {
         }
     }
 
-    /// Stage B, second half: the running sum of the steps from `start`, which is the phase;
-    /// returns the last one, wrapped.
+    /// Stage B, second half: the running sum of the steps from `phase`, which is the phase
+    /// (left wrapped in `phase`). The one serial loop of the kernel: an integer add per sample.
     @inline(__always)
-    static func accumulate(_ start: UInt64, steps: UnsafePointer<UInt64>, count: Int, into x: UnsafeMutablePointer<UInt64>) -> UInt64 {
-        var a = start
+    static func accumulate<Sink: PhaseSink>(_ phase: inout UInt64, steps: UnsafePointer<UInt64>, count: Int, into x: Sink) {
+        var a = phase
         var i = 0
         while i < count {
             a &+= steps[i]
-            x[i] = a
+            x.store(a, at: i)
             i += 1
         }
-        return a & PhaseIntegrator.mask
+        phase = a & PhaseIntegrator.mask
+    }
+
+    /// Both voices' running sums in one loop, so that the two serial chains overlap.
+    @inline(__always)
+    static func accumulate<Sink: PhaseSink>(_ mainPhase: inout UInt64, _ echoPhase: inout UInt64,
+                                            _ mainSteps: UnsafePointer<UInt64>, _ echoSteps: UnsafePointer<UInt64>, count: Int,
+                                            into mainX: Sink, _ echoX: Sink) {
+        var a = mainPhase, b = echoPhase
+        var i = 0
+        while i < count {
+            a &+= mainSteps[i]; mainX.store(a, at: i)
+            b &+= echoSteps[i]; echoX.store(b, at: i)
+            i += 1
+        }
+        mainPhase = a & PhaseIntegrator.mask
+        echoPhase = b & PhaseIntegrator.mask
+    }
+}
+
+/// What stage B keeps of each phase: what the wave needs, and nothing more.
+protocol PhaseSink {
+    func store(_ phase: UInt64, at i: Int)
+}
+
+/// The 64-bit phases, for the waves that find their corners in them.
+struct FixedPhases: PhaseSink {
+    let x: UnsafeMutablePointer<UInt64>
+    init(_ x: UnsafeMutablePointer<UInt64>) { self.x = x }
+    @inline(__always) func store(_ phase: UInt64, at i: Int) { x[i] = phase }
+}
+
+/// For the sine: 32 bits of each phase, bits 28 to 59 (`Kernel.floatPhase` keeps the low 24
+/// of them), packed into the first half of the 64-bit array. Shifting here, in the serial
+/// loop's spare integer slots, lets the wave's pass read them eight to a vector, with no
+/// 64-bit lanes to narrow.
+struct PhaseBits: PhaseSink {
+    let bits: UnsafeMutableRawPointer
+    init(_ x: UnsafeMutablePointer<UInt64>) { bits = UnsafeMutableRawPointer(x) }
+    @inline(__always) func store(_ phase: UInt64, at i: Int) {
+        // A rotation rather than a shift: the same low 32 bits, and with BMI2 (v3 and up) one
+        // instruction that leaves the running sum in place, where a shift needs a copy first.
+        let rotated = phase >> 28 | phase << 36
+        bits.storeBytes(of: UInt32(truncatingIfNeeded: rotated), toByteOffset: i &* 4, as: UInt32.self)
+    }
+
+    /// The phase at i as a Float in [0, 1), as `Kernel.floatPhase` makes it from the whole phase.
+    @inline(__always) static func floatPhase(_ bits: UnsafeRawPointer, at i: Int) -> Float {
+        Float(Int32(truncatingIfNeeded: bits.load(fromByteOffset: i &* 4, as: UInt32.self) & 0xFF_FFFF)) * 0x1p-24
     }
 }

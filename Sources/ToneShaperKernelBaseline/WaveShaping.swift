@@ -2,8 +2,9 @@ import ToneShaperDSP
 
 extension Kernel {
     /// Stage C: out[i] = wave(phase[i]) * scale(u[i]), in single precision (the output's).
-    /// The sine reads its phase straight from the fixed-point sum (its top 24 bits, all a Float
-    /// holds); the other waves get it in Double, with each sample's step for anti-aliasing.
+    /// The sine reads its phase from the bits stage B kept of the fixed-point sum (`PhaseBits`:
+    /// the top 24, all a Float holds); the other waves from the 64-bit sum, with each sample's
+    /// step for anti-aliasing.
     @inline(__always)
     static func shape(plan: RenderPlan, count: Int, v: UnsafeMutablePointer<Double>, u: UnsafeMutablePointer<Float>,
                       x: UnsafePointer<UInt64>, steps: UnsafePointer<UInt64>,
@@ -14,16 +15,15 @@ extension Kernel {
         }
         switch plan.wave {
         case .sine:
-            // Two passes rather than one: the phases to Float first (a loop over 64-bit
-            // integers, which the compiler runs four to a 256-bit vector), then the polynomial
-            // over Floats alone, which it runs eight to a vector: fused, both ran four wide.
-            for i in 0..<count { out[i] = floatPhase(x[i]) }
+            // Stage B left 32 bits of each phase (`PhaseBits`), so this pass runs over 32-bit
+            // lanes alone, eight to a 256-bit vector.
+            let bits = UnsafeRawPointer(x)
             if plan.scale == .sine {
                 // The benchmark's case: wave and scaling both sines, in the same pass.
-                for i in 0..<count { out[i] = sinUnit(out[i]) * sinUnit(u[i] * 0.5) }
+                for i in 0..<count { out[i] = sinUnit(PhaseBits.floatPhase(bits, at: i)) * sineArch(u[i]) }
                 return
             }
-            for i in 0..<count { out[i] = sinUnit(out[i]) }
+            for i in 0..<count { out[i] = sinUnit(PhaseBits.floatPhase(bits, at: i)) }
         case .square:
             if antiAliased {
                 // In two passes, as the triangle: the exact distances to the corners from the
@@ -76,7 +76,7 @@ extension Kernel {
         switch plan.scale {
         case .none: break
         case .linear: for i in 0..<count { out[i] *= AmplitudeScaling.linear(u[i]) }
-        case .sine: for i in 0..<count { out[i] *= sinUnit(u[i] * 0.5) }
+        case .sine: for i in 0..<count { out[i] *= sineArch(u[i]) }
         case .triangle: for i in 0..<count { out[i] *= AmplitudeScaling.triangle(u[i]) }
         case .parabolic: for i in 0..<count { out[i] *= AmplitudeScaling.parabolic(u[i]) }
         case .exponential, .twoStep, .wideTwoStep:

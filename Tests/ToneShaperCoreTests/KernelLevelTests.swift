@@ -69,6 +69,52 @@ import Testing
     }
 }
 
+/// The kernel's single-precision sine and sine scaling (polynomials, phases read from 24
+/// bits of the fixed-point sum) against the double-precision formulas, at every level: the
+/// levels agreeing with each other would not catch a polynomial gone wrong in all of them.
+@Suite struct KernelSineAccuracy {
+    @Test(arguments: [ScaleType.sine, .none])
+    func sineAndSineScalingFollowTheFormulas(scale: ScaleType) {
+        let shape = ToneShape(points: [CurvePoint(time: 0, frequency: 30), CurvePoint(time: 0.25, frequency: 9000)],
+                              duration: 0.25, minFrequency: 30, maxFrequency: 9000, wave: .sine, scale: scale,
+                              echoOffset: 0, echoVolume: 0, fidelity: 500)
+        let storage = CurveStorage(shape: shape, sampleRate: 48000, id: 1)
+        let block = 256
+        let doubles = UnsafeMutablePointer<Double>.allocate(capacity: (VoiceScratch.arrays + 1) * block)
+        let fixed = UnsafeMutablePointer<UInt64>.allocate(capacity: VoiceScratch.fixedArrays * block)
+        let fractions = UnsafeMutablePointer<Float>.allocate(capacity: 2 * block)
+        let out = UnsafeMutablePointer<Float>.allocate(capacity: block)
+        defer { doubles.deallocate(); fixed.deallocate(); fractions.deallocate(); out.deallocate() }
+        let ramp = doubles + VoiceScratch.arrays * block
+        for k in 0..<block { ramp[k] = Double(k) }
+        let scratch = VoiceScratch(base: doubles, fixed: fixed, fractions: fractions, stride: block, ramp: UnsafePointer(ramp))
+        for level in KernelLevel.available {
+            let plan = storage.plan.rendered(by: level)
+            var voice = VoiceState.starting(at: 0, plan: plan, map: .identity)
+            // The formulas' own integrator, fed the curve sample by sample.
+            var integrator = voice.integrator
+            var worst = 0.0, n = 0
+            while n < 2 * plan.cycleLength {
+                VoiceKernel.renderSingle(plan: plan, voice: &voice, count: block, map: .identity,
+                                         mapStep: FrequencyMap(offset: 0, slope: 0), scratch: scratch, out: out)
+                for k in 0..<block {
+                    let index = (n + k) % plan.cycleLength
+                    let v = clampFrequency(plan.curveValue(at: index), nyquist: plan.nyquist)
+                    let phase = integrator.advance(v, halfSamplePeriod: plan.halfSamplePeriod)
+                    let u = Double(index) * plan.cycleFractionPerSample
+                    let want = UnitWave.naive(.sine, phase) * AmplitudeScaling.value(scale, at: u)
+                    worst = max(worst, abs(Double(out[k]) - want))
+                }
+                n += block
+            }
+            print("sine, \(scale.rawValue) scaling, \(level): largest difference from the formulas \(worst)")
+            // The sine polynomial 6e-7, the phase's 24 bits 3.7e-7, the arch 2e-7, roundings.
+            #expect(worst < 2e-6, "\(level), \(scale.rawValue) scaling: \(worst) from the double-precision formulas")
+        }
+        withExtendedLifetime(storage) {}
+    }
+}
+
 /// One level's rendering of a plan through `VoiceKernel`, as the engine calls it: passes of
 /// irregular lengths, pairs and single voices, steady and ramping ranges.
 struct LevelRun {

@@ -42,7 +42,7 @@ import Testing
         while n < DayLongPhase.day {
             let offset = n % cycle
             Kernel.steps(first: main.lastFrequency, v: v + offset, count: block, scale: scale, out: steps)
-            main.fixedPhase = Kernel.accumulate(main.fixedPhase, steps: steps, count: block, into: phase)
+            Kernel.accumulate(&main.fixedPhase, steps: steps, count: block, into: FixedPhases(phase))
             main.lastFrequency = v[offset + block - 1]
             let due = (every - n % every) % every
             if due < block {

@@ -256,18 +256,15 @@ public struct ToneEngine: ~Copyable {
         if aStep == 0 && gStep == 0 && echoStep == 0 {
             // Nothing ramping (nearly always): one gain. Chosen by the ramps' state, which
             // belongs to the sample, so a sample is made the same way in any period.
-            let gain = 0.5 * a0 * g0, limit = a0
-            for i in 0..<count {
-                let sample = (mainOut[i] + echo0 * echoSource[i]) * gain
-                out[i] = ToneEngine.limited(sample, limit)
-            }
+            VoiceKernel.mix(level: plan.kernel, main: mainOut, echo: echoSource, echoGain: echo0, gain: 0.5 * a0 * g0, limit: a0,
+                            count: count, out: out)
         } else {
             for i in 0..<count {
                 let k = framp[i]
                 let limit = a0 + aStep * k
                 let mix = mainOut[i] + (echo0 + echoStep * k) * echoSource[i]
                 let sample = 0.5 * mix * limit * (g0 + gStep * k)
-                out[i] = ToneEngine.limited(sample, limit)
+                out[i] = OutputLimit.limited(sample, limit)
             }
         }
         minFrequency.advance(by: count)
@@ -280,15 +277,6 @@ public struct ToneEngine: ~Copyable {
             fadeRemaining -= count
             if fadeRemaining == 0 { retired.push(outgoingPlan.storageID) }
         }
-    }
-
-    /// The last line of defence: never beyond the amplitude, never NaN, never a subnormal.
-    @inline(__always)
-    private static func limited(_ sample: Float, _ limit: Float) -> Float {
-        let high = sample > limit ? limit : sample
-        let clamped = high < -limit ? -limit : high
-        let magnitude = clamped < 0 ? -clamped : clamped
-        return magnitude >= 1e-30 ? clamped : 0
     }
 
     @inline(__always)

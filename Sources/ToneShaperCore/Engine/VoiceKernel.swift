@@ -54,6 +54,24 @@ public enum VoiceKernel {
         }
     }
 
+    /// The engine's steady mix (`Kernel.mix`) at `level`.
+    #if REALTIME_PROOF
+    @_noLocks @_noAllocation
+    #endif
+    public static func mix(level: KernelLevel, main: UnsafePointer<Float>, echo: UnsafePointer<Float>, echoGain: Float, gain: Float,
+                           limit: Float, count: Int, out: UnsafeMutablePointer<Float>) {
+        switch level {
+        #if arch(x86_64)
+        case .v4:
+            ToneShaperKernelV4.Kernel.mix(main: main, echo: echo, echoGain: echoGain, gain: gain, limit: limit, count: count, out: out)
+        case .v3:
+            ToneShaperKernelV3.Kernel.mix(main: main, echo: echo, echoGain: echoGain, gain: gain, limit: limit, count: count, out: out)
+        #endif
+        default:
+            ToneShaperKernelBaseline.Kernel.mix(main: main, echo: echo, echoGain: echoGain, gain: gain, limit: limit, count: count, out: out)
+        }
+    }
+
     @inline(__always)
     static func rangeRamp(_ map: FrequencyMap, _ step: FrequencyMap) -> RangeRamp {
         RangeRamp(offset: map.offset, slope: map.slope, offsetStep: step.offset, slopeStep: step.slope)

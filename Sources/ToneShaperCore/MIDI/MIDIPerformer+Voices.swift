@@ -244,7 +244,7 @@ extension MIDIPerformer {
         for k in 0..<count {
             let a = a0 + aStep * ramp[k]
             let sample = 0.5 * out[k] * a * (g0 + gStep * ramp[k])
-            out[k] = MIDIPerformer.limited(sample, a)
+            out[k] = OutputLimit.limited(sample, a)
         }
     }
 
@@ -277,7 +277,7 @@ extension MIDIPerformer {
         let dStep = (d1 - d0) / Float(count)
         for k in 0..<count {
             let w = d0 + dStep * ramp[k]
-            out[k] = MIDIPerformer.limited(w * drone[k] + (1 - w) * out[k], limit)
+            out[k] = OutputLimit.limited(w * drone[k] + (1 - w) * out[k], limit)
         }
         droneLevel.advance(by: count)
     }
@@ -324,13 +324,4 @@ extension MIDIPerformer {
 
     @inline(__always)
     private func clamp01(_ x: Float) -> Float { x < 0 ? 0 : (x > 1 ? 1 : x) }
-
-    /// Never beyond the limit, never NaN, never a subnormal (as the engine's own output).
-    @inline(__always)
-    static func limited(_ sample: Float, _ limit: Float) -> Float {
-        let high = sample > limit ? limit : sample
-        let clamped = high < -limit ? -limit : high
-        let magnitude = clamped < 0 ? -clamped : clamped
-        return magnitude >= 1e-30 ? clamped : 0
-    }
 }

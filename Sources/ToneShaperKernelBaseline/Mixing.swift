@@ -1,0 +1,14 @@
+import ToneShaperDSP
+
+extension Kernel {
+    /// The engine's mix while nothing ramps (nearly always): out = (main + echoGain * echo)
+    /// * gain, limited. Here rather than in the engine so that it runs at the kernel's level,
+    /// eight samples to a vector on v3.
+    #if REALTIME_PROOF
+    @_noLocks @_noAllocation
+    #endif
+    public static func mix(main: UnsafePointer<Float>, echo: UnsafePointer<Float>, echoGain: Float, gain: Float, limit: Float,
+                           count: Int, out: UnsafeMutablePointer<Float>) {
+        for i in 0..<count { out[i] = OutputLimit.limited((main[i] + echoGain * echo[i]) * gain, limit) }
+    }
+}
