@@ -128,10 +128,7 @@ struct PhaseBits: PhaseSink {
     let bits: UnsafeMutableRawPointer
     init(_ x: UnsafeMutablePointer<UInt64>) { bits = UnsafeMutableRawPointer(x) }
     @inline(__always) func store(_ phase: UInt64, at i: Int) {
-        // A rotation rather than a shift: the same low 32 bits, and with BMI2 (v3 and up) one
-        // instruction that leaves the running sum in place, where a shift needs a copy first.
-        let rotated = phase >> 28 | phase << 36
-        bits.storeBytes(of: UInt32(truncatingIfNeeded: rotated), toByteOffset: i &* 4, as: UInt32.self)
+        bits.storeBytes(of: UInt32(truncatingIfNeeded: phase >> 28), toByteOffset: i &* 4, as: UInt32.self)
     }
 
     /// The phase at i as a Float in [0, 1), as `Kernel.floatPhase` makes it from the whole phase.
