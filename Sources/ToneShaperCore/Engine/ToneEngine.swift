@@ -267,16 +267,23 @@ public struct ToneEngine: ~Copyable {
                 out[i] = OutputLimit.limited(sample, limit)
             }
         }
+        advanceRamps(by: count)
+        if fading {
+            fadeRemaining -= count
+            if fadeRemaining == 0 { retired.push(outgoingPlan.storageID) }
+        }
+    }
+
+    /// Every ramp moves on by `count` samples: one list, so that a new ramp is advanced
+    /// wherever samples pass, rendered or skipped.
+    @inline(__always)
+    private mutating func advanceRamps(by count: Int) {
         minFrequency.advance(by: count)
         maxFrequency.advance(by: count)
         amplitude.advance(by: count)
         echoVolume.advance(by: count)
         gate.advance(by: count)
         transposition.advance(by: count)
-        if fading {
-            fadeRemaining -= count
-            if fadeRemaining == 0 { retired.push(outgoingPlan.storageID) }
-        }
     }
 
     @inline(__always)
@@ -343,12 +350,7 @@ public struct ToneEngine: ~Copyable {
     #endif
     public mutating func skip(_ count: Int) {
         if gate.value == 0 && !gate.isMoving { return }   // stopped: holds its place, as `render` does
-        minFrequency.advance(by: count)
-        maxFrequency.advance(by: count)
-        amplitude.advance(by: count)
-        echoVolume.advance(by: count)
-        gate.advance(by: count)
-        transposition.advance(by: count)
+        advanceRamps(by: count)
         main.cycleIndex = (main.cycleIndex + count) % plan.cycleLength
         echo.cycleIndex = (echo.cycleIndex + count) % plan.cycleLength
         if fadeRemaining > 0 {
