@@ -4,7 +4,7 @@ import ToneShaperCore
 struct KernelCase {
     let name: String
     let shape: ToneShape
-    var goal: Double?   // ns per sample, when the issue sets one
+    var goal: Double?  // ns per sample, when the issue sets one
 
     /// Renders `frames` frames per run in JACK-sized periods and returns the median ns/sample.
     func measure(frames: Int, runs: Int, period: Int = 256) -> Double {
@@ -25,8 +25,10 @@ struct KernelCase {
     func measureLevels(_ levels: [KernelLevel], frames: Int, runs: Int, period: Int = 256) -> [Double] {
         let storage = CurveStorage(shape: shape, sampleRate: 48000, id: 1)
         let engines = levels.map { level in
-            EngineBox(ToneEngine(plan: storage.plan.rendered(by: level), minFrequency: shape.minFrequency, maxFrequency: shape.maxFrequency,
-                                 amplitude: shape.amplitude, echoVolume: shape.echoVolume, rampLength: period))
+            EngineBox(
+                ToneEngine(
+                    plan: storage.plan.rendered(by: level), minFrequency: shape.minFrequency, maxFrequency: shape.maxFrequency,
+                    amplitude: shape.amplitude, echoVolume: shape.echoVolume, rampLength: period))
         }
         let buffer = UnsafeMutablePointer<Float>.allocate(capacity: period)
         defer { buffer.deallocate() }
@@ -106,11 +108,14 @@ extension Duration {
 }
 
 /// A steady or swept tone shape for the kernel cases.
-func benchShape(_ wave: WaveType, from f0: Double, to f1: Double, scale: ScaleType = .sine, echo: Bool = true,
-                terms: FourierTerms = .default, duration: Double = 10) -> ToneShape {
-    ToneShape(points: [CurvePoint(time: 0, frequency: f0), CurvePoint(time: duration, frequency: f1)], duration: duration,
-              minFrequency: min(f0, f1), maxFrequency: max(f0, f1), wave: wave, scale: scale,
-              echoOffset: echo ? duration / 3 : 0, echoVolume: echo ? 0.5 : 0, fidelity: 500, fourierTerms: terms)
+func benchShape(
+    _ wave: WaveType, from f0: Double, to f1: Double, scale: ScaleType = .sine, echo: Bool = true,
+    terms: FourierTerms = .default, duration: Double = 10
+) -> ToneShape {
+    ToneShape(
+        points: [CurvePoint(time: 0, frequency: f0), CurvePoint(time: duration, frequency: f1)], duration: duration,
+        minFrequency: min(f0, f1), maxFrequency: max(f0, f1), wave: wave, scale: scale,
+        echoOffset: echo ? duration / 3 : 0, echoVolume: echo ? 0.5 : 0, fidelity: 500, fourierTerms: terms)
 }
 
 func withFidelity(_ shape: ToneShape, _ fidelity: Int) -> ToneShape {
@@ -119,23 +124,25 @@ func withFidelity(_ shape: ToneShape, _ fidelity: Int) -> ToneShape {
     return s
 }
 
-let kernelCases: [KernelCase] = [
-    KernelCase(name: "sine, echo, sine scaling", shape: benchShape(.sine, from: 30, to: 440), goal: 3),
-    KernelCase(name: "sine alone (the 600 s sweep's settings)", shape: benchShape(.sine, from: 30, to: 440, scale: .none, echo: false)),
-    KernelCase(name: "the default document (run plays it)", shape: .defaultShape),
-    // Stage A takes one of three ways by how long a grid cell lasts (see VoiceKernel.frequencies):
-    // the first case's cells last 960 samples; these the other two ways.
-    KernelCase(name: "sine, echo, sine scaling; cells of 20 samples", shape: withFidelity(benchShape(.sine, from: 30, to: 440), 24_000)),
-    KernelCase(name: "sine, echo, sine scaling; cells of 8 samples", shape: withFidelity(benchShape(.sine, from: 30, to: 440), 60_000)),
-    KernelCase(name: "same, cells of 8 samples, 100 s cycle", shape: withFidelity(benchShape(.sine, from: 30, to: 440, duration: 100), 600_000)),
-    KernelCase(name: "square (anti-aliased)", shape: benchShape(.square, from: 30, to: 440), goal: 5),
-    KernelCase(name: "triangle (anti-aliased)", shape: benchShape(.triangle, from: 30, to: 440), goal: 5),
-    KernelCase(name: "sawtooth (anti-aliased)", shape: benchShape(.sawtooth, from: 30, to: 440), goal: 5),
-] + [20.0, 200, 2000, 20000].flatMap { f in
-    [WaveType.squareFourier, .triangleFourier, .sawtoothFourier].map { w in
-        KernelCase(name: "\(w.rawValue), nyquist terms, \(Int(f)) Hz", shape: benchShape(w, from: f, to: f, terms: .nyquist), goal: 20)
+let kernelCases: [KernelCase] =
+    [
+        KernelCase(name: "sine, echo, sine scaling", shape: benchShape(.sine, from: 30, to: 440), goal: 3),
+        KernelCase(name: "sine alone (the 600 s sweep's settings)", shape: benchShape(.sine, from: 30, to: 440, scale: .none, echo: false)),
+        KernelCase(name: "the default document (run plays it)", shape: .defaultShape),
+        // Stage A takes one of three ways by how long a grid cell lasts (see VoiceKernel.frequencies):
+        // the first case's cells last 960 samples; these the other two ways.
+        KernelCase(name: "sine, echo, sine scaling; cells of 20 samples", shape: withFidelity(benchShape(.sine, from: 30, to: 440), 24_000)),
+        KernelCase(name: "sine, echo, sine scaling; cells of 8 samples", shape: withFidelity(benchShape(.sine, from: 30, to: 440), 60_000)),
+        KernelCase(name: "same, cells of 8 samples, 100 s cycle", shape: withFidelity(benchShape(.sine, from: 30, to: 440, duration: 100), 600_000)),
+        KernelCase(name: "square (anti-aliased)", shape: benchShape(.square, from: 30, to: 440), goal: 5),
+        KernelCase(name: "triangle (anti-aliased)", shape: benchShape(.triangle, from: 30, to: 440), goal: 5),
+        KernelCase(name: "sawtooth (anti-aliased)", shape: benchShape(.sawtooth, from: 30, to: 440), goal: 5),
+    ]
+    + [20.0, 200, 2000, 20000].flatMap { f in
+        [WaveType.squareFourier, .triangleFourier, .sawtoothFourier].map { w in
+            KernelCase(name: "\(w.rawValue), nyquist terms, \(Int(f)) Hz", shape: benchShape(w, from: f, to: f, terms: .nyquist), goal: 20)
+        }
     }
-}
 
 /// The Fourier tables' worst cases: a sweep over the whole range, and a curve that jumps
 /// between 20 Hz and 20 kHz every few samples, so that almost every chunk of the kernel
@@ -146,7 +153,8 @@ let fourierStressCases: [KernelCase] = {
     jumping.fidelity = 100_000
     return [
         KernelCase(name: "Sawtooth Fourier, nyquist, sweep 20 Hz-20 kHz", shape: benchShape(.sawtoothFourier, from: 20, to: 20000, terms: .nyquist)),
-        KernelCase(name: "Sawtooth Fourier, 40 terms, sweep 20 Hz-20 kHz", shape: benchShape(.sawtoothFourier, from: 20, to: 20000, terms: .count(40))),
+        KernelCase(
+            name: "Sawtooth Fourier, 40 terms, sweep 20 Hz-20 kHz", shape: benchShape(.sawtoothFourier, from: 20, to: 20000, terms: .count(40))),
         KernelCase(name: "Sawtooth Fourier, nyquist, jumping 20 Hz/20 kHz", shape: jumping),
     ]
 }()
@@ -177,11 +185,14 @@ let independencePairs: [IndependencePair] = {
         return s
     }
     return [
-        IndependencePair(title: "points: 2 vs 100000", a: KernelCase(name: "2 points", shape: points(2)),
-                         b: KernelCase(name: "100000 points", shape: points(100_000))),
-        IndependencePair(title: "fidelity: 1 vs 1000000", a: KernelCase(name: "fidelity 1", shape: fidelity(1)),
-                         b: KernelCase(name: "fidelity 1000000", shape: fidelity(1_000_000))),
-        IndependencePair(title: "duration: 0.01 s vs 3600 s", a: KernelCase(name: "0.01 s", shape: duration(0.01)),
-                         b: KernelCase(name: "3600 s", shape: duration(3600))),
+        IndependencePair(
+            title: "points: 2 vs 100000", a: KernelCase(name: "2 points", shape: points(2)),
+            b: KernelCase(name: "100000 points", shape: points(100_000))),
+        IndependencePair(
+            title: "fidelity: 1 vs 1000000", a: KernelCase(name: "fidelity 1", shape: fidelity(1)),
+            b: KernelCase(name: "fidelity 1000000", shape: fidelity(1_000_000))),
+        IndependencePair(
+            title: "duration: 0.01 s vs 3600 s", a: KernelCase(name: "0.01 s", shape: duration(0.01)),
+            b: KernelCase(name: "3600 s", shape: duration(3600))),
     ]
 }()

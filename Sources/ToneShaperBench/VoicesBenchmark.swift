@@ -39,8 +39,9 @@ func midiFloodMicroseconds(runs: Int, period: Int = 64) -> Double {
     defer { buffer.deallocate() }
     let clock = PeriodClock(startMicros: 0, microsPerFrame: 1e6 / 48000)
     let events = (0..<RealtimeRenderer.maximumMIDIEvents).map {
-        MIDIEvent(frame: $0 * period / RealtimeRenderer.maximumMIDIEvents, size: 3,
-                  byte0: 0x90 | UInt8($0 % 16), byte1: UInt8(($0 * 7) % 128), byte2: 100)
+        MIDIEvent(
+            frame: $0 * period / RealtimeRenderer.maximumMIDIEvents, size: 3,
+            byte0: 0x90 | UInt8($0 % 16), byte1: UInt8(($0 * 7) % 128), byte2: 100)
     }
     var times: [Double] = []
     events.withUnsafeBufferPointer { midi in

@@ -64,14 +64,16 @@ print("processor: \(KernelLevel.processorName); levels it runs: \(KernelLevel.av
 print("kernel level chosen: \(KernelLevel.selectionNote)")
 print("\n# kernel cost per level, ns per output sample (median of \(runs) runs of \(frames) frames, periods of 256,")
 print("# levels measured side by side, run by run; the goal applies to the chosen level, \(KernelLevel.selected))")
-print("case".padding(toLength: 48, withPad: " ", startingAt: 0),
-      levels.map { $0.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0) }.joined(), "goal")
+print(
+    "case".padding(toLength: 48, withPad: " ", startingAt: 0),
+    levels.map { $0.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0) }.joined(), "goal")
 for c in kernelCases where selected(c.name) {
     let figures = c.measureLevels(levels, frames: frames, runs: runs)
     let chosen = levels.firstIndex(of: KernelLevel.selected).map { figures[$0] }
     let goal = c.goal.map { goal in chosen.map { $0 <= goal ? "<= \(goal): met" : "<= \(goal): missed" } ?? "<= \(goal)" } ?? ""
-    print(c.name.padding(toLength: 48, withPad: " ", startingAt: 0),
-          figures.map { String(format: "%-9.2f", $0) }.joined(), goal)
+    print(
+        c.name.padding(toLength: 48, withPad: " ", startingAt: 0),
+        figures.map { String(format: "%-9.2f", $0) }.joined(), goal)
 }
 
 if selected("Fourier") {
@@ -80,7 +82,8 @@ if selected("Fourier") {
     print("\n# band-limited tables (built once per process, on first use)")
     for wave in [WaveType.squareFourier, .triangleFourier, .sawtoothFourier] {
         let tables = FourierWavetables.shared(for: wave)
-        row("\(wave.rawValue) tables", String(format: "%.1f ms", tables.buildSeconds * 1000),
+        row(
+            "\(wave.rawValue) tables", String(format: "%.1f ms", tables.buildSeconds * 1000),
             "\(tables.tops.count) levels, \(String(format: "%.2f", Double(tables.bytes) / 1_000_000)) MB")
     }
 }
@@ -94,7 +97,8 @@ if selected("voices") {
         row("voices: \(voices) held", String(format: "%.2f", ns), voices >= 16 ? (ns <= 3 ? "goal <= 3: met" : "goal <= 3: missed") : "")
     }
     let flood = midiFloodMicroseconds(runs: runs)
-    row("a period with \(RealtimeRenderer.maximumMIDIEvents) note-ons, 64 voices", String(format: "%.1f us", flood),
+    row(
+        "a period with \(RealtimeRenderer.maximumMIDIEvents) note-ons, 64 voices", String(format: "%.1f us", flood),
         String(format: "%.1f%% of a 64-frame period", flood / 13.333))
 }
 
@@ -109,11 +113,15 @@ for pair in independencePairs where selected(pair.title) {
 if selected("baseline") {
     print("\n# against a straightforward renderer written the way the original app renders")
     let shape = benchShape(.sine, from: 30, to: 440)
-    var te: [Double] = [], tr: [Double] = []
+    var te: [Double] = []
+    var tr: [Double] = []
     for _ in 0..<runs {
         te.append(kernelCases[0].measure(frames: frames, runs: 1))
         tr.append(measureReference(shape, frames: frames, runs: 1))
     }
-    let engine = median(te), reference = median(tr)
-    row("baseline (sine, echo, sine scaling)", String(format: "%.2f", reference), String(format: "engine %.2f: %.1fx faster", engine, reference / engine))
+    let engine = median(te)
+    let reference = median(tr)
+    row(
+        "baseline (sine, echo, sine scaling)", String(format: "%.2f", reference),
+        String(format: "engine %.2f: %.1fx faster", engine, reference / engine))
 }

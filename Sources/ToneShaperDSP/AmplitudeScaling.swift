@@ -9,7 +9,7 @@ public enum AmplitudeScaling {
         switch type {
         case .none: return 1
         case .linear: return linear(u)
-        case .sine: return sin2pi(u * 0.5)       // abs(sin(pi u)) = sin(pi u) on [0, 1)
+        case .sine: return sin2pi(u * 0.5)  // abs(sin(pi u)) = sin(pi u) on [0, 1)
         case .triangle: return triangle(u)
         case .parabolic: return parabolic(u)
         case .exponential: return exp2Fast(-exponentialRate * log2e * u)
@@ -31,7 +31,10 @@ public enum AmplitudeScaling {
     public static func triangle<T: BinaryFloatingPoint>(_ u: T) -> T { u <= 0.5 ? 2 * u : 2 * (1 - u) }
 
     @inlinable @inline(__always)
-    public static func parabolic<T: BinaryFloatingPoint>(_ u: T) -> T { let x = u - 1; return x * x }
+    public static func parabolic<T: BinaryFloatingPoint>(_ u: T) -> T {
+        let x = u - 1
+        return x * x
+    }
 
     @inlinable @inline(__always)
     static func smoothstep(_ x: Double) -> Double { x * x * (3 - 2 * x) }

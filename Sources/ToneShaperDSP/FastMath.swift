@@ -20,14 +20,14 @@ public func sin2pi(_ p: Double) -> Double {
 @inlinable @inline(__always)
 public func sinPoly(_ x: Double) -> Double {
     let x2 = x * x
-    var s = 1.0 / 355687428096000.0             // 1/17!
-    s = s * x2 - 1.0 / 1307674368000.0          // -1/15!
-    s = s * x2 + 1.0 / 6227020800.0             // 1/13!
-    s = s * x2 - 1.0 / 39916800.0               // -1/11!
-    s = s * x2 + 1.0 / 362880.0                 // 1/9!
-    s = s * x2 - 1.0 / 5040.0                   // -1/7!
-    s = s * x2 + 1.0 / 120.0                    // 1/5!
-    s = s * x2 - 1.0 / 6.0                      // -1/3!
+    var s = 1.0 / 355687428096000.0  // 1/17!
+    s = s * x2 - 1.0 / 1307674368000.0  // -1/15!
+    s = s * x2 + 1.0 / 6227020800.0  // 1/13!
+    s = s * x2 - 1.0 / 39916800.0  // -1/11!
+    s = s * x2 + 1.0 / 362880.0  // 1/9!
+    s = s * x2 - 1.0 / 5040.0  // -1/7!
+    s = s * x2 + 1.0 / 120.0  // 1/5!
+    s = s * x2 - 1.0 / 6.0  // -1/3!
     return x + x * x2 * s
 }
 
@@ -36,10 +36,10 @@ public func sinPoly(_ x: Double) -> Double {
 public func exp2Fast(_ y: Double) -> Double {
     if y < -1022 { return 0 }
     let whole = Double(Int(y)) - (y < 0 && Double(Int(y)) != y ? 1 : 0)  // floor without C
-    let f = y - whole                                                       // f in [0, 1)
+    let f = y - whole  // f in [0, 1)
     // 2^f = e^(f ln2) by its Taylor series; 14 terms reach 1e-14 on [0, ln 2).
     let z = f * 0.6931471805599453
-    var e = 1.0 / 87178291200.0                 // 1/14!
+    var e = 1.0 / 87178291200.0  // 1/14!
     e = e * z + 1.0 / 6227020800.0
     e = e * z + 1.0 / 479001600.0
     e = e * z + 1.0 / 39916800.0

@@ -1,8 +1,9 @@
 import CPUFeatures
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The instruction-set levels the render kernel is compiled for. One binary holds the kernel
@@ -32,12 +33,12 @@ public enum KernelLevel: String, CaseIterable, Sendable, Comparable {
     /// The levels this binary holds and this CPU runs, lowest first.
     public static let available: [KernelLevel] = {
         #if arch(x86_64)
-        var levels: [KernelLevel] = [.baseline]
-        if toneshaper_cpu_has_x86_64_v3() != 0 { levels.append(.v3) }
-        if toneshaper_cpu_has_x86_64_v4() != 0 { levels.append(.v4) }
-        return levels
+            var levels: [KernelLevel] = [.baseline]
+            if toneshaper_cpu_has_x86_64_v3() != 0 { levels.append(.v3) }
+            if toneshaper_cpu_has_x86_64_v4() != 0 { levels.append(.v4) }
+            return levels
         #else
-        return [.baseline]
+            return [.baseline]
         #endif
     }()
 

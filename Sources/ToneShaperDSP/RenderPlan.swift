@@ -43,11 +43,13 @@ public struct RenderPlan: @unchecked Sendable {
     /// benchmark picks another (see `rendered(by:)`).
     public var kernel: KernelLevel
 
-    public init(grid: UnsafePointer<Double>, cumulative: UnsafePointer<Double>, fidelity: Int, sampleCurve: UnsafePointer<Double>?,
-                cycleLength: Int, gridStep: Double, cycleFractionPerSample: Double, wave: WaveType, scale: ScaleType,
-                antiAliased: Bool, fourierTerms: Int, fourierTables: FourierTablePlan?, echoOffset: Int, sampleRate: Double,
-                nyquist: Double, halfSamplePeriod: Double, baseMinFrequency: Double, baseMaxFrequency: Double, storageID: Int,
-                kernel: KernelLevel = .selected) {
+    public init(
+        grid: UnsafePointer<Double>, cumulative: UnsafePointer<Double>, fidelity: Int, sampleCurve: UnsafePointer<Double>?,
+        cycleLength: Int, gridStep: Double, cycleFractionPerSample: Double, wave: WaveType, scale: ScaleType,
+        antiAliased: Bool, fourierTerms: Int, fourierTables: FourierTablePlan?, echoOffset: Int, sampleRate: Double,
+        nyquist: Double, halfSamplePeriod: Double, baseMinFrequency: Double, baseMaxFrequency: Double, storageID: Int,
+        kernel: KernelLevel = .selected
+    ) {
         self.grid = grid
         self.cumulative = cumulative
         self.fidelity = fidelity

@@ -5,8 +5,10 @@ public enum TrapezoidIntegrator {
     /// one trapezoid from the carried sample, or 0 when nothing is carried.
     /// Integrating a signal piece by piece this way equals integrating it whole, which is
     /// what lets the node render one JACK period at a time (SPEC 7).
-    public static func partialIntegrals(_ samples: [Double], step: Double,
-                                        carrying carried: (integral: Double, sample: Double)? = nil) -> [Double] {
+    public static func partialIntegrals(
+        _ samples: [Double], step: Double,
+        carrying carried: (integral: Double, sample: Double)? = nil
+    ) -> [Double] {
         var result = [Double]()
         result.reserveCapacity(samples.count)
         var integral = 0.0
@@ -39,7 +41,7 @@ public enum TrapezoidIntegrator {
 public struct PhaseIntegrator: Equatable, Sendable {
     /// One cycle in fixed-point units. Computed rather than stored, as is `mask`: constants
     /// the kernel modules fold in, with no global to initialise on the audio thread.
-    @inlinable public static var unitsPerCycle: Double { 4_503_599_627_370_496.0 }   // 2^52
+    @inlinable public static var unitsPerCycle: Double { 4_503_599_627_370_496.0 }  // 2^52
     @inlinable public static var mask: UInt64 { (1 << 52) - 1 }
 
     /// The phase in units of 2^-52 cycle; only its low 52 bits count.

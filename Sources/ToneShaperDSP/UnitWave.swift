@@ -55,9 +55,12 @@ public enum UnitWave {
     /// minus the naive one, with the step smeared over one sample each side.
     @inlinable @inline(__always)
     static func blep(_ p: Double, _ edge: Double, _ dt: Double) -> Double {
-        let tau = wrappedDistance(p, edge) / dt          // in samples
+        let tau = wrappedDistance(p, edge) / dt  // in samples
         if tau >= 1 || tau <= -1 { return 0 }
-        if tau < 0 { let a = tau + 1; return 0.5 * a * a }
+        if tau < 0 {
+            let a = tau + 1
+            return 0.5 * a * a
+        }
         let b = 1 - tau
         return -0.5 * b * b
     }
@@ -123,7 +126,9 @@ public enum UnitWave {
         if top < 1 { return 0 }
         let s1 = sin2pi(p)
         let twoCos = 2 * sin2pi(p + 0.25)
-        var previous = 0.0, current = s1, sum = s1
+        var previous = 0.0
+        var current = s1
+        var sum = s1
         var k = 2
         while k <= top {
             let next = twoCos * current - previous
@@ -142,7 +147,7 @@ public enum UnitWave {
         let s1 = sin2pi(p)
         // Stepping k by 2 is the recurrence at angle 2a: sin((k+2)a) = 2 cos(2a) sin(ka) - sin((k-2)a).
         let twoCos2 = 2 * sin2pi(2 * p + 0.25)
-        var previous = -s1          // sin(-a)
+        var previous = -s1  // sin(-a)
         var current = s1
         var sum = s1
         var sign = 1.0

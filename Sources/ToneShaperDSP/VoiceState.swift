@@ -41,8 +41,10 @@ public struct VoiceScratch {
     public let stride: Int
     public let ramp: UnsafePointer<Double>
 
-    public init(base: UnsafeMutablePointer<Double>, fixed: UnsafeMutablePointer<UInt64>, fractions: UnsafeMutablePointer<Float>,
-                stride: Int, ramp: UnsafePointer<Double>) {
+    public init(
+        base: UnsafeMutablePointer<Double>, fixed: UnsafeMutablePointer<UInt64>, fractions: UnsafeMutablePointer<Float>,
+        stride: Int, ramp: UnsafePointer<Double>
+    ) {
         self.base = base
         self.fixed = fixed
         self.fractions = fractions

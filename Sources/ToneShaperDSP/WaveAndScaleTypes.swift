@@ -28,4 +28,3 @@ public enum ScaleType: String, CaseIterable, Sendable, Codable {
     case twoStep = "Two Step"
     case wideTwoStep = "Wide Two Step"
 }
-

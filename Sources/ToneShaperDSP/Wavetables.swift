@@ -83,7 +83,7 @@ public struct FourierTablePlan: @unchecked Sendable {
     public static func highestHarmonic(frequency v: Double, nyquist: Double) -> Int {
         let ratio = nyquist / v
         let r = ratio >= 0 ? (ratio < 4096 ? ratio : 4096) : 4096
-        let whole = Int(r)                         // r in [0, 4096]: no trap
+        let whole = Int(r)  // r in [0, 4096]: no trap
         // k * v < nyquist strictly: at an exact multiple the partial sits on Nyquist and goes.
         let k = Double(whole) == r ? whole - 1 : whole
         return k < 0 ? 0 : (k < UnitWave.maximumPartials ? k : UnitWave.maximumPartials)
@@ -102,4 +102,3 @@ public struct FourierTablePlan: @unchecked Sendable {
         return max(0, min(raw, m))
     }
 }
-

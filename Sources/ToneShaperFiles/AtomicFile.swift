@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A problem with the file system, worded for the person who chose the path.
@@ -42,7 +42,8 @@ final class AtomicFile {
         var st = stat()
         let exists = stat(resolved, &st) == 0
         if exists, (st.st_mode & S_IFMT) == S_IFDIR {
-            throw FileProblem(path: targetPath, message: "is a directory; give a file name inside it, such as \(targetPath)/\(AtomicFile.exampleName(targetPath))")
+            throw FileProblem(
+                path: targetPath, message: "is a directory; give a file name inside it, such as \(targetPath)/\(AtomicFile.exampleName(targetPath))")
         }
         // Unique per process and per call; O_EXCL refuses to follow a planted symlink.
         let temporary = AtomicFile.join(directory, ".\(file).partial-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
@@ -91,7 +92,8 @@ final class AtomicFile {
         guard let base = bytes.baseAddress else { return }
         var done = 0
         while done < bytes.count {
-            let n = position.map { pwrite(descriptor, base + done, bytes.count - done, off_t($0 + done)) }
+            let n =
+                position.map { pwrite(descriptor, base + done, bytes.count - done, off_t($0 + done)) }
                 ?? write(descriptor, base + done, bytes.count - done)
             if n < 0 {
                 if errno == EINTR { continue }
@@ -168,7 +170,9 @@ final class AtomicFile {
         var st = stat()
         guard stat(directory, &st) == 0 else {
             if errno == ENOENT {
-                throw FileProblem(path: target, message: "the directory \(directory) does not exist; create it first (mkdir -p \(directory)) or choose another path")
+                throw FileProblem(
+                    path: target, message: "the directory \(directory) does not exist; create it first (mkdir -p \(directory)) or choose another path"
+                )
             }
             throw FileProblem(path: target, message: "cannot use the directory \(directory): \(errorText(errno))")
         }
@@ -176,7 +180,8 @@ final class AtomicFile {
             throw FileProblem(path: target, message: "\(directory) is not a directory; choose a path inside a directory")
         }
         guard access(directory, W_OK) == 0 else {
-            throw FileProblem(path: target, message: "the directory \(directory) is not writable (\(errorText(errno))); choose another path or fix its permissions")
+            throw FileProblem(
+                path: target, message: "the directory \(directory) is not writable (\(errorText(errno))); choose another path or fix its permissions")
         }
     }
 

@@ -79,11 +79,15 @@ public struct AudioFileFormat: Equatable, Sendable, CustomStringConvertible {
     public init(container: AudioContainer, sampleFormat: SampleFormat? = nil) throws(AudioFileError) {
         switch (container, sampleFormat) {
         case (.flac, .f32?):
-            throw AudioFileError(.unsupportedFormat, path: nil,
-                                 message: "FLAC cannot store 32-bit float samples (it is an integer format); use --sample-format s24 (or s16), or write WAV for float")
+            throw AudioFileError(
+                .unsupportedFormat, path: nil,
+                message: "FLAC cannot store 32-bit float samples (it is an integer format); use --sample-format s24 (or s16), or write WAV for float")
         case (.ogg, let format?):
-            throw AudioFileError(.unsupportedFormat, path: nil,
-                                 message: "Ogg/Vorbis is a compressed format with no sample format, so --sample-format \(format.rawValue) does not apply; leave it out, or write WAV or FLAC")
+            throw AudioFileError(
+                .unsupportedFormat, path: nil,
+                message:
+                    "Ogg/Vorbis is a compressed format with no sample format, so --sample-format \(format.rawValue) does not apply; leave it out, or write WAV or FLAC"
+            )
         default:
             self.container = container
             self.sampleFormat = sampleFormat ?? container.defaultSampleFormat

@@ -44,14 +44,16 @@ public enum AudioFileReader {
         let subtype = info.format & Int32(SF_FORMAT_SUBMASK)
         let container = AudioContainer.allCases.first { $0.majorFormat == major }
         let sampleFormat = SampleFormat.allCases.first { $0.subtype == subtype }
-        return AudioFileInfo(sampleRate: Double(info.samplerate), channels: Int(info.channels), frames: Int(info.frames),
-                             container: container, sampleFormat: sampleFormat)
+        return AudioFileInfo(
+            sampleRate: Double(info.samplerate), channels: Int(info.channels), frames: Int(info.frames),
+            container: container, sampleFormat: sampleFormat)
     }
 
     private static func open(_ path: String, _ info: inout SF_INFO) throws(AudioFileError) -> OpaquePointer {
         guard let handle = sf_open(path, Int32(SFM_READ), &info) else {
-            throw AudioFileError(.cannotRead, path: path,
-                                 message: "cannot open as audio: \(String(cString: sf_strerror(nil)))")
+            throw AudioFileError(
+                .cannotRead, path: path,
+                message: "cannot open as audio: \(String(cString: sf_strerror(nil)))")
         }
         return handle
     }

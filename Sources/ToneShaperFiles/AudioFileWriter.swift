@@ -1,6 +1,7 @@
 import CSndFile
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Writes float frames to an audio file through libsndfile, atomically: the frames go to
@@ -33,8 +34,10 @@ public final class AudioFileWriter {
 
     /// Opens the temporary file. Throws for a format this libsndfile cannot write at this
     /// rate, or a path that cannot be created; in both cases no file is left behind.
-    public init(path: String, format: AudioFileFormat, sampleRate: Int, channels: Int = 1,
-                durable: Bool = false) throws(AudioFileError) {
+    public init(
+        path: String, format: AudioFileFormat, sampleRate: Int, channels: Int = 1,
+        durable: Bool = false
+    ) throws(AudioFileError) {
         self.path = path
         self.durable = durable
         self.format = format
@@ -47,8 +50,10 @@ public final class AudioFileWriter {
         info.format = format.libsndfileFormat
         // Ask libsndfile before touching the disk: which codecs exist depends on its build.
         guard sampleRate > 0, channels > 0, sf_format_check(&info) != 0 else {
-            throw AudioFileError(.unsupportedFormat, path: path,
-                                 message: "libsndfile on this machine cannot write \(format) at \(sampleRate) Hz with \(channels) channel(s); try WAV, or another rate")
+            throw AudioFileError(
+                .unsupportedFormat, path: path,
+                message: "libsndfile on this machine cannot write \(format) at \(sampleRate) Hz with \(channels) channel(s); try WAV, or another rate"
+            )
         }
         let atomic: AtomicFile
         do { atomic = try AtomicFile(targetPath: path) } catch {
@@ -105,8 +110,11 @@ public final class AudioFileWriter {
         }
         guard written == frames else {
             discard()
-            throw AudioFileError(.writeFailed, path: path,
-                                 message: "writing failed after \(framesWritten + max(0, written)) frames (\(reason)); check the free space. Nothing was left under this name")
+            throw AudioFileError(
+                .writeFailed, path: path,
+                message:
+                    "writing failed after \(framesWritten + max(0, written)) frames (\(reason)); check the free space. Nothing was left under this name"
+            )
         }
         framesWritten += frames
         // Durable: every few megabytes, start writing what we have to disk (without waiting
@@ -134,7 +142,8 @@ public final class AudioFileWriter {
             guard closed == 0 else {
                 let reason = String(cString: sf_error_number(closed))
                 discard()
-                throw AudioFileError(.writeFailed, path: path, message: "libsndfile could not finish the file (\(reason)); nothing was left under this name")
+                throw AudioFileError(
+                    .writeFailed, path: path, message: "libsndfile could not finish the file (\(reason)); nothing was left under this name")
             }
         } else {
             // The sizes, now that they are known.
@@ -163,8 +172,10 @@ public final class AudioFileWriter {
 extension AudioFileWriter {
     /// Writes a file in one go: `body` writes frames; if it throws, the file is discarded
     /// and the error passed on, else the file is finished.
-    public static func write(to path: String, format: AudioFileFormat, sampleRate: Int, channels: Int = 1,
-                             _ body: (AudioFileWriter) throws -> Void) throws {
+    public static func write(
+        to path: String, format: AudioFileFormat, sampleRate: Int, channels: Int = 1,
+        _ body: (AudioFileWriter) throws -> Void
+    ) throws {
         let writer = try AudioFileWriter(path: path, format: format, sampleRate: sampleRate, channels: channels)
         do {
             try body(writer)

@@ -36,7 +36,7 @@ final class BlockPipeline: @unchecked Sendable {
         thread.start()
     }
 
-    deinit { slots.forEach { $0.deallocate() } }
+    deinit { for slot in slots { slot.deallocate() } }
 
     /// Lets `make` write `count` samples straight into a free slot (no copy), waiting while
     /// all are in use, and hands the slot to the writer. Throws the writer's error, if any.

@@ -96,8 +96,9 @@ public struct DocumentLibrary: Sendable {
             .map { file in
                 let path = AtomicFile.join(directory, file)
                 let shape = Result { () throws(LibraryError) in try DocumentLibrary.read(path: path) }
-                return Entry(name: String(file.dropLast(DocumentLibrary.fileExtension.count)), path: path,
-                             origin: origin, shape: shape)
+                return Entry(
+                    name: String(file.dropLast(DocumentLibrary.fileExtension.count)), path: path,
+                    origin: origin, shape: shape)
             }
     }
 
@@ -128,7 +129,8 @@ public struct DocumentLibrary: Sendable {
     public func save(_ shape: ToneShape, name: String) throws(LibraryError) -> String {
         try DocumentLibrary.checkName(name)
         if let sessions = locations.sessionsDirectory,
-           FileManager.default.fileExists(atPath: AtomicFile.join(sessions, name + DocumentLibrary.fileExtension)) {
+            FileManager.default.fileExists(atPath: AtomicFile.join(sessions, name + DocumentLibrary.fileExtension))
+        {
             throw .builtInName(name)
         }
         let directory = locations.userDirectory
@@ -136,7 +138,11 @@ public struct DocumentLibrary: Sendable {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
-            throw .saveFailed(path: path, reason: "cannot create the library directory \(directory) (\(error.localizedDescription)); set TONESHAPER_LIBRARY to a writable directory")
+            throw .saveFailed(
+                path: path,
+                reason:
+                    "cannot create the library directory \(directory) (\(error.localizedDescription)); set TONESHAPER_LIBRARY to a writable directory"
+            )
         }
         do {
             let file = try AtomicFile(targetPath: path)

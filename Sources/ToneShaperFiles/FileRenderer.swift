@@ -12,9 +12,11 @@ public enum FileRenderer {
     /// with the frames done so far; it may throw to stop. On any error nothing is left
     /// under `path` (an existing file there is untouched). `started` receives the
     /// temporary file's path, for a caller that must remove it if the process is killed.
-    public static func render(_ shape: ToneShape, to path: String, format: AudioFileFormat, sampleRate: Int,
-                              frames: Int, durable: Bool = false, started: ((_ temporaryPath: String) -> Void)? = nil,
-                              progress: ((_ done: Int) throws -> Void)? = nil) throws {
+    public static func render(
+        _ shape: ToneShape, to path: String, format: AudioFileFormat, sampleRate: Int,
+        frames: Int, durable: Bool = false, started: ((_ temporaryPath: String) -> Void)? = nil,
+        progress: ((_ done: Int) throws -> Void)? = nil
+    ) throws {
         let writer = try AudioFileWriter(path: path, format: format, sampleRate: sampleRate, durable: durable)
         if let temporary = writer.temporaryPath { started?(temporary) }
         // The engine fills one buffer while the other is stored on a second thread: that
@@ -25,9 +27,10 @@ public enum FileRenderer {
         let pipeline = BlockPipeline(blockSize: blockSize, slotCount: 4) { block in try handOff.writer.write(block) }
         do {
             // The offline render loop, writing straight into the pipeline's slots.
-            try OfflineRenderer.render(shape, sampleRate: Double(sampleRate), frames: frames, blockSize: blockSize,
-                                       fill: { count, render in try pipeline.fill(count) { slot in render(slot) } },
-                                       progress: { done in try progress?(done) })
+            try OfflineRenderer.render(
+                shape, sampleRate: Double(sampleRate), frames: frames, blockSize: blockSize,
+                fill: { count, render in try pipeline.fill(count) { slot in render(slot) } },
+                progress: { done in try progress?(done) })
             try pipeline.finish()
         } catch {
             pipeline.cancel()

@@ -23,17 +23,23 @@ enum FloatWaveHeader {
         func text(_ s: String) { out += Array(s.utf8) }
         func u32(_ v: UInt32) { out += [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 24)] }
         func u16(_ v: UInt16) { out += [UInt8(v & 0xFF), UInt8(v >> 8)] }
-        text("RIFF"); u32(UInt32(clamping: UInt64(size - 8) + UInt64(data))); text("WAVE")
-        text("fmt "); u32(18)
-        u16(3)                                          // WAVE_FORMAT_IEEE_FLOAT
+        text("RIFF")
+        u32(UInt32(clamping: UInt64(size - 8) + UInt64(data)))
+        text("WAVE")
+        text("fmt ")
+        u32(18)
+        u16(3)  // WAVE_FORMAT_IEEE_FLOAT
         u16(UInt16(channels))
         u32(UInt32(sampleRate))
         u32(UInt32(sampleRate * blockAlign))
         u16(UInt16(blockAlign))
         u16(32)
-        u16(0)                                          // cbSize: no extension
-        text("fact"); u32(4); u32(UInt32(clamping: frames))
-        text("data"); u32(data)
+        u16(0)  // cbSize: no extension
+        text("fact")
+        u32(4)
+        u32(UInt32(clamping: frames))
+        text("data")
+        u32(data)
         return out
     }
 }

@@ -18,8 +18,9 @@ public struct LibraryLocations: Equatable, Sendable {
     /// The locations for this process, from its environment and its executable's place.
     public static func standard(environment: [String: String] = ProcessInfo.processInfo.environment) -> LibraryLocations {
         let (sessions, candidates) = findSessions(environment: environment)
-        return LibraryLocations(userDirectory: userDirectory(environment: environment),
-                                sessionsDirectory: sessions, sessionsCandidates: candidates)
+        return LibraryLocations(
+            userDirectory: userDirectory(environment: environment),
+            sessionsDirectory: sessions, sessionsCandidates: candidates)
     }
 
     /// TONESHAPER_LIBRARY, else $XDG_DATA_HOME/toneshaper/library, else
@@ -43,8 +44,10 @@ public struct LibraryLocations: Equatable, Sendable {
     /// The prefix's own copies come before the walk up, so an installed binary never takes
     /// a user's `~/Sessions` (or any other folder that happens to be above it) for its
     /// built-ins. `executable` is the running program's path, symbolic links resolved.
-    static func findSessions(environment: [String: String],
-                             executable: String? = currentExecutable()) -> (found: String?, searched: [String]) {
+    static func findSessions(
+        environment: [String: String],
+        executable: String? = currentExecutable()
+    ) -> (found: String?, searched: [String]) {
         if let explicit = environment["TONESHAPER_SESSIONS"], !explicit.isEmpty {
             return (explicit, [explicit])
         }

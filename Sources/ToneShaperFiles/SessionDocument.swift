@@ -1,7 +1,7 @@
 import ToneShaperCore
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// What a node keeps in a session (NSM): the tone shape as an ordinary `.toneshaper`
@@ -37,9 +37,11 @@ public struct SessionDocument: Equatable, Sendable {
         public var httpPort: Int?
         public var savedBy: String?
 
-        public init(playing: Bool = true, stereo: Bool = false, jackClient: String? = nil, jackPorts: [String] = [],
-                    oscURL: String? = nil, oscPort: Int? = nil, editorURL: String? = nil, httpPort: Int? = nil,
-                    savedBy: String? = nil) {
+        public init(
+            playing: Bool = true, stereo: Bool = false, jackClient: String? = nil, jackPorts: [String] = [],
+            oscURL: String? = nil, oscPort: Int? = nil, editorURL: String? = nil, httpPort: Int? = nil,
+            savedBy: String? = nil
+        ) {
             self.playing = playing
             self.stereo = stereo
             self.jackClient = jackClient
@@ -52,8 +54,10 @@ public struct SessionDocument: Equatable, Sendable {
         }
 
         var json: JSONValue {
-            var object: [String: JSONValue] = ["playing": .bool(playing), "stereo": .bool(stereo),
-                                               "jackPorts": .array(jackPorts.map { .string($0) })]
+            var object: [String: JSONValue] = [
+                "playing": .bool(playing), "stereo": .bool(stereo),
+                "jackPorts": .array(jackPorts.map { .string($0) }),
+            ]
             if let jackClient { object["jackClient"] = .string(jackClient) }
             if let oscURL { object["oscURL"] = .string(oscURL) }
             if let oscPort { object["oscPort"] = .number(Double(oscPort)) }

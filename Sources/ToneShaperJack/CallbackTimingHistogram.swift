@@ -7,10 +7,10 @@ import CJack
 /// Buckets: 0.1 µs wide below 100 µs (where a 64-frame callback lives), 1 µs wide up to
 /// 10 ms, then one overflow bucket.
 final class CallbackTimingHistogram: @unchecked Sendable {
-    static let fineWidth: UInt64 = 100          // ns
-    static let fineLimit: UInt64 = 100_000      // ns
-    static let coarseWidth: UInt64 = 1_000      // ns
-    static let coarseLimit: UInt64 = 10_000_000 // ns
+    static let fineWidth: UInt64 = 100  // ns
+    static let fineLimit: UInt64 = 100_000  // ns
+    static let coarseWidth: UInt64 = 1_000  // ns
+    static let coarseLimit: UInt64 = 10_000_000  // ns
     static let fineCount = Int(fineLimit / fineWidth)
     static let coarseCount = Int((coarseLimit - fineLimit) / coarseWidth)
     static let bucketCount = fineCount + coarseCount + 1

@@ -34,7 +34,10 @@ final class ConnectionLog: Sendable {
     /// The client is closing: its pointers must not be used any more.
     func end(generation: Int) {
         state.withLock { s in
-            if s.generation == generation { s.client = 0; s.ports = [] }
+            if s.generation == generation {
+                s.client = 0
+                s.ports = []
+            }
         }
     }
 
@@ -42,11 +45,16 @@ final class ConnectionLog: Sendable {
     func record(_ a: jack_port_id_t, _ b: jack_port_id_t, connected: Bool, generation: Int) {
         state.withLock { s in
             guard s.generation == generation, let client = OpaquePointer(bitPattern: s.client),
-                  let portA = jack_port_by_id(client, a), let portB = jack_port_by_id(client, b) else { return }
-            let (index, peer): (Int, OpaquePointer)
-            if let i = s.ports.firstIndex(of: ConnectionLog.address(portA)) { (index, peer) = (i, portB) }
-            else if let i = s.ports.firstIndex(of: ConnectionLog.address(portB)) { (index, peer) = (i, portA) }
+                let portA = jack_port_by_id(client, a), let portB = jack_port_by_id(client, b)
             else { return }
+            let (index, peer): (Int, OpaquePointer)
+            if let i = s.ports.firstIndex(of: ConnectionLog.address(portA)) {
+                (index, peer) = (i, portB)
+            } else if let i = s.ports.firstIndex(of: ConnectionLog.address(portB)) {
+                (index, peer) = (i, portA)
+            } else {
+                return
+            }
             guard let name = jack_port_name(peer) else { return }
             s.events.append(Event(connection: Connection(port: index, peer: String(cString: name)), connected: connected))
             // Bounded: a client flapping connections must not grow this without end.

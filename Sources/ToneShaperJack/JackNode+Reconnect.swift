@@ -41,7 +41,8 @@ extension JackNode {
             // "No server yet" is the expected answer while waiting; anything else is news,
             // said once.
             logger.debug("reconnecting to JACK: \(error)")
-            if case .noServer = error {} else if error != lastAttemptError {
+            if case .noServer = error {
+            } else if error != lastAttemptError {
                 logger.warning("reconnecting to JACK: \(error)")
             }
             lastAttemptError = error
@@ -80,7 +81,8 @@ extension JackNode {
         self.session = session
         publish(session)
         let away = lostAt.map { String(format: "%.1f", now - $0) } ?? "?"
-        logger.notice("reconnected to JACK server \"\(configuration.effectiveServerName)\" after \(away) s as \(session.portNames.joined(separator: ", "))")
+        logger.notice(
+            "reconnected to JACK server \"\(configuration.effectiveServerName)\" after \(away) s as \(session.portNames.joined(separator: ", "))")
         lostAt = nil
         restoreDeadline = now + 10
         keepConnections(session)
@@ -103,7 +105,10 @@ extension JackNode {
                     missing.append(connection)
                 }
             }
-            if missing.isEmpty { restoreDeadline = nil; return }
+            if missing.isEmpty {
+                restoreDeadline = nil
+                return
+            }
             if JackNode.monotonicSeconds() > deadline {
                 let list = missing.map { "\(session.portNames[$0.port]) -> \($0.peer)" }.joined(separator: ", ")
                 logger.warning("could not restore \(missing.count) connection(s): \(list)")

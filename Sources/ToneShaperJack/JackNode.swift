@@ -49,8 +49,10 @@ public final class JackNode: @unchecked Sendable {
     private let stopRequested = Atomic<Bool>(false)
     private let controlFinished = DispatchSemaphore(value: 0)
 
-    public init(controller: EngineController, configuration: JackNodeConfiguration = JackNodeConfiguration(),
-                logger: Logger = Logger(label: "toneshaper.jack")) {
+    public init(
+        controller: EngineController, configuration: JackNodeConfiguration = JackNodeConfiguration(),
+        logger: Logger = Logger(label: "toneshaper.jack")
+    ) {
         self.controller = controller
         self.configuration = configuration
         self.logger = logger
@@ -169,7 +171,7 @@ public final class JackNode: @unchecked Sendable {
     /// still touch it).
     private func closeForGood() {
         if let session {
-            let name = session.clientName   // not readable once closed
+            let name = session.clientName  // not readable once closed
             if session.close(deactivateFirst: true, timeout: configuration.closeTimeout) {
                 logger.info("JACK client \(name) closed")
             } else {

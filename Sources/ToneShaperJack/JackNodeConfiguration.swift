@@ -30,9 +30,11 @@ public struct JackNodeConfiguration: Sendable {
     public var midiChannel: Int?
     public static let midiPortName = "midi_in"
 
-    public init(clientName: String = "toneshaper", serverName: String? = nil, stereo: Bool = false, connectTo: [String] = [],
-                autoConnect: Bool = true, reconnectInterval: Double = 0.25, controlInterval: Double = 0.05,
-                closeTimeout: Double = 1, cycleHooks: RealtimeCycleHooks? = nil) {
+    public init(
+        clientName: String = "toneshaper", serverName: String? = nil, stereo: Bool = false, connectTo: [String] = [],
+        autoConnect: Bool = true, reconnectInterval: Double = 0.25, controlInterval: Double = 0.05,
+        closeTimeout: Double = 1, cycleHooks: RealtimeCycleHooks? = nil
+    ) {
         self.clientName = clientName
         self.serverName = serverName
         self.stereo = stereo

@@ -14,8 +14,10 @@ struct JackSession: @unchecked Sendable {
 
     /// Opens a client without ever starting a server, registers the ports and installs the
     /// notification callbacks (everything except the process callback).
-    static func open(configuration: JackNodeConfiguration, generation: Int,
-                     signals: NodeSignals) throws(JackNodeError) -> JackSession {
+    static func open(
+        configuration: JackNodeConfiguration, generation: Int,
+        signals: NodeSignals
+    ) throws(JackNodeError) -> JackSession {
         JackMessages.install()
         var status = JackStatus(rawValue: 0)
         let opened = configuration.clientName.withCString { name in
@@ -33,15 +35,21 @@ struct JackSession: @unchecked Sendable {
         }
         var ports: [OpaquePointer] = []
         for short in configuration.portShortNames {
-            guard let port = jack_port_register(client, short, toneshaper_jack_audio_type(),
-                                                UInt(JackPortIsOutput.rawValue), 0) else {
+            guard
+                let port = jack_port_register(
+                    client, short, toneshaper_jack_audio_type(),
+                    UInt(JackPortIsOutput.rawValue), 0)
+            else {
                 jack_client_close(client)
                 throw .portRegistrationFailed(port: short)
             }
             ports.append(port)
         }
-        if configuration.midiInput && jack_port_register(client, JackNodeConfiguration.midiPortName, toneshaper_jack_midi_type(),
-                                                        UInt(JackPortIsInput.rawValue), 0) == nil {
+        if configuration.midiInput
+            && jack_port_register(
+                client, JackNodeConfiguration.midiPortName, toneshaper_jack_midi_type(),
+                UInt(JackPortIsInput.rawValue), 0) == nil
+        {
             jack_client_close(client)
             throw .portRegistrationFailed(port: JackNodeConfiguration.midiPortName)
         }

@@ -42,9 +42,11 @@ final class NodeSignals: Sendable {
         freewheeling.store(true, ordering: .relaxed)
         let now = toneshaper_monotonic_nanoseconds()
         var recent = 0
-        for time in [recentXrun0.load(ordering: .relaxed), recentXrun1.load(ordering: .relaxed),
-                     recentXrun2.load(ordering: .relaxed), recentXrun3.load(ordering: .relaxed)]
-            where time != 0 && now &- time < 500_000_000 { recent += 1 }
+        for time in [
+            recentXrun0.load(ordering: .relaxed), recentXrun1.load(ordering: .relaxed),
+            recentXrun2.load(ordering: .relaxed), recentXrun3.load(ordering: .relaxed),
+        ]
+        where time != 0 && now &- time < 500_000_000 { recent += 1 }
         if recent > 0 { xruns.wrappingSubtract(min(recent, xruns.load(ordering: .relaxed)), ordering: .relaxed) }
     }
 

@@ -29,14 +29,17 @@ struct RealtimeState: ~Copyable {
     }
 
     /// Allocates the state, off the audio thread. The renderer (and its engine) belong to it.
-    static func make(renderer: consuming RealtimeRenderer, signals: NodeSignals,
-                     hooks: RealtimeCycleHooks?) -> UnsafeMutablePointer<RealtimeState> {
+    static func make(
+        renderer: consuming RealtimeRenderer, signals: NodeSignals,
+        hooks: RealtimeCycleHooks?
+    ) -> UnsafeMutablePointer<RealtimeState> {
         let state = UnsafeMutablePointer<RealtimeState>.allocate(capacity: 1)
         let events = UnsafeMutablePointer<MIDIEvent>.allocate(capacity: RealtimeRenderer.maximumMIDIEvents)
         events.initialize(repeating: MIDIEvent(frame: 0, size: 0, byte0: 0), count: RealtimeRenderer.maximumMIDIEvents)
-        state.initialize(to: RealtimeState(
-            renderer: renderer, client: nil, port: nil, mirrorPort: nil, midiPort: nil, midiEvents: events,
-            signals: .passRetained(signals), histogram: signals.histogram.buckets, hooks: hooks))
+        state.initialize(
+            to: RealtimeState(
+                renderer: renderer, client: nil, port: nil, mirrorPort: nil, midiPort: nil, midiEvents: events,
+                signals: .passRetained(signals), histogram: signals.histogram.buckets, hooks: hooks))
         return state
     }
 
@@ -56,8 +59,9 @@ struct RealtimeState: ~Copyable {
         let clock = periodClock(client: client, frames: frames)
         let events = readMIDI(frames: nframes)
         let transport = renderer.performer.settings.transport ? RealtimeState.transport(client) : nil
-        renderer.renderPeriod(into: out, frames: frames, clock: clock,
-                              midi: UnsafeBufferPointer(start: midiEvents, count: events), transport: transport)
+        renderer.renderPeriod(
+            into: out, frames: frames, clock: clock,
+            midi: UnsafeBufferPointer(start: midiEvents, count: events), transport: transport)
         if let mirrorPort, let copy = jack_port_get_buffer(mirrorPort, nframes) {
             copy.copyMemory(from: raw, byteCount: frames * MemoryLayout<Float>.stride)
         }
@@ -84,11 +88,20 @@ struct RealtimeState: ~Copyable {
     /// The transport now (`jack_transport_query` is real-time safe).
     @inline(__always)
     private static func transport(_ client: OpaquePointer) -> TransportState {
-        var rolling: Int32 = 0, frame: UInt32 = 0, bar: Int32 = 0, beat: Int32 = 0, tick: Int32 = 0
-        var ticksPerBeat = 0.0, beatsPerBar: Float = 0, bpm = 0.0
+        var rolling: Int32 = 0
+        var frame: UInt32 = 0
+        var bar: Int32 = 0
+        var beat: Int32 = 0
+        var tick: Int32 = 0
+        var ticksPerBeat = 0.0
+        var beatsPerBar: Float = 0
+        var bpm = 0.0
         let hasBBT = toneshaper_jack_transport(client, &rolling, &frame, &bar, &beat, &tick, &ticksPerBeat, &beatsPerBar, &bpm) == 1
-        let bbt = hasBBT ? BarsBeats(bar: Int(bar), beat: Int(beat), tick: Int(tick), ticksPerBeat: ticksPerBeat,
-                                     beatsPerBar: Double(beatsPerBar), beatsPerMinute: bpm) : nil
+        let bbt =
+            hasBBT
+            ? BarsBeats(
+                bar: Int(bar), beat: Int(beat), tick: Int(tick), ticksPerBeat: ticksPerBeat,
+                beatsPerBar: Double(beatsPerBar), beatsPerMinute: bpm) : nil
         return TransportState(rolling: rolling != 0, frame: Int(frame), bbt: bbt)
     }
 
@@ -102,13 +115,16 @@ struct RealtimeState: ~Copyable {
         var nextUsecs: jack_time_t = 0
         var periodUsecs: Float = 0
         if jack_get_cycle_times(client, &currentFrames, &currentUsecs, &nextUsecs, &periodUsecs) == 0,
-           nextUsecs > currentUsecs {
-            return PeriodClock(startMicros: Double(currentUsecs) + offset,
-                               microsPerFrame: Double(nextUsecs - currentUsecs) / Double(frames))
+            nextUsecs > currentUsecs
+        {
+            return PeriodClock(
+                startMicros: Double(currentUsecs) + offset,
+                microsPerFrame: Double(nextUsecs - currentUsecs) / Double(frames))
         }
         // No timing from the server (should not happen inside the callback): now, nominal rate.
-        return PeriodClock(startMicros: Double(jack_get_time()) + offset,
-                           microsPerFrame: 1_000_000 / renderer.engine.plan.sampleRate)
+        return PeriodClock(
+            startMicros: Double(jack_get_time()) + offset,
+            microsPerFrame: 1_000_000 / renderer.engine.plan.sampleRate)
     }
 
     /// Counts the period and its duration. Single writer: the audio thread.

@@ -43,11 +43,13 @@ public final class ScopeTap: @unchecked Sendable {
         self.client = client
         sampleRate = Double(jack_get_sample_rate(client))
         ring.pointee.port = jack_port_register(client, "in", toneshaper_jack_audio_type(), UInt(JackPortIsInput.rawValue), 0)
-        jack_set_process_callback(client, { frames, arg in
-            guard let arg else { return 0 }
-            ScopeTap.copy(frames, arg.assumingMemoryBound(to: Ring.self))
-            return 0
-        }, UnsafeMutableRawPointer(ring))
+        jack_set_process_callback(
+            client,
+            { frames, arg in
+                guard let arg else { return 0 }
+                ScopeTap.copy(frames, arg.assumingMemoryBound(to: Ring.self))
+                return 0
+            }, UnsafeMutableRawPointer(ring))
         guard ring.pointee.port != nil, jack_activate(client) == 0 else {
             close()
             throw .activationFailed

@@ -13,9 +13,12 @@ extension Kernel {
     ///   samples at a time, their cells picked from four broadcast values or gathered.
     /// Runs stop at the cycle's end.
     @inline(__always)
-    static func frequencies(plan: RenderPlan, voice: inout VoiceState, count: Int, range: RangeRamp,
-                            ramp: UnsafePointer<Double>, v: UnsafeMutablePointer<Double>, u: UnsafeMutablePointer<Float>) {
-        let fraction = plan.cycleFractionPerSample, cycleLength = plan.cycleLength
+    static func frequencies(
+        plan: RenderPlan, voice: inout VoiceState, count: Int, range: RangeRamp,
+        ramp: UnsafePointer<Double>, v: UnsafeMutablePointer<Double>, u: UnsafeMutablePointer<Float>
+    ) {
+        let fraction = plan.cycleFractionPerSample
+        let cycleLength = plan.cycleLength
         var n = voice.cycleIndex
         var i = 0
         while i < count {
@@ -23,14 +26,17 @@ extension Kernel {
             let start = Double(n)
             if range.isSteady {
                 // No range ramp under way: the common case, a little cheaper.
-                curveRun(plan: plan, n: n, run: run, range: SteadyMap(offset: range.offset, slope: range.slope, nyquist: plan.nyquist),
-                         ramp: ramp, out: v + i)
+                curveRun(
+                    plan: plan, n: n, run: run, range: SteadyMap(offset: range.offset, slope: range.slope, nyquist: plan.nyquist),
+                    ramp: ramp, out: v + i)
             } else {
-                curveRun(plan: plan, n: n, run: run,
-                         range: RampedMap(offset: range.offset + range.offsetStep * Double(i),
-                                          slope: range.slope + range.slopeStep * Double(i),
-                                          offsetStep: range.offsetStep, slopeStep: range.slopeStep, nyquist: plan.nyquist),
-                         ramp: ramp, out: v + i)
+                curveRun(
+                    plan: plan, n: n, run: run,
+                    range: RampedMap(
+                        offset: range.offset + range.offsetStep * Double(i),
+                        slope: range.slope + range.slopeStep * Double(i),
+                        offsetStep: range.offsetStep, slopeStep: range.slopeStep, nyquist: plan.nyquist),
+                    ramp: ramp, out: v + i)
             }
             // The cycle fraction feeds only the scaling.
             if plan.scale != .none {
@@ -46,8 +52,10 @@ extension Kernel {
 
     /// One run of stage A (within one cycle) from cycle sample n, the way the plan's cells call for.
     @inline(__always)
-    static func curveRun<Range: RangeMapping>(plan: RenderPlan, n: Int, run: Int, range: Range, ramp: UnsafePointer<Double>,
-                                              out: UnsafeMutablePointer<Double>) {
+    static func curveRun<Range: RangeMapping>(
+        plan: RenderPlan, n: Int, run: Int, range: Range, ramp: UnsafePointer<Double>,
+        out: UnsafeMutablePointer<Double>
+    ) {
         if let table = plan.sampleCurve {
             let curve = table + n
             for k in 0..<run { out[k] = range.apply(curve[k], at: ramp[k]) }
@@ -110,9 +118,12 @@ extension Kernel {
     /// value at the cell's first sample: one multiply-add per sample, and a function of n
     /// alone (not of where the run began), so periods of any size give the same values.
     @inline(__always)
-    static func alongCells<Range: RangeMapping>(plan: RenderPlan, start: Double, run: Int, range: Range, ramp: UnsafePointer<Double>,
-                                                out: UnsafeMutablePointer<Double>) {
-        let step = plan.gridStep, grid = plan.grid
+    static func alongCells<Range: RangeMapping>(
+        plan: RenderPlan, start: Double, run: Int, range: Range, ramp: UnsafePointer<Double>,
+        out: UnsafeMutablePointer<Double>
+    ) {
+        let step = plan.gridStep
+        let grid = plan.grid
         if step == 0 {
             for k in 0..<run { out[k] = range.apply(grid[0], at: ramp[k]) }
             return
@@ -125,9 +136,11 @@ extension Kernel {
             let next = firstSample(of: cell + 1, step: step, inverse: inverse)
             let end = min(run, Int(next - start))
             let j = Int(cell)
-            let a = grid[j], d = grid[j + 1] - a
-            let c0 = a + d * (first * step - cell), slope = d * step
-            let offset = start - first                  // an integer: exact
+            let a = grid[j]
+            let d = grid[j + 1] - a
+            let c0 = a + d * (first * step - cell)
+            let slope = d * step
+            let offset = start - first  // an integer: exact
             if let (mapped0, mappedSlope) = range.mapLine(c0, slope) {
                 // No range ramp: the map folded into the line, as cheap as reading a table.
                 for m in k..<end { out[m] = range.clamp(mapped0 + mappedSlope * (offset + ramp[m])) }
@@ -158,9 +171,12 @@ extension Kernel {
     /// cells, four grid values are broadcast and each lane picks its cell's; otherwise each
     /// lane loads its own two (a gather).
     @inline(__always)
-    static func inWindows<Range: RangeMapping>(plan: RenderPlan, start: Double, run: Int, range: Range, ramp: UnsafePointer<Double>,
-                          out: UnsafeMutablePointer<Double>) {
-        let step = plan.gridStep, grid = plan.grid
+    static func inWindows<Range: RangeMapping>(
+        plan: RenderPlan, start: Double, run: Int, range: Range, ramp: UnsafePointer<Double>,
+        out: UnsafeMutablePointer<Double>
+    ) {
+        let step = plan.gridStep
+        let grid = plan.grid
         let magic = SIMD8<Double>(repeating: roundingShift)
         var k = 0
         while k + 8 <= run {
@@ -168,27 +184,44 @@ extension Kernel {
             let position = (SIMD8<Double>(repeating: start) + r) * step
             let nearest = (position + magic) - magic
             var cell = nearest
-            cell.replace(with: nearest - 1, where: nearest .> position)          // floor
+            cell.replace(with: nearest - 1, where: nearest .> position)  // floor
             let fraction = position - cell
-            let indices = cell + magic                                          // low bits: the cell
+            let indices = cell + magic  // low bits: the cell
             let first = cell[0]
-            let a: SIMD8<Double>, b: SIMD8<Double>
+            let a: SIMD8<Double>
+            let b: SIMD8<Double>
             if cell[7] - first <= 2 {
                 let j = Int(truncatingIfNeeded: indices[0].bitPattern & 0xFFFF_FFFF)
-                let w0 = grid[j], w1 = grid[j + 1], w2 = grid[j + 2], w3 = grid[j + 3]
+                let w0 = grid[j]
+                let w1 = grid[j + 1]
+                let w2 = grid[j + 2]
+                let w3 = grid[j + 3]
                 let offset = cell - SIMD8(repeating: first)
-                let one = offset .== 1, two = offset .== 2
-                var lower = SIMD8(repeating: w0), upper = SIMD8(repeating: w1)
-                lower.replace(with: w1, where: one); lower.replace(with: w2, where: two)
-                upper.replace(with: w2, where: one); upper.replace(with: w3, where: two)
-                a = lower; b = upper
+                let one = offset .== 1
+                let two = offset .== 2
+                var lower = SIMD8(repeating: w0)
+                var upper = SIMD8(repeating: w1)
+                lower.replace(with: w1, where: one)
+                lower.replace(with: w2, where: two)
+                upper.replace(with: w2, where: one)
+                upper.replace(with: w3, where: two)
+                a = lower
+                b = upper
             } else {
                 let bytes = UnsafeRawPointer(grid)
                 @inline(__always) func pair(_ lane: Int) -> SIMD2<Double> {
-                    bytes.loadUnaligned(fromByteOffset: Int(truncatingIfNeeded: indices[lane].bitPattern & 0xFFFF_FFFF) &* 8,
-                                        as: SIMD2<Double>.self)
+                    bytes.loadUnaligned(
+                        fromByteOffset: Int(truncatingIfNeeded: indices[lane].bitPattern & 0xFFFF_FFFF) &* 8,
+                        as: SIMD2<Double>.self)
                 }
-                let c0 = pair(0), c1 = pair(1), c2 = pair(2), c3 = pair(3), c4 = pair(4), c5 = pair(5), c6 = pair(6), c7 = pair(7)
+                let c0 = pair(0)
+                let c1 = pair(1)
+                let c2 = pair(2)
+                let c3 = pair(3)
+                let c4 = pair(4)
+                let c5 = pair(5)
+                let c6 = pair(6)
+                let c7 = pair(7)
                 a = SIMD8(c0[0], c1[0], c2[0], c3[0], c4[0], c5[0], c6[0], c7[0])
                 b = SIMD8(c0[1], c1[1], c2[1], c3[1], c4[1], c5[1], c6[1], c7[1])
             }

@@ -57,7 +57,8 @@ enum FixedPointWaves {
     static func triangle(_ p: Float, _ dt: Float) -> Float {
         let inverse = 1 / (dt > 0 ? dt : 1)
         // The slope (per unit phase) falls by 8 at p = 1/4 and rises by 8 at p = 3/4.
-        let fromRise = wrapped(p - 0.75) * inverse, fromFall = wrapped(p - 0.25) * inverse
+        let fromRise = wrapped(p - 0.75) * inverse
+        let fromFall = wrapped(p - 0.25) * inverse
         return UnitWave.naiveTriangle(p) + 8 * dt * (blamp(fromRise) - blamp(fromFall))
     }
 

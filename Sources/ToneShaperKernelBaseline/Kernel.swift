@@ -18,26 +18,36 @@ import ToneShaperDSP
 /// C. wave and scaling, branch-free loops the compiler vectorises.
 public enum Kernel {
     #if REALTIME_PROOF
-    @_noLocks @_noAllocation
+        @_noLocks @_noAllocation
     #endif
-    public static func renderPair(plan: RenderPlan, main: inout VoiceState, echo: inout VoiceState, count: Int,
-                                  range: RangeRamp, scratch: VoiceScratch,
-                                  mainOut: UnsafeMutablePointer<Float>, echoOut: UnsafeMutablePointer<Float>) {
-        let vMain = scratch.array(0), uMain = scratch.fractionArray(0), pMain = scratch.array(1)
-        let vEcho = scratch.array(2), uEcho = scratch.fractionArray(1), pEcho = scratch.array(3)
-        let stepsMain = scratch.fixedArray(0), xMain = scratch.fixedArray(1)
-        let stepsEcho = scratch.fixedArray(2), xEcho = scratch.fixedArray(3)
+    public static func renderPair(
+        plan: RenderPlan, main: inout VoiceState, echo: inout VoiceState, count: Int,
+        range: RangeRamp, scratch: VoiceScratch,
+        mainOut: UnsafeMutablePointer<Float>, echoOut: UnsafeMutablePointer<Float>
+    ) {
+        let vMain = scratch.array(0)
+        let uMain = scratch.fractionArray(0)
+        let pMain = scratch.array(1)
+        let vEcho = scratch.array(2)
+        let uEcho = scratch.fractionArray(1)
+        let pEcho = scratch.array(3)
+        let stepsMain = scratch.fixedArray(0)
+        let xMain = scratch.fixedArray(1)
+        let stepsEcho = scratch.fixedArray(2)
+        let xEcho = scratch.fixedArray(3)
         frequencies(plan: plan, voice: &main, count: count, range: range, ramp: scratch.ramp, v: vMain, u: uMain)
         frequencies(plan: plan, voice: &echo, count: count, range: range, ramp: scratch.ramp, v: vEcho, u: uEcho)
         let scale = plan.halfSamplePeriod * PhaseIntegrator.unitsPerCycle
         steps(first: main.integrator.lastFrequency, v: vMain, count: count, scale: scale, out: stepsMain)
         steps(first: echo.integrator.lastFrequency, v: vEcho, count: count, scale: scale, out: stepsEcho)
         if plan.wave == .sine {
-            accumulate(&main.integrator.fixedPhase, &echo.integrator.fixedPhase, stepsMain, stepsEcho, count: count,
-                       into: PhaseBits(xMain), PhaseBits(xEcho))
+            accumulate(
+                &main.integrator.fixedPhase, &echo.integrator.fixedPhase, stepsMain, stepsEcho, count: count,
+                into: PhaseBits(xMain), PhaseBits(xEcho))
         } else {
-            accumulate(&main.integrator.fixedPhase, &echo.integrator.fixedPhase, stepsMain, stepsEcho, count: count,
-                       into: FixedPhases(xMain), FixedPhases(xEcho))
+            accumulate(
+                &main.integrator.fixedPhase, &echo.integrator.fixedPhase, stepsMain, stepsEcho, count: count,
+                into: FixedPhases(xMain), FixedPhases(xEcho))
         }
         main.integrator.lastFrequency = vMain[count - 1]
         echo.integrator.lastFrequency = vEcho[count - 1]
@@ -47,15 +57,21 @@ public enum Kernel {
 
     /// One voice alone: what a silent echo leaves to do.
     #if REALTIME_PROOF
-    @_noLocks @_noAllocation
+        @_noLocks @_noAllocation
     #endif
-    public static func renderSingle(plan: RenderPlan, voice: inout VoiceState, count: Int, range: RangeRamp,
-                                    scratch: VoiceScratch, out: UnsafeMutablePointer<Float>) {
-        let v = scratch.array(0), u = scratch.fractionArray(0), p = scratch.array(1)
-        let stepArray = scratch.fixedArray(0), x = scratch.fixedArray(1)
+    public static func renderSingle(
+        plan: RenderPlan, voice: inout VoiceState, count: Int, range: RangeRamp,
+        scratch: VoiceScratch, out: UnsafeMutablePointer<Float>
+    ) {
+        let v = scratch.array(0)
+        let u = scratch.fractionArray(0)
+        let p = scratch.array(1)
+        let stepArray = scratch.fixedArray(0)
+        let x = scratch.fixedArray(1)
         frequencies(plan: plan, voice: &voice, count: count, range: range, ramp: scratch.ramp, v: v, u: u)
-        steps(first: voice.integrator.lastFrequency, v: v, count: count,
-              scale: plan.halfSamplePeriod * PhaseIntegrator.unitsPerCycle, out: stepArray)
+        steps(
+            first: voice.integrator.lastFrequency, v: v, count: count,
+            scale: plan.halfSamplePeriod * PhaseIntegrator.unitsPerCycle, out: stepArray)
         if plan.wave == .sine {
             accumulate(&voice.integrator.fixedPhase, steps: stepArray, count: count, into: PhaseBits(x))
         } else {
@@ -93,14 +109,19 @@ public enum Kernel {
 
     /// Both voices' running sums in one loop, so that the two serial chains overlap.
     @inline(__always)
-    static func accumulate<Sink: PhaseSink>(_ mainPhase: inout UInt64, _ echoPhase: inout UInt64,
-                                            _ mainSteps: UnsafePointer<UInt64>, _ echoSteps: UnsafePointer<UInt64>, count: Int,
-                                            into mainX: Sink, _ echoX: Sink) {
-        var a = mainPhase, b = echoPhase
+    static func accumulate<Sink: PhaseSink>(
+        _ mainPhase: inout UInt64, _ echoPhase: inout UInt64,
+        _ mainSteps: UnsafePointer<UInt64>, _ echoSteps: UnsafePointer<UInt64>, count: Int,
+        into mainX: Sink, _ echoX: Sink
+    ) {
+        var a = mainPhase
+        var b = echoPhase
         var i = 0
         while i < count {
-            a &+= mainSteps[i]; mainX.store(a, at: i)
-            b &+= echoSteps[i]; echoX.store(b, at: i)
+            a &+= mainSteps[i]
+            mainX.store(a, at: i)
+            b &+= echoSteps[i]
+            echoX.store(b, at: i)
             i += 1
         }
         mainPhase = a & PhaseIntegrator.mask

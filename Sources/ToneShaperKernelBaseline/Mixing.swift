@@ -5,10 +5,12 @@ extension Kernel {
     /// * gain, limited. Here rather than in the engine so that it runs at the kernel's level,
     /// eight samples to a vector on v3.
     #if REALTIME_PROOF
-    @_noLocks @_noAllocation
+        @_noLocks @_noAllocation
     #endif
-    public static func mix(main: UnsafePointer<Float>, echo: UnsafePointer<Float>, echoGain: Float, gain: Float, limit: Float,
-                           count: Int, out: UnsafeMutablePointer<Float>) {
+    public static func mix(
+        main: UnsafePointer<Float>, echo: UnsafePointer<Float>, echoGain: Float, gain: Float, limit: Float,
+        count: Int, out: UnsafeMutablePointer<Float>
+    ) {
         for i in 0..<count { out[i] = OutputLimit.limited((main[i] + echoGain * echo[i]) * gain, limit) }
     }
 }

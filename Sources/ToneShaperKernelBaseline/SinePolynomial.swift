@@ -7,7 +7,7 @@
 /// and no select, and loops over it vectorise at full width even on plain SSE2.
 @inline(__always)
 func sinUnit(_ p: Float) -> Float {
-    let x = (p - 0.5) * (2 * Float.pi)          // sin(2 pi p) = -sin(x)
+    let x = (p - 0.5) * (2 * Float.pi)  // sin(2 pi p) = -sin(x)
     let x2 = x * x
     var s: Float = 1.3451461569247259e-10
     s = horner(s, x2, -2.4676965266708353e-08)
@@ -24,9 +24,9 @@ func sinUnit(_ p: Float) -> Float {
 @inline(__always)
 func horner(_ s: Float, _ x: Float, _ c: Float) -> Float {
     #if FUSED_MULTIPLY_ADD || arch(arm64)
-    return c.addingProduct(s, x)
+        return c.addingProduct(s, x)
     #else
-    return s * x + c
+        return s * x + c
     #endif
 }
 

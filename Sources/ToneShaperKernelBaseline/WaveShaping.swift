@@ -6,9 +6,11 @@ extension Kernel {
     /// the top 24, all a Float holds); the other waves from the 64-bit sum, with each sample's
     /// step for anti-aliasing.
     @inline(__always)
-    static func shape(plan: RenderPlan, count: Int, v: UnsafeMutablePointer<Double>, u: UnsafeMutablePointer<Float>,
-                      x: UnsafePointer<UInt64>, steps: UnsafePointer<UInt64>,
-                      phase: UnsafeMutablePointer<Double>, out: UnsafeMutablePointer<Float>) {
+    static func shape(
+        plan: RenderPlan, count: Int, v: UnsafeMutablePointer<Double>, u: UnsafeMutablePointer<Float>,
+        x: UnsafePointer<UInt64>, steps: UnsafePointer<UInt64>,
+        phase: UnsafeMutablePointer<Double>, out: UnsafeMutablePointer<Float>
+    ) {
         let antiAliased = plan.antiAliased
         if plan.wave.isFourier || (!antiAliased && plan.wave != .sine) {
             for i in 0..<count { phase[i] = PhaseIntegrator.cycles(x[i]) }
@@ -29,7 +31,8 @@ extension Kernel {
                 // In two passes, as the triangle: the exact distances to the corners from the
                 // 64-bit phase (four to a vector), then the corners in Floats (eight).
                 phase.withMemoryRebound(to: Float.self, capacity: 2 * count) { distances in
-                    let fromRise = distances, fromFall = distances + count
+                    let fromRise = distances
+                    let fromFall = distances + count
                     for i in 0..<count {
                         let inverse = FixedPointWaves.inverseStep(steps[i])
                         out[i] = floatPhase(x[i])
@@ -38,19 +41,24 @@ extension Kernel {
                     }
                     for i in 0..<count { out[i] = FixedPointWaves.square(out[i], fromRise[i], fromFall[i]) }
                 }
+            } else {
+                for i in 0..<count { out[i] = Float(UnitWave.naiveSquare(phase[i])) }
             }
-            else { for i in 0..<count { out[i] = Float(UnitWave.naiveSquare(phase[i])) } }
         case .triangle:
             if antiAliased {
                 // As the sine: the 64-bit work (phase and step to Floats) in a pass of its own,
                 // four to a vector, then the corners in Floats, eight to a vector. The step
                 // goes into the phase array (unused by this wave), as Floats.
                 phase.withMemoryRebound(to: Float.self, capacity: 2 * count) { dt in
-                    for i in 0..<count { out[i] = floatPhase(x[i]); dt[i] = FixedPointWaves.cyclesPerSample(steps[i]) }
+                    for i in 0..<count {
+                        out[i] = floatPhase(x[i])
+                        dt[i] = FixedPointWaves.cyclesPerSample(steps[i])
+                    }
                     for i in 0..<count { out[i] = FixedPointWaves.triangle(out[i], dt[i]) }
                 }
+            } else {
+                for i in 0..<count { out[i] = Float(UnitWave.naiveTriangle(phase[i])) }
             }
-            else { for i in 0..<count { out[i] = Float(UnitWave.naiveTriangle(phase[i])) } }
         case .sawtooth:
             if antiAliased {
                 phase.withMemoryRebound(to: Float.self, capacity: 2 * count) { fromWrap in
@@ -60,8 +68,9 @@ extension Kernel {
                     }
                     for i in 0..<count { out[i] = FixedPointWaves.sawtooth(out[i], fromWrap[i]) }
                 }
+            } else {
+                for i in 0..<count { out[i] = Float(UnitWave.naiveSawtooth(phase[i])) }
             }
-            else { for i in 0..<count { out[i] = Float(UnitWave.naiveSawtooth(phase[i])) } }
         case .squareFourier, .triangleFourier, .sawtoothFourier:
             // Band-limited tables (see FourierWavetables): per sample, the table of the
             // largest level whose partials all lie below Nyquist and within `fourierTerms`,

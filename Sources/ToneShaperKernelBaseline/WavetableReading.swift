@@ -17,13 +17,15 @@ extension WavetableLevel {
     @inline(__always)
     func value(at p: Double) -> Float {
         let x = p * length
-        let rounded = (x - 0.5) + roundingShift     // floor(x), or x - 1 at an integer x (t = 1 then)
+        let rounded = (x - 0.5) + roundingShift  // floor(x), or x - 1 at an integer x (t = 1 then)
         let j = Int(truncatingIfNeeded: rounded.bitPattern) & mask
         let t = Float(x - (rounded - roundingShift))
         let c = coefficients + j
         let s = 1 - t
-        let t2 = t * t, s2 = s * s
-        let t3 = t2 * t, s3 = s2 * s
+        let t2 = t * t
+        let s2 = s * s
+        let t3 = t2 * t
+        let s3 = s2 * s
         // B-spline weights: (1-t)^3/6, 2/3 - t^2 + t^3/2, 2/3 - (1-t)^2 + (1-t)^3/2, t^3/6.
         let outer = (s3 * c[-1] + t3 * c[2]) * (1 / 6 as Float)
         let inner = (2 / 3 - t2 + 0.5 * t3) * c[0] + (2 / 3 - s2 + 0.5 * s3) * c[1]
@@ -70,9 +72,12 @@ extension WavetableLevel {
     /// Four samples of the B-spline at once: sample k at fraction t[k] from the coefficients
     /// ck = (c[j-1], c[j], c[j+1], c[j+2]) of its own position j.
     @inline(__always)
-    static func spline(_ t: SIMD4<Float>, _ c0: SIMD4<Float>, _ c1: SIMD4<Float>, _ c2: SIMD4<Float>,
-                       _ c3: SIMD4<Float>) -> SIMD4<Float> {
-        let twoThirds = SIMD4<Float>(repeating: 2 / 3), half = SIMD4<Float>(repeating: 0.5)
+    static func spline(
+        _ t: SIMD4<Float>, _ c0: SIMD4<Float>, _ c1: SIMD4<Float>, _ c2: SIMD4<Float>,
+        _ c3: SIMD4<Float>
+    ) -> SIMD4<Float> {
+        let twoThirds = SIMD4<Float>(repeating: 2 / 3)
+        let half = SIMD4<Float>(repeating: 0.5)
         // Transpose: lane k of `before` is sample k's c[j-1], of `at` its c[j], and so on.
         let before = SIMD4<Float>(c0[0], c1[0], c2[0], c3[0])
         let at = SIMD4<Float>(c0[1], c1[1], c2[1], c3[1])
@@ -97,14 +102,19 @@ extension FourierTablePlan {
     /// table four samples at a time; a chunk that straddles a level boundary (rare: the
     /// frequency must cross one of about 80 boundaries) chooses per sample.
     @inline(__always)
-    func render(frequencies v: UnsafePointer<Double>, phases: UnsafePointer<Double>, count: Int,
-                       nyquist: Double, out: UnsafeMutablePointer<Float>) {
+    func render(
+        frequencies v: UnsafePointer<Double>, phases: UnsafePointer<Double>, count: Int,
+        nyquist: Double, out: UnsafeMutablePointer<Float>
+    ) {
         var start = 0
         while start < count {
             let n = min(FourierTablePlan.chunk, count - start)
-            let f = v + start, p = phases + start, o = out + start
+            let f = v + start
+            let p = phases + start
+            let o = out + start
             // NaN (which no validated input produces) takes no part: it compares false.
-            var lo = SIMD4<Double>(repeating: .infinity), hi = SIMD4<Double>(repeating: -.infinity)
+            var lo = SIMD4<Double>(repeating: .infinity)
+            var hi = SIMD4<Double>(repeating: -.infinity)
             var i = 0
             let bytes = UnsafeRawPointer(f)
             while i + 4 <= n {
@@ -113,8 +123,14 @@ extension FourierTablePlan {
                 hi.replace(with: x, where: x .> hi)
                 i += 4
             }
-            var low = min(min(lo[0], lo[1]), min(lo[2], lo[3])), high = max(max(hi[0], hi[1]), max(hi[2], hi[3]))
-            while i < n { let x = f[i]; low = x < low ? x : low; high = x > high ? x : high; i += 1 }
+            var low = min(min(lo[0], lo[1]), min(lo[2], lo[3]))
+            var high = max(max(hi[0], hi[1]), max(hi[2], hi[3]))
+            while i < n {
+                let x = f[i]
+                low = x < low ? x : low
+                high = x > high ? x : high
+                i += 1
+            }
             let number = levelNumber(forFrequency: low, nyquist: nyquist)
             if number == levelNumber(forFrequency: high, nyquist: nyquist) {
                 level(number: number).render(phases: p, count: n, out: o)
@@ -128,12 +144,16 @@ extension FourierTablePlan {
     /// A chunk whose samples need different levels: each sample's own level, still four
     /// samples at a time.
     @inline(__always)
-    func renderMixed(frequencies f: UnsafePointer<Double>, phases p: UnsafePointer<Double>, count n: Int,
-                     nyquist: Double, out o: UnsafeMutablePointer<Float>) {
+    func renderMixed(
+        frequencies f: UnsafePointer<Double>, phases p: UnsafePointer<Double>, count n: Int,
+        nyquist: Double, out o: UnsafeMutablePointer<Float>
+    ) {
         var k = 0
         while k + 4 <= n {
-            let a = level(forFrequency: f[k], nyquist: nyquist), b = level(forFrequency: f[k + 1], nyquist: nyquist)
-            let c = level(forFrequency: f[k + 2], nyquist: nyquist), d = level(forFrequency: f[k + 3], nyquist: nyquist)
+            let a = level(forFrequency: f[k], nyquist: nyquist)
+            let b = level(forFrequency: f[k + 1], nyquist: nyquist)
+            let c = level(forFrequency: f[k + 2], nyquist: nyquist)
+            let d = level(forFrequency: f[k + 3], nyquist: nyquist)
             let x = SIMD4<Double>(p[k], p[k + 1], p[k + 2], p[k + 3]) * SIMD4<Double>(a.length, b.length, c.length, d.length)
             let (rounded, t) = WavetableLevel.split(x)
             let c0 = UnsafeRawPointer(a.coefficients - 1 + (Int(truncatingIfNeeded: rounded[0].bitPattern) & a.mask))

@@ -28,8 +28,14 @@ extension JSONValue {
         return nil
     }
 
-    var string: String? { if case .string(let s) = self { return s }; return nil }
-    var number: Double? { if case .number(let d) = self { return d }; return nil }
+    var string: String? {
+        if case .string(let s) = self { return s }
+        return nil
+    }
+    var number: Double? {
+        if case .number(let d) = self { return d }
+        return nil
+    }
 
     /// A parameter's value as JSON: numbers, names and flags as themselves.
     init(_ value: ParameterValue) {

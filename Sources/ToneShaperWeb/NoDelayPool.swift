@@ -1,7 +1,8 @@
 import FlyingFox
 import FlyingSocks
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// FlyingFox's socket pool, with Nagle's algorithm off on every socket it waits on.

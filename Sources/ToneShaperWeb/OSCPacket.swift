@@ -5,7 +5,10 @@ import Foundation
 /// declares are needed: float, int, string and the booleans T/F.
 enum OSCPacket {
     enum Argument: Equatable {
-        case float(Float), int(Int32), string(String), bool(Bool)
+        case float(Float)
+        case int(Int32)
+        case string(String)
+        case bool(Bool)
     }
 
     static func message(_ address: String, _ arguments: [Argument]) -> Data {
@@ -26,7 +29,7 @@ enum OSCPacket {
             case .float(let f): appendBigEndian(f.bitPattern, to: &data)
             case .int(let i): appendBigEndian(UInt32(bitPattern: i), to: &data)
             case .string(let s): appendString(s, to: &data)
-            case .bool: break   // carried by the tag alone
+            case .bool: break  // carried by the tag alone
             }
         }
         return data

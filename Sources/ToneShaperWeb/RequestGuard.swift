@@ -1,8 +1,9 @@
 import FlyingFox
 import Foundation
 import ToneShaperOSC
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Who may use the web server, checked on every request before anything else happens:
@@ -45,9 +46,11 @@ struct RequestGuard: Sendable {
             return Refusal(status: .forbidden, reason: "this node accepts web control only from \(policy)")
         }
         guard let host = request.headers[.host], let hostName = RequestGuard.hostName(host),
-              IPAddress(hostName) != nil || hostNames.contains(hostName.lowercased()) else {
-            return Refusal(status: .misdirectedRequest,
-                           reason: "the Host header must name this machine by its address or as localhost (DNS rebinding protection)")
+            IPAddress(hostName) != nil || hostNames.contains(hostName.lowercased())
+        else {
+            return Refusal(
+                status: .misdirectedRequest,
+                reason: "the Host header must name this machine by its address or as localhost (DNS rebinding protection)")
         }
         if let origin = request.headers[HTTPHeader("Origin")], origin.lowercased() != "http://" + host.lowercased() {
             return Refusal(status: .forbidden, reason: "requests from other sites (Origin \(origin)) are refused")
@@ -55,7 +58,8 @@ struct RequestGuard: Sendable {
         if let token, !AddressRange.loopback.contains(where: { $0.contains(peer) }) {
             let given = request.query.first { $0.name == "token" }?.value ?? ""
             guard RequestGuard.same(given, token) else {
-                return Refusal(status: .unauthorized, reason: "a token is required from other machines; open the URL the node printed (…/editor?token=…)")
+                return Refusal(
+                    status: .unauthorized, reason: "a token is required from other machines; open the URL the node printed (…/editor?token=…)")
             }
         }
         return nil
@@ -81,7 +85,8 @@ struct RequestGuard: Sendable {
 
     /// Compares in time independent of where the strings differ.
     static func same(_ a: String, _ b: String) -> Bool {
-        let x = Array(a.utf8), y = Array(b.utf8)
+        let x = Array(a.utf8)
+        let y = Array(b.utf8)
         guard x.count == y.count else { return false }
         return zip(x, y).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
     }
@@ -93,6 +98,6 @@ struct RequestGuard: Sendable {
     }
 }
 
-private extension String {
-    func leftPadded(_ width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
+extension String {
+    fileprivate func leftPadded(_ width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
 }

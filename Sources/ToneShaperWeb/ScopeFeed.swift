@@ -50,26 +50,34 @@ public final class ScopeFeed: Sendable {
         let span = min(n / 2, wavePoints * 2)
         var start = n - span
         var i = n - span - 1
-        while i > n / 4 {   // the latest rising crossing that leaves a whole window after it
-            if samples[i] <= 0 && samples[i + 1] > 0 { start = i + 1; break }
+        while i > n / 4 {  // the latest rising crossing that leaves a whole window after it
+            if samples[i] <= 0 && samples[i + 1] > 0 {
+                start = i + 1
+                break
+            }
             i -= 1
         }
         let step = max(1, span / wavePoints)
         let wave = stride(from: start, to: min(n, start + span), by: step).map { JSONValue.number((Double(samples[$0]) * 10_000).rounded() / 10_000) }
         let magnitudes = Spectrum.magnitudes(samples.suffix(analysisSize))
         let nyquist = sampleRate / 2
-        let low = 20.0, ratio = nyquist / low
+        let low = 20.0
+        let ratio = nyquist / low
         var bins: [JSONValue] = []
         for b in 0..<spectrumBins {
-            let f0 = low * pow(ratio, Double(b) / Double(spectrumBins)), f1 = low * pow(ratio, Double(b + 1) / Double(spectrumBins))
-            let k0 = Int(f0 / nyquist * Double(magnitudes.count)), k1 = max(k0 + 1, Int(f1 / nyquist * Double(magnitudes.count)))
+            let f0 = low * pow(ratio, Double(b) / Double(spectrumBins))
+            let f1 = low * pow(ratio, Double(b + 1) / Double(spectrumBins))
+            let k0 = Int(f0 / nyquist * Double(magnitudes.count))
+            let k1 = max(k0 + 1, Int(f1 / nyquist * Double(magnitudes.count)))
             let peak = magnitudes[min(k0, magnitudes.count - 1)..<min(k1, magnitudes.count)].max() ?? 0
             bins.append(.number((20 * log10(max(peak, 1e-9)) * 10).rounded() / 10))
         }
-        return .object(["scope": .object([
-            "wave": .array(wave), "spectrum": .array(bins), "sampleRate": .number(sampleRate),
-            "low": .number(low), "high": .number(nyquist), "seconds": .number(Double(span) / sampleRate),
-        ])])
+        return .object([
+            "scope": .object([
+                "wave": .array(wave), "spectrum": .array(bins), "sampleRate": .number(sampleRate),
+                "low": .number(low), "high": .number(nyquist), "seconds": .number(Double(span) / sampleRate),
+            ])
+        ])
     }
 }
 
@@ -80,7 +88,8 @@ enum Spectrum {
         var size = 1
         while size * 2 <= signal.count { size *= 2 }
         guard size >= 16 else { return [0] }
-        var re = [Double](repeating: 0, count: size), im = [Double](repeating: 0, count: size)
+        var re = [Double](repeating: 0, count: size)
+        var im = [Double](repeating: 0, count: size)
         for (i, s) in signal.suffix(size).enumerated() {
             re[i] = Double(s) * (0.5 - 0.5 * cos(2 * Double.pi * Double(i) / Double(size - 1)))
         }
@@ -92,11 +101,17 @@ enum Spectrum {
     static func transform(_ re: inout [Double], _ im: inout [Double]) {
         let n = re.count
         var j = 0
-        for i in 1..<n {   // bit-reversed order
+        for i in 1..<n {  // bit-reversed order
             var bit = n >> 1
-            while j & bit != 0 { j ^= bit; bit >>= 1 }
+            while j & bit != 0 {
+                j ^= bit
+                bit >>= 1
+            }
             j |= bit
-            if i < j { re.swapAt(i, j); im.swapAt(i, j) }
+            if i < j {
+                re.swapAt(i, j)
+                im.swapAt(i, j)
+            }
         }
         var length = 2
         while length <= n {
@@ -104,10 +119,14 @@ enum Spectrum {
             for start in stride(from: 0, to: n, by: length) {
                 for k in 0..<length / 2 {
                     let (c, s) = (cos(angle * Double(k)), sin(angle * Double(k)))
-                    let a = start + k, b = a + length / 2
-                    let tr = re[b] * c - im[b] * s, ti = re[b] * s + im[b] * c
-                    re[b] = re[a] - tr; im[b] = im[a] - ti
-                    re[a] += tr; im[a] += ti
+                    let a = start + k
+                    let b = a + length / 2
+                    let tr = re[b] * c - im[b] * s
+                    let ti = re[b] * s + im[b] * c
+                    re[b] = re[a] - tr
+                    im[b] = im[a] - ti
+                    re[a] += tr
+                    im[a] += ti
                 }
             }
             length <<= 1

@@ -11,7 +11,7 @@ import Synchronization
 /// changed only there, or under the poll's lock.
 public final class ServiceAnnouncer: @unchecked Sendable {
     public struct Service: Sendable {
-        public var type: String     // "_oscjson._tcp"
+        public var type: String  // "_oscjson._tcp"
         public var port: Int
         public init(type: String, port: Int) {
             self.type = type
@@ -40,10 +40,12 @@ public final class ServiceAnnouncer: @unchecked Sendable {
         let me = Unmanaged.passUnretained(self).toOpaque()
         // Fails at once when no daemon runs (no AVAHI_CLIENT_NO_FAIL): then the node
         // carries on unannounced.
-        client = avahi_client_new(avahi_threaded_poll_get(poll), AvahiClientFlags(0), { client, state, userdata in
-            guard let client, let userdata else { return }
-            Unmanaged<ServiceAnnouncer>.fromOpaque(userdata).takeUnretainedValue().clientChanged(client, state)
-        }, me, &error)
+        client = avahi_client_new(
+            avahi_threaded_poll_get(poll), AvahiClientFlags(0),
+            { client, state, userdata in
+                guard let client, let userdata else { return }
+                Unmanaged<ServiceAnnouncer>.fromOpaque(userdata).takeUnretainedValue().clientChanged(client, state)
+            }, me, &error)
         guard client != nil else {
             logger.debug("no mDNS announcement: \(String(cString: avahi_strerror(error)))")
             avahi_threaded_poll_free(poll)
@@ -58,7 +60,7 @@ public final class ServiceAnnouncer: @unchecked Sendable {
     public func stop() {
         guard let poll else { return }
         avahi_threaded_poll_stop(poll)
-        if let client { avahi_client_free(client) }   // frees the group too
+        if let client { avahi_client_free(client) }  // frees the group too
         avahi_threaded_poll_free(poll)
         self.poll = nil
         client = nil
@@ -86,17 +88,23 @@ public final class ServiceAnnouncer: @unchecked Sendable {
     private func register(_ client: OpaquePointer) {
         if group == nil {
             let me = Unmanaged.passUnretained(self).toOpaque()
-            group = avahi_entry_group_new(client, { group, state, userdata in
-                guard let group, let userdata else { return }
-                Unmanaged<ServiceAnnouncer>.fromOpaque(userdata).takeUnretainedValue().groupChanged(group, state)
-            }, me)
+            group = avahi_entry_group_new(
+                client,
+                { group, state, userdata in
+                    guard let group, let userdata else { return }
+                    Unmanaged<ServiceAnnouncer>.fromOpaque(userdata).takeUnretainedValue().groupChanged(group, state)
+                }, me)
         }
         guard let group else { return }
         guard avahi_entry_group_is_empty(group) != 0 else { return }
         for service in services {
-            let result = avahi_entry_group_add_service_strlst(group, AvahiIfIndex(AVAHI_IF_UNSPEC), AvahiProtocol(AVAHI_PROTO_UNSPEC), AvahiPublishFlags(0),
-                                                               name, service.type, nil, nil, UInt16(service.port), nil)
-            if result == AVAHI_ERR_COLLISION { renameAndRetry(client); return }
+            let result = avahi_entry_group_add_service_strlst(
+                group, AvahiIfIndex(AVAHI_IF_UNSPEC), AvahiProtocol(AVAHI_PROTO_UNSPEC), AvahiPublishFlags(0),
+                name, service.type, nil, nil, UInt16(service.port), nil)
+            if result == AVAHI_ERR_COLLISION {
+                renameAndRetry(client)
+                return
+            }
             if result < 0 {
                 logger.notice("mDNS: cannot announce \(service.type): \(String(cString: avahi_strerror(result)))")
                 return

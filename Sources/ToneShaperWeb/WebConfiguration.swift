@@ -21,8 +21,10 @@ public struct WebConfiguration: Sendable {
     public var oscPort: Int?
     public var oscPrefix: String
 
-    public init(port: Int = WebConfiguration.defaultPort, searchFreePort: Bool = true, host: String? = nil,
-                allow: [AddressRange] = [], name: String = "toneshaper", oscPort: Int? = nil, oscPrefix: String = "/toneshaper") {
+    public init(
+        port: Int = WebConfiguration.defaultPort, searchFreePort: Bool = true, host: String? = nil,
+        allow: [AddressRange] = [], name: String = "toneshaper", oscPort: Int? = nil, oscPrefix: String = "/toneshaper"
+    ) {
         self.port = port
         self.searchFreePort = searchFreePort
         self.host = host

@@ -4,8 +4,9 @@ import Foundation
 import Synchronization
 import ToneShaperCore
 import ToneShaperOSC
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 public struct WebConfigurationError: Error, CustomStringConvertible, Sendable {
@@ -43,8 +44,9 @@ public final class WebControlServer: Sendable {
         // Loopback only: bind loopback, so nothing else even reaches the socket. Opened:
         // bind everything and let the policy and the token decide.
         bindAddress = loopbackOnly ? "127.0.0.1" : "0.0.0.0"
-        let context = WebContext(controller: controller, namespace: OSCQueryNamespace(prefix: configuration.oscPrefix),
-                                 services: services, name: configuration.name, oscPort: configuration.oscPort, pages: pages)
+        let context = WebContext(
+            controller: controller, namespace: OSCQueryNamespace(prefix: configuration.oscPrefix),
+            services: services, name: configuration.name, oscPort: configuration.oscPort, pages: pages)
         routes = WebRoutes(context: context, guardian: RequestGuard(policy: policy, token: token), load: WebLoad())
     }
 
@@ -66,8 +68,10 @@ public final class WebControlServer: Sendable {
             let port = try WebControlServer.freePort(configuration.port, search: configuration.searchFreePort, address: bindAddress)
             let address = try sockaddr_in.inet(ip4: bindAddress, port: UInt16(port))
             // Its own logger off: stdout carries the node's ready lines.
-            let server = HTTPServer(config: HTTPServer.Configuration(address: address, timeout: 30, pool: NoDelayPool(base: HTTPServer.defaultPool()),
-                                                                      logger: .disabled), handler: routes)
+            let server = HTTPServer(
+                config: HTTPServer.Configuration(
+                    address: address, timeout: 30, pool: NoDelayPool(base: HTTPServer.defaultPool()),
+                    logger: .disabled), handler: routes)
             switch WebControlServer.listen(server, timeout: timeout) {
             case .success(let task):
                 running.withLock { $0 = (server, port, task) }
@@ -80,7 +84,8 @@ public final class WebControlServer: Sendable {
             }
             break
         }
-        throw WebConfigurationError("the web server could not listen on port \(configuration.port == 0 ? "any" : String(configuration.port)): \(lastError)")
+        throw WebConfigurationError(
+            "the web server could not listen on port \(configuration.port == 0 ? "any" : String(configuration.port)): \(lastError)")
     }
 
     /// Runs `server` until it listens (its task) or fails to (why), whichever comes first.
@@ -96,7 +101,7 @@ public final class WebControlServer: Sendable {
         }
         let task = Task {
             do { try await server.run() } catch {
-                settle(.failure(error))   // a bind that fails ends run() at once
+                settle(.failure(error))  // a bind that fails ends run() at once
                 throw error
             }
         }
@@ -119,7 +124,12 @@ public final class WebControlServer: Sendable {
     }
 
     public func stop() {
-        guard let (server, _, task) = running.withLock({ r in defer { r = nil }; return r }) else { return }
+        guard
+            let (server, _, task) = running.withLock({ r in
+                defer { r = nil }
+                return r
+            })
+        else { return }
         let done = DispatchSemaphore(value: 0)
         Task {
             await server.stop(timeout: 0.5)
@@ -140,9 +150,10 @@ public final class WebControlServer: Sendable {
         // Many nodes on one machine: past the range the default searches, any free port
         // (the printed URL says which).
         if search && port != 0, let bound = probe(0, address: address) { return bound }
-        throw WebConfigurationError(search && port != 0
-            ? "--http-port: ports \(port) to \(candidates.last ?? port) are all taken; choose another with --http-port, or 0 for any free port"
-            : "--http-port: port \(port) is taken; choose another, or 0 for any free port")
+        throw WebConfigurationError(
+            search && port != 0
+                ? "--http-port: ports \(port) to \(candidates.last ?? port) are all taken; choose another with --http-port, or 0 for any free port"
+                : "--http-port: port \(port) is taken; choose another, or 0 for any free port")
     }
 
     /// Binds and releases `port`, returning the port bound (the system's choice for 0).

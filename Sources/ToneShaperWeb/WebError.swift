@@ -5,19 +5,21 @@ import ToneShaperCore
 /// that helps.
 enum WebPhrasing {
     static func phrase(_ error: ControlError, prefix: String) -> String {
-        error.phrased(naming: { subject in
-            switch subject {
-            case .value: return "value"
-            case .parameter(let id): return prefix + "/" + ParameterTable.spec(id).oscPath
-            case .command(let name): return prefix + "/" + name.rawValue
-            case .engine: return "engine"
-            case .time: return "time"
-            }
-        }, remedy: { remedy in
-            switch remedy {
-            case .setRangeTogether: return "set both ends at once (\(prefix)/\(ControlCommand.Name.frequencyRange.rawValue))"
-            default: return ControlError.neutralRemedy(remedy)
-            }
-        })
+        error.phrased(
+            naming: { subject in
+                switch subject {
+                case .value: return "value"
+                case .parameter(let id): return prefix + "/" + ParameterTable.spec(id).oscPath
+                case .command(let name): return prefix + "/" + name.rawValue
+                case .engine: return "engine"
+                case .time: return "time"
+                }
+            },
+            remedy: { remedy in
+                switch remedy {
+                case .setRangeTogether: return "set both ends at once (\(prefix)/\(ControlCommand.Name.frequencyRange.rawValue))"
+                default: return ControlError.neutralRemedy(remedy)
+                }
+            })
     }
 }

@@ -31,11 +31,14 @@ struct WebRoutes: HTTPHandler {
         case (.GET, "/editor/editor.css"): return WebRoutes.page(PackageResources.editor_css, "text/css; charset=utf-8")
         case (.GET, "/state"): return WebRoutes.json(StateJSON.object(context.controller.state))
         case (.GET, "/stats"):
-            guard let stats = context.services.statistics?() else { return WebRoutes.text(.serviceUnavailable, "no statistics: the audio engine is not running") }
+            guard let stats = context.services.statistics?() else {
+                return WebRoutes.text(.serviceUnavailable, "no statistics: the audio engine is not running")
+            }
             return WebRoutes.json(WebContext.statsJSON(stats))
         case (.GET, "/library"): return WebRoutes.json(context.libraryJSON())
         case (.GET, "/export"): return await export(request)
-        case (.POST, let path) where path.hasPrefix("/control/"): return try await control(request, address: String(path.dropFirst("/control/".count)))
+        case (.POST, let path) where path.hasPrefix("/control/"):
+            return try await control(request, address: String(path.dropFirst("/control/".count)))
         case (.GET, _), (.HEAD, _): return oscQuery(request)
         default: return WebRoutes.text(.methodNotAllowed, "\(request.method.rawValue) \(request.path) is not served here")
         }
@@ -78,7 +81,8 @@ struct WebRoutes: HTTPHandler {
                 case let single: arguments = [single]
                 }
             } catch {
-                return WebRoutes.json(.object(["error": .string("the body is not JSON; send an array of arguments, such as [110, 880]")]), status: .badRequest)
+                return WebRoutes.json(
+                    .object(["error": .string("the body is not JSON; send an array of arguments, such as [110, 880]")]), status: .badRequest)
             }
         }
         switch context.perform(address: address, arguments: arguments) {
@@ -93,7 +97,8 @@ struct WebRoutes: HTTPHandler {
         let open = load.sockets.add(1, ordering: .relaxed).newValue
         guard open <= WebLimits.maximumSockets else {
             load.sockets.subtract(1, ordering: .relaxed)
-            return WebRoutes.text(.serviceUnavailable, "too many WebSocket connections (at most \(WebLimits.maximumSockets)); close another page first")
+            return WebRoutes.text(
+                .serviceUnavailable, "too many WebSocket connections (at most \(WebLimits.maximumSockets)); close another page first")
         }
         let load = self.load
         let session = WebSocketSession(context: context) { load.sockets.subtract(1, ordering: .relaxed) }
@@ -123,7 +128,10 @@ struct WebRoutes: HTTPHandler {
         let rate = Int(context.controller.sampleRate.rounded())
         let seconds = Double(cycles) * shape.duration
         guard seconds <= WebLimits.maximumExportSeconds else {
-            return WebRoutes.text(.badRequest, "\(cycles) cycles last \(Int(seconds)) s; an export may last at most \(Int(WebLimits.maximumExportSeconds)) s (use toneshaper render for longer)")
+            return WebRoutes.text(
+                .badRequest,
+                "\(cycles) cycles last \(Int(seconds)) s; an export may last at most \(Int(WebLimits.maximumExportSeconds)) s (use toneshaper render for longer)"
+            )
         }
         guard load.exporting.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged else {
             return WebRoutes.text(.tooManyRequests, "an export is already being rendered; try again when it is done")
@@ -134,20 +142,23 @@ struct WebRoutes: HTTPHandler {
         // Rendering is blocking work: off the server's threads, so pages stay served.
         let result: Result<Data, any Error> = await withCheckedContinuation { done in
             DispatchQueue.global(qos: .utility).async {
-                done.resume(returning: Result {
-                    defer { try? FileManager.default.removeItem(atPath: path) }
-                    try FileRenderer.render(shape, to: path, format: AudioFileFormat(container: container), sampleRate: rate, frames: frames)
-                    return try Data(contentsOf: URL(fileURLWithPath: path))
-                })
+                done.resume(
+                    returning: Result {
+                        defer { try? FileManager.default.removeItem(atPath: path) }
+                        try FileRenderer.render(shape, to: path, format: AudioFileFormat(container: container), sampleRate: rate, frames: frames)
+                        return try Data(contentsOf: URL(fileURLWithPath: path))
+                    })
             }
         }
         switch result {
         case .success(let data):
             let name = (shape.name ?? "toneshaper").filter { $0.isLetter || $0.isNumber || "-_.".contains($0) }
-            return HTTPResponse(statusCode: .ok, headers: [
-                .contentType: container == .wav ? "audio/wav" : container == .flac ? "audio/flac" : "audio/ogg",
-                .contentDisposition: "attachment; filename=\"\(name.isEmpty ? "toneshaper" : name)-\(cycles).\(container.rawValue)\"",
-            ], body: data)
+            return HTTPResponse(
+                statusCode: .ok,
+                headers: [
+                    .contentType: container == .wav ? "audio/wav" : container == .flac ? "audio/flac" : "audio/ogg",
+                    .contentDisposition: "attachment; filename=\"\(name.isEmpty ? "toneshaper" : name)-\(cycles).\(container.rawValue)\"",
+                ], body: data)
         case .failure(let error):
             return WebRoutes.text(.internalServerError, "export failed: \(error)")
         }
@@ -164,11 +175,14 @@ struct WebRoutes: HTTPHandler {
     }
 
     static func page(_ bytes: [UInt8], _ type: String) -> HTTPResponse {
-        HTTPResponse(statusCode: .ok, headers: [
-            .contentType: type, .cacheControl: "no-cache",
-            // The page loads nothing from elsewhere, and no other site may frame it.
-            HTTPHeader("Content-Security-Policy"): "default-src 'self'; connect-src 'self' ws: wss:; img-src 'self' data: blob:; frame-ancestors 'none'",
-            HTTPHeader("X-Content-Type-Options"): "nosniff",
-        ], body: Data(bytes))
+        HTTPResponse(
+            statusCode: .ok,
+            headers: [
+                .contentType: type, .cacheControl: "no-cache",
+                // The page loads nothing from elsewhere, and no other site may frame it.
+                HTTPHeader("Content-Security-Policy"):
+                    "default-src 'self'; connect-src 'self' ws: wss:; img-src 'self' data: blob:; frame-ancestors 'none'",
+                HTTPHeader("X-Content-Type-Options"): "nosniff",
+            ], body: Data(bytes))
     }
 }

@@ -69,7 +69,14 @@ final class WebSocketSession: WSMessageHandler, Sendable {
                 switch message {
                 case .text(let text):
                     guard limiter.admit(now: Date().timeIntervalSince1970) else {
-                        if limiter.shouldReport { continuation.yield(.text(WebSocketSession.error(nil, "too many messages: at most \(Int(WebLimits.messagesPerSecond)) a second are taken; this one changed nothing"))) }
+                        if limiter.shouldReport {
+                            continuation.yield(
+                                .text(
+                                    WebSocketSession.error(
+                                        nil,
+                                        "too many messages: at most \(Int(WebLimits.messagesPerSecond)) a second are taken; this one changed nothing")
+                                ))
+                        }
                         continue
                     }
                     if let reply = handle(text, interest: interest, output: continuation) { continuation.yield(.text(reply)) }
@@ -81,7 +88,10 @@ final class WebSocketSession: WSMessageHandler, Sendable {
             }
             subscription.cancel()
             if let page = interest.page.withLock({ $0 }) { context.pages.closed(page) }
-            if let scope = interest.scope.withLock({ task in defer { task = nil }; return task }) {
+            if let scope = interest.scope.withLock({ task in
+                defer { task = nil }
+                return task
+            }) {
                 scope.cancel()
                 context.services.scope?.release()
             }
@@ -104,7 +114,8 @@ final class WebSocketSession: WSMessageHandler, Sendable {
         let id = message["id"]
         if let command = message["COMMAND"]?.string {
             guard let path = message["DATA"]?.string, context.namespace.parameter(at: path) != nil else {
-                return WebSocketSession.error(id, "\(command) needs DATA, the full path of a parameter (such as \(context.namespace.prefix)/amplitude)")
+                return WebSocketSession.error(
+                    id, "\(command) needs DATA, the full path of a parameter (such as \(context.namespace.prefix)/amplitude)")
             }
             switch command {
             case "LISTEN": interest.withLock { _ = $0.listening.insert(path) }
@@ -139,14 +150,19 @@ final class WebSocketSession: WSMessageHandler, Sendable {
             return nil
         }
         if message["unwatch"]?.string == "scope" {
-            if let task = interest.scope.withLock({ task in defer { task = nil }; return task }) {
+            if let task = interest.scope.withLock({ task in
+                defer { task = nil }
+                return task
+            }) {
                 task.cancel()
                 context.services.scope?.release()
             }
             return nil
         }
         if message["query"]?.string == "stats" {
-            guard let stats = context.services.statistics?() else { return WebSocketSession.error(id, "no statistics: the audio engine is not running") }
+            guard let stats = context.services.statistics?() else {
+                return WebSocketSession.error(id, "no statistics: the audio engine is not running")
+            }
             return JSONValue.object(["id": id ?? .null, "stats": WebContext.statsJSON(stats)]).text
         }
         guard let address = message["address"]?.string else {

@@ -28,8 +28,10 @@ struct ComponentLogHandler: LogHandler {
         LoggingSystem.bootstrap { label in ComponentLogHandler(component: component(of: label), logLevel: level) }
     }
 
-    func log(level: Logger.Level, message: Logger.Message, metadata extra: Logger.Metadata?, source: String,
-             file: String, function: String, line: UInt) {
+    func log(
+        level: Logger.Level, message: Logger.Message, metadata extra: Logger.Metadata?, source: String,
+        file: String, function: String, line: UInt
+    ) {
         var text = ComponentLogHandler.withoutRepeatedComponent(message.description, component)
         let all = metadata.merging(extra ?? [:]) { $1 }
         if !all.isEmpty { text += " " + all.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ") }

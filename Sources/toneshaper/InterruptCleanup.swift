@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Removes a half-written temporary file when the process is interrupted (Ctrl-C, kill),

@@ -1,9 +1,10 @@
 import Dispatch
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 import ToneShaperJack
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Closing the node on SIGINT or SIGTERM, within a bound. While connected, a clean close
 /// (deactivate, close the client) takes a few milliseconds and is waited for. While the

@@ -8,9 +8,11 @@ import ToneShaperCore
 /// `--min-frequency=200`) is rewritten before parsing into the repeatable `--set
 /// wave=square`, whose help lists every parameter from the table. Either form works.
 struct ParameterOptions: ParsableArguments {
-    @Option(name: .customLong("set"), help: ArgumentHelp(
-        "Override a parameter of the document: NAME=VALUE, or --NAME VALUE (repeatable).",
-        discussion: ParameterOptions.tableHelp, valueName: "name=value"))
+    @Option(
+        name: .customLong("set"),
+        help: ArgumentHelp(
+            "Override a parameter of the document: NAME=VALUE, or --NAME VALUE (repeatable).",
+            discussion: ParameterOptions.tableHelp, valueName: "name=value"))
     var settings: [String] = []
 
     static var tableHelp: String {
@@ -31,21 +33,28 @@ struct ParameterOptions: ParsableArguments {
         var i = 0
         while i < args.count {
             let arg = args[i]
-            if arg == "--" { result += args[i...]; break }
+            if arg == "--" {
+                result += args[i...]
+                break
+            }
             if arg.hasPrefix("--") {
                 let body = arg.dropFirst(2)
                 let name = String(body.prefix { $0 != "=" })
                 if flags.contains(name) {
                     if body.contains("=") {
                         result += ["--set", String(body)]
-                    } else if ParameterTable.spec(flag: name).map({ if case .flag = $0.kind { return true }; return false }) == true,
-                              !(i + 1 < args.count && flagWords.contains(args[i + 1].lowercased())) {
-                        result += ["--set", "\(name)=1"]   // a bare on/off option (--instrument) means on
+                    } else if ParameterTable.spec(flag: name).map({
+                        if case .flag = $0.kind { return true }
+                        return false
+                    }) == true,
+                        !(i + 1 < args.count && flagWords.contains(args[i + 1].lowercased()))
+                    {
+                        result += ["--set", "\(name)=1"]  // a bare on/off option (--instrument) means on
                     } else if i + 1 < args.count {
                         result += ["--set", "\(name)=\(args[i + 1])"]
                         i += 1
                     } else {
-                        result.append(arg)   // let the parser say the value is missing
+                        result.append(arg)  // let the parser say the value is missing
                     }
                     i += 1
                     continue
@@ -65,9 +74,11 @@ struct ParameterOptions: ParsableArguments {
             guard let equals = setting.firstIndex(of: "=") else {
                 throw ValidationError("--set \(setting): write NAME=VALUE, for example --set wave=square")
             }
-            let name = String(setting[..<equals]), text = String(setting[setting.index(after: equals)...])
+            let name = String(setting[..<equals])
+            let text = String(setting[setting.index(after: equals)...])
             guard let spec = ParameterTable.spec(flag: name) else {
-                throw ValidationError("--set: no parameter called \"\(name)\"; the parameters are \(ParameterTable.all.map(\.flag).joined(separator: ", "))")
+                throw ValidationError(
+                    "--set: no parameter called \"\(name)\"; the parameters are \(ParameterTable.all.map(\.flag).joined(separator: ", "))")
             }
             values.append((spec.id, .parsing(text)))
         }
@@ -80,17 +91,19 @@ struct ParameterOptions: ParsableArguments {
 
     /// The core's error in command-line words: parameters by their option.
     static func phrase(_ error: ControlError) -> String {
-        error.phrased(naming: { subject in
-            switch subject {
-            case .parameter(let id): return "--" + ParameterTable.spec(id).flag
-            case .command(.frequencyRange): return "--min-frequency/--max-frequency"
-            default: return ControlError.neutralName(subject)
-            }
-        }, remedy: { remedy in
-            switch remedy {
-            case .setRangeTogether: return "give --min-frequency and --max-frequency together"
-            default: return ControlError.neutralRemedy(remedy)
-            }
-        })
+        error.phrased(
+            naming: { subject in
+                switch subject {
+                case .parameter(let id): return "--" + ParameterTable.spec(id).flag
+                case .command(.frequencyRange): return "--min-frequency/--max-frequency"
+                default: return ControlError.neutralName(subject)
+                }
+            },
+            remedy: { remedy in
+                switch remedy {
+                case .setRangeTogether: return "give --min-frequency and --max-frequency together"
+                default: return ControlError.neutralRemedy(remedy)
+                }
+            })
     }
 }

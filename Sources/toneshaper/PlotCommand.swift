@@ -9,10 +9,10 @@ struct PlotCommand: ParsableCommand {
         commandName: "plot",
         abstract: "Draw a tone shape as SVG: v(t) on its fidelity grid, the amplitude scaling, and a few waves of the output.",
         discussion: """
-        Examples:
-          toneshaper plot siren -o siren.svg
-          toneshaper plot my.toneshaper -o my.svg --fidelity 8
-        """)
+            Examples:
+              toneshaper plot siren -o siren.svg
+              toneshaper plot my.toneshaper -o my.svg --fidelity 8
+            """)
 
     @Argument(help: ArgumentHelp("A .toneshaper file, or the name of a built-in or library tone shape.", valueName: "document"))
     var document: String

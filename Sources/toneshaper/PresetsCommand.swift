@@ -8,10 +8,10 @@ struct PresetsCommand: ParsableCommand {
         commandName: "presets",
         abstract: "List the built-in tone shapes and those in your library.",
         discussion: """
-        Any name listed can be given to `toneshaper render` and `toneshaper run`, or loaded \
-        over OSC. Your library (TONESHAPER_LIBRARY, else $XDG_DATA_HOME/toneshaper/library, \
-        else ~/.local/share/toneshaper/library) is searched before the built-ins.
-        """)
+            Any name listed can be given to `toneshaper render` and `toneshaper run`, or loaded \
+            over OSC. Your library (TONESHAPER_LIBRARY, else $XDG_DATA_HOME/toneshaper/library, \
+            else ~/.local/share/toneshaper/library) is searched before the built-ins.
+            """)
 
     func run() throws {
         let library = DocumentLibrary()
@@ -23,7 +23,9 @@ struct PresetsCommand: ParsableCommand {
             print("Built-in tone shapes (\(sessions)):")
             print(PresetTable(builtIns.map { PresetRow($0, note: nil) }).render())
         } else {
-            print("No built-in tone shapes found (looked in \(library.locations.sessionsCandidates.joined(separator: ", "))); set TONESHAPER_SESSIONS to the Sessions folder.")
+            print(
+                "No built-in tone shapes found (looked in \(library.locations.sessionsCandidates.joined(separator: ", "))); set TONESHAPER_SESSIONS to the Sessions folder."
+            )
         }
         if !user.isEmpty {
             print("")
@@ -34,7 +36,9 @@ struct PresetsCommand: ParsableCommand {
         for path in library.unnamedFiles(.user) + library.unnamedFiles(.builtIn) {
             let file = path.split(separator: "/").last.map(String.init) ?? path
             let suggestion = String(file.map { $0.isLetter || $0.isNumber || "._-".contains($0) ? $0 : "-" })
-            StandardError.line("toneshaper presets: warning: \(path) is not listed: a library name has only letters, digits, '.', '_' and '-'; rename it (such as \(suggestion)), or give its path to render and run")
+            StandardError.line(
+                "toneshaper presets: warning: \(path) is not listed: a library name has only letters, digits, '.', '_' and '-'; rename it (such as \(suggestion)), or give its path to render and run"
+            )
         }
     }
 }
@@ -58,7 +62,8 @@ struct PresetRow {
     /// The range the curve really plays: the fidelity grid, not the drawn points (a low
     /// fidelity can drop some). Very fine grids are skipped; their points are close enough.
     static func audibleRange(_ shape: ToneShape) -> (Double, Double) {
-        let values = shape.fidelity <= 100_000
+        let values =
+            shape.fidelity <= 100_000
             ? FrequencyCurve.grid(points: shape.points, fidelity: shape.fidelity)
             : shape.points.map(\.frequency)
         return (values.min() ?? 0, values.max() ?? 0)
@@ -87,4 +92,3 @@ struct PresetTable {
         }.joined(separator: "\n")
     }
 }
-

@@ -1,8 +1,9 @@
 import ArgumentParser
 import ToneShaperCore
 import ToneShaperFiles
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `toneshaper render`: cycles of a document to an audio file, through the same engine
@@ -12,18 +13,20 @@ struct RenderCommand: ParsableCommand {
         commandName: "render",
         abstract: "Render a tone shape to an audio file (WAV, FLAC or Ogg/Vorbis).",
         discussion: """
-        Uses the live node's own engine, so the file is what `toneshaper run` plays. \
-        The file appears under its name only when complete; on any error nothing is left there.
+            Uses the live node's own engine, so the file is what `toneshaper run` plays. \
+            The file appears under its name only when complete; on any error nothing is left there.
 
-        Examples:
-          toneshaper render siren --output out/siren.wav --cycles 4
-          toneshaper render my.toneshaper -o my.flac --seconds 60 --sample-format s16
-          toneshaper render chirp -o chirp.ogg --sample-rate 44100
-        """)
+            Examples:
+              toneshaper render siren --output out/siren.wav --cycles 4
+              toneshaper render my.toneshaper -o my.flac --seconds 60 --sample-format s16
+              toneshaper render chirp -o chirp.ogg --sample-rate 44100
+            """)
 
-    @Argument(help: ArgumentHelp("A .toneshaper file, or the name of a built-in or library tone shape.",
-                                 discussion: "See `toneshaper presets` for the names.",
-                                 valueName: "document"))
+    @Argument(
+        help: ArgumentHelp(
+            "A .toneshaper file, or the name of a built-in or library tone shape.",
+            discussion: "See `toneshaper presets` for the names.",
+            valueName: "document"))
     var document: String
 
     @OptionGroup(title: "Tone-shape parameters (override the document's)")
@@ -38,19 +41,28 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "How many seconds to render, instead of whole cycles.")
     var seconds: Double?
 
-    @Option(name: [.customShort("r"), .customShort("s"), .customLong("sample-rate")], help: "Sample rate in Hz, 8000...384000 (-r as in sox; -s kept for old scripts).")
+    @Option(
+        name: [.customShort("r"), .customShort("s"), .customLong("sample-rate")],
+        help: "Sample rate in Hz, 8000...384000 (-r as in sox; -s kept for old scripts).")
     var sampleRate: Int = 48000
 
-    @Option(help: ArgumentHelp("File format. When left out it is taken from the output's extension (.wav, .flac, .ogg), else WAV.",
-                               valueName: "wav|flac|ogg"))
+    @Option(
+        help: ArgumentHelp(
+            "File format. When left out it is taken from the output's extension (.wav, .flac, .ogg), else WAV.",
+            valueName: "wav|flac|ogg"))
     var format: AudioContainer?
 
-    @Option(name: .customLong("sample-format"),
-            help: ArgumentHelp("Sample format for WAV and FLAC (default: f32 for WAV, s24 for FLAC; FLAC has no float).",
-                               valueName: "s16|s24|f32"))
+    @Option(
+        name: .customLong("sample-format"),
+        help: ArgumentHelp(
+            "Sample format for WAV and FLAC (default: f32 for WAV, s24 for FLAC; FLAC has no float).",
+            valueName: "s16|s24|f32"))
     var sampleFormat: SampleFormat?
 
-    @Flag(help: "Return only once the file is safely on disk (fsync), as for a document. By default the file is put in place whole, but the system writes it to disk in its own time, as other renderers do.")
+    @Flag(
+        help:
+            "Return only once the file is safely on disk (fsync), as for a document. By default the file is put in place whole, but the system writes it to disk in its own time, as other renderers do."
+    )
     var sync = false
 
     /// Past this a render is refused: a day of audio is already far beyond any sane job.
@@ -89,7 +101,8 @@ struct RenderCommand: ParsableCommand {
         // the end by seeking back, which a pipe cannot do.
         let toStandardOutput = output == "-"
         if toStandardOutput && isatty(STDOUT_FILENO) != 0 {
-            throw ValidationError("-o - writes audio to standard output, which is a terminal here; redirect it (> out.wav) or pipe it (| play -t wav -)")
+            throw ValidationError(
+                "-o - writes audio to standard output, which is a terminal here; redirect it (> out.wav) or pipe it (| play -t wav -)")
         }
         let path = toStandardOutput ? StandardOutputCopy.temporaryPath(extension: fileFormat.container.rawValue) : output
 
@@ -100,9 +113,10 @@ struct RenderCommand: ParsableCommand {
                 progress.finish()
                 InterruptCleanup.clear()
             }
-            try FileRenderer.render(shape, to: path, format: fileFormat, sampleRate: sampleRate, frames: frames,
-                                    durable: sync && !toStandardOutput, started: { InterruptCleanup.remove(onInterrupt: $0) },
-                                    progress: { progress.update(done: $0) })
+            try FileRenderer.render(
+                shape, to: path, format: fileFormat, sampleRate: sampleRate, frames: frames,
+                durable: sync && !toStandardOutput, started: { InterruptCleanup.remove(onInterrupt: $0) },
+                progress: { progress.update(done: $0) })
         }
         let summary = "\(describe(length, frames: frames, shape: shape)), \(sampleRate) Hz, \(fileFormat), mono"
         if toStandardOutput {
@@ -119,14 +133,16 @@ struct RenderCommand: ParsableCommand {
         let implied = AudioContainer(path: output)
         if let format {
             if let implied, implied != format {
-                StandardError.line("toneshaper render: warning: writing \(format.displayName) to \(output), whose extension suggests \(implied.displayName)")
+                StandardError.line(
+                    "toneshaper render: warning: writing \(format.displayName) to \(output), whose extension suggests \(implied.displayName)")
             }
             return format
         }
         if let implied { return implied }
         let file = output.split(separator: "/").last.map(String.init) ?? output
         if let dot = file.lastIndex(of: "."), dot != file.startIndex {
-            throw RenderFailure("cannot tell the format from the extension \"\(file[dot...])\" of \(output); use .wav, .flac or .ogg, or give --format wav|flac|ogg")
+            throw RenderFailure(
+                "cannot tell the format from the extension \"\(file[dot...])\" of \(output); use .wav, .flac or .ogg, or give --format wav|flac|ogg")
         }
         return .wav
     }
@@ -137,7 +153,9 @@ struct RenderCommand: ParsableCommand {
         // Checked in seconds first, so a huge --cycles cannot overflow the frame count.
         let total = Double(count) * shape.duration
         guard total <= RenderCommand.maximumSeconds else {
-            throw RenderFailure("\(count) cycles of \(shape.duration) s is \(Int(total)) s, longer than the \(Int(RenderCommand.maximumSeconds)) s a render may last; use fewer cycles, or `toneshaper run` to play it live")
+            throw RenderFailure(
+                "\(count) cycles of \(shape.duration) s is \(Int(total)) s, longer than the \(Int(RenderCommand.maximumSeconds)) s a render may last; use fewer cycles, or `toneshaper run` to play it live"
+            )
         }
         return .cycles(count)
     }
@@ -153,14 +171,18 @@ struct RenderCommand: ParsableCommand {
         }
         let bytes = Double(frames) * Double(bytesPerFrame)
         if bytes > Double(UInt32.max) - 1024 {
-            throw RenderFailure("this render needs \(Int(bytes / 1_073_741_824)) GiB of samples, more than a WAV file can hold (4 GiB); use --format flac, a smaller sample format, or a shorter length")
+            throw RenderFailure(
+                "this render needs \(Int(bytes / 1_073_741_824)) GiB of samples, more than a WAV file can hold (4 GiB); use --format flac, a smaller sample format, or a shorter length"
+            )
         }
     }
 
     private func warnAboveNyquist(_ shape: ToneShape) {
         let nyquist = Double(sampleRate) / 2
         guard let highest = shape.points.map(\.frequency).max(), highest > nyquist else { return }
-        StandardError.line("toneshaper render: warning: \(document) reaches \(hertz(highest)), above the Nyquist frequency \(hertz(nyquist)) of \(sampleRate) Hz; those frequencies are clamped to \(hertz(nyquist)) (use a higher --sample-rate to keep them)")
+        StandardError.line(
+            "toneshaper render: warning: \(document) reaches \(hertz(highest)), above the Nyquist frequency \(hertz(nyquist)) of \(sampleRate) Hz; those frequencies are clamped to \(hertz(nyquist)) (use a higher --sample-rate to keep them)"
+        )
     }
 
     private func describe(_ length: OfflineRenderer.Length, frames: Int, shape: ToneShape) -> String {
@@ -184,7 +206,8 @@ extension SampleFormat: ExpressibleByArgument {}
 /// "1.5", "2", "0.125": seconds with up to three decimals, without trailing zeros.
 func seconds3(_ value: Double) -> String {
     let thousandths = Int((value * 1000).rounded())
-    let whole = thousandths / 1000, fraction = thousandths % 1000
+    let whole = thousandths / 1000
+    let fraction = thousandths % 1000
     if fraction == 0 { return String(whole) }
     var digits = String(fraction)
     digits = String(repeating: "0", count: 3 - digits.count) + digits

@@ -14,18 +14,18 @@ struct RunCommand: ParsableCommand {
         commandName: "run",
         abstract: "Play a tone shape as a JACK client, controlled over OSC.",
         discussion: """
-        Needs a running JACK server (the node never starts one; JACK_DEFAULT_SERVER picks \
-        the server). When ready it prints on stdout:
-          JACK: <client>:<port> ...
-          OSC: osc.udp://<host>:<port>/
-          OSC: osc.tcp://<host>:<port>/
-          Editor: http://127.0.0.1:<port>/editor
-        If the server goes away the node keeps its state and reconnects when one is back. \
-        Every argument is checked before the node touches JACK. \
-        Under a session manager (NSM_URL set, as nsmd, RaySession and Agordejo start it) \
-        the node announces itself, joins JACK under the client id once the session opens, \
-        takes any free OSC port, and keeps its state in the session.
-        """)
+            Needs a running JACK server (the node never starts one; JACK_DEFAULT_SERVER picks \
+            the server). When ready it prints on stdout:
+              JACK: <client>:<port> ...
+              OSC: osc.udp://<host>:<port>/
+              OSC: osc.tcp://<host>:<port>/
+              Editor: http://127.0.0.1:<port>/editor
+            If the server goes away the node keeps its state and reconnects when one is back. \
+            Every argument is checked before the node touches JACK. \
+            Under a session manager (NSM_URL set, as nsmd, RaySession and Agordejo start it) \
+            the node announces itself, joins JACK under the client id once the session opens, \
+            takes any free OSC port, and keeps its state in the session.
+            """)
 
     @Argument(help: "A document: a built-in or user-library name (see `toneshaper presets`) or a path. Default: a gentle rise and fall around A3.")
     var document: String?
@@ -51,9 +51,13 @@ struct RunCommand: ParsableCommand {
     @Flag(name: .customLong("no-osc"), help: "Do not listen for OSC at all.")
     var noOSC = false
 
-    @Option(name: .customLong("http-port"), help: ArgumentHelp(
-        "Port of the browser editor and OSCQuery (default 9001, or the next free one; 0: any free port).",
-        discussion: "The web side obeys the same hosts as OSC (--osc-host, --osc-allow); beyond this machine it asks for the token printed in the editor's URL."))
+    @Option(
+        name: .customLong("http-port"),
+        help: ArgumentHelp(
+            "Port of the browser editor and OSCQuery (default 9001, or the next free one; 0: any free port).",
+            discussion:
+                "The web side obeys the same hosts as OSC (--osc-host, --osc-allow); beyond this machine it asks for the token printed in the editor's URL."
+        ))
     var httpPort: Int?
 
     @Flag(name: .customLong("no-http"), help: "Do not serve the browser editor and OSCQuery.")
@@ -86,10 +90,13 @@ struct RunCommand: ParsableCommand {
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel = "info"
 
-    @Option(name: .customLong("save"), help: ArgumentHelp(
-        "On exit, save what is playing (with every change made over OSC) into your library under this name.",
-        discussion: "The library is $XDG_DATA_HOME/toneshaper/library (~/.local/share/toneshaper/library); the file is written atomically and never over a built-in.",
-        valueName: "name"))
+    @Option(
+        name: .customLong("save"),
+        help: ArgumentHelp(
+            "On exit, save what is playing (with every change made over OSC) into your library under this name.",
+            discussion:
+                "The library is $XDG_DATA_HOME/toneshaper/library (~/.local/share/toneshaper/library); the file is written atomically and never over a built-in.",
+            valueName: "name"))
     var saveName: String?
 
     /// The longest JACK client name (jack_client_name_size() is 64, with the NUL).
@@ -116,7 +123,8 @@ struct RunCommand: ParsableCommand {
             // Refuse a bad name now, not after a whole session of playing.
             do { try DocumentLibrary.checkName(saveName) } catch { throw ValidationError("--save: \(error.description)") }
             if DocumentLibrary().listBuiltIns().contains(where: { $0.name == saveName }) {
-                throw ValidationError("--save: a built-in tone shape is called \"\(saveName)\" and would be hidden; choose another name, such as \"my-\(saveName)\"")
+                throw ValidationError(
+                    "--save: a built-in tone shape is called \"\(saveName)\" and would be hidden; choose another name, such as \"my-\(saveName)\"")
             }
         }
     }
@@ -246,8 +254,9 @@ struct RunCommand: ParsableCommand {
     func webConfiguration() throws -> WebConfiguration {
         var allow: [AddressRange] = []
         for entry in oscAllow { allow.append(try AddressRange(parsing: entry)) }
-        return WebConfiguration(port: httpPort ?? WebConfiguration.defaultPort, searchFreePort: httpPort == nil,
-                                host: oscHost, allow: allow, name: clientName, oscPrefix: oscPrefix)
+        return WebConfiguration(
+            port: httpPort ?? WebConfiguration.defaultPort, searchFreePort: httpPort == nil,
+            host: oscHost, allow: allow, name: clientName, oscPrefix: oscPrefix)
     }
 
     /// The editor page and OSCQuery, in front of the same controller, under the same
@@ -255,9 +264,11 @@ struct RunCommand: ParsableCommand {
     private func startWeb(controller: EngineController, node: JackNode, library: DocumentLibrary, oscPort: Int?) throws -> WebControlServer {
         var configuration = try webConfiguration()
         configuration.oscPort = oscPort
-        let server = try WebControlServer(controller: controller, configuration: configuration,
-                                          services: WebHostServices(statistics: { node.stats() }, library: library,
-                                                                    scope: .listening(server: serverName) { node }))
+        let server = try WebControlServer(
+            controller: controller, configuration: configuration,
+            services: WebHostServices(
+                statistics: { node.stats() }, library: library,
+                scope: .listening(server: serverName) { node }))
         try server.start()
         return server
     }

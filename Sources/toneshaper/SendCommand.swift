@@ -7,41 +7,42 @@ struct SendCommand: ParsableCommand {
         commandName: "send",
         abstract: "Send one OSC message to a running node and print its reply.",
         discussion: """
-        ADDRESS may be given with or without the prefix: `/state`, `state` and \
-        `/toneshaper/state` are the same. Arguments are typed by their look: an integer \
-        (440, -3) is sent as int32, a number with a point or exponent or inf/nan (0.5, 1e3) \
-        as float, anything else as a string. A suffix forces the type: 3:f float, 3:d double, \
-        3:i int32, 3:h int64, 7:s string.
+            ADDRESS may be given with or without the prefix: `/state`, `state` and \
+            `/toneshaper/state` are the same. Arguments are typed by their look: an integer \
+            (440, -3) is sent as int32, a number with a point or exponent or inf/nan (0.5, 1e3) \
+            as float, anything else as a string. A suffix forces the type: 3:f float, 3:d double, \
+            3:i int32, 3:h int64, 7:s string.
 
-        Each reply is printed on one line: its address, then its values (strings with \
-        spaces in quotes). The node answers a change with <prefix>/ok <address> and a \
-        refusal with <prefix>/error <address> <reason>.
+            Each reply is printed on one line: its address, then its values (strings with \
+            spaces in quotes). The node answers a change with <prefix>/ok <address> and a \
+            refusal with <prefix>/error <address> <reason>.
 
-        Exit status: 0 on success; 1 if the node answered with an error; 69 if nothing \
-        answered within --wait seconds (is the node running, on that port?); 64 for a bad \
-        option or argument. With --wait 0 nothing is awaited and a sent change exits 0.
+            Exit status: 0 on success; 1 if the node answered with an error; 69 if nothing \
+            answered within --wait seconds (is the node running, on that port?); 64 for a bad \
+            option or argument. With --wait 0 nothing is awaited and a sent change exits 0.
 
-        Examples:
-          toneshaper send /state
-          toneshaper send frequency/range 110 880
-          toneshaper send /wave "Square Fourier"
-          toneshaper send /wave 3
-          toneshaper send /amplitude/db -12
-          toneshaper send /fidelity 100:i
-          toneshaper send /points 0 220 1 440 2 220
-          toneshaper send /load siren
-          toneshaper send /stop --delay 2        (a bundle time-tagged 2 s from now)
-          toneshaper send /stats --port 9001 --wait 0.2
+            Examples:
+              toneshaper send /state
+              toneshaper send frequency/range 110 880
+              toneshaper send /wave "Square Fourier"
+              toneshaper send /wave 3
+              toneshaper send /amplitude/db -12
+              toneshaper send /fidelity 100:i
+              toneshaper send /points 0 220 1 440 2 220
+              toneshaper send /load siren
+              toneshaper send /stop --delay 2        (a bundle time-tagged 2 s from now)
+              toneshaper send /stats --port 9001 --wait 0.2
 
-        Addresses (below the prefix):
-        \(SendCommand.addressList)
-        """)
+            Addresses (below the prefix):
+            \(SendCommand.addressList)
+            """)
 
     @Argument(help: "The OSC address, with or without the prefix (for example /frequency/min).")
     var address: String
 
-    @Argument(parsing: .allUnrecognized,
-              help: "Arguments, typed by their look (see above); suffix :i :h :f :d :s to force a type.")
+    @Argument(
+        parsing: .allUnrecognized,
+        help: "Arguments, typed by their look (see above); suffix :i :h :f :d :s to force a type.")
     var arguments: [String] = []
 
     @Option(help: "The node's OSC port.")
@@ -85,8 +86,9 @@ struct SendCommand: ParsableCommand {
     func run() throws {
         let path = SendCommand.fullAddress(address, prefix: prefix)
         let values: [OSCValue]
-        do { values = try arguments.map { word throws(OSCArgumentError) in try OSCValue(commandLine: word) } }
-        catch { throw ValidationError(error.description) }
+        do { values = try arguments.map { word throws(OSCArgumentError) in try OSCValue(commandLine: word) } } catch {
+            throw ValidationError(error.description)
+        }
 
         let client: OSCClient
         do {

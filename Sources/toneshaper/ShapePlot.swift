@@ -16,7 +16,9 @@ struct ShapePlot {
 
     func svg() -> String {
         var svg = SVGCanvas(width: ShapePlot.width, height: ShapePlot.top + 3 * ShapePlot.panelHeight + 3 * ShapePlot.gap)
-        svg.text(ShapePlot.left, 24, "\(name): \(shape.wave.rawValue), \(plain(shape.duration)) s cycle, fidelity \(shape.fidelity)", size: 14, weight: "bold")
+        svg.text(
+            ShapePlot.left, 24, "\(name): \(shape.wave.rawValue), \(plain(shape.duration)) s cycle, fidelity \(shape.fidelity)", size: 14,
+            weight: "bold")
         frequencyPanel(&svg, y: ShapePlot.top)
         amplitudePanel(&svg, y: ShapePlot.top + ShapePlot.panelHeight + ShapePlot.gap)
         wavePanel(&svg, y: ShapePlot.top + 2 * (ShapePlot.panelHeight + ShapePlot.gap))
@@ -29,14 +31,23 @@ struct ShapePlot {
     private func frequencyPanel(_ svg: inout SVGCanvas, y: Double) {
         let grid = FrequencyCurve.grid(points: shape.points, fidelity: shape.fidelity)
         let n = shape.fidelity
-        var lo = min(shape.minFrequency, grid.min() ?? 0), hi = max(shape.maxFrequency, grid.max() ?? 1)
-        if hi <= lo { lo -= 1; hi += 1 }
-        let frame = PanelFrame(x: ShapePlot.left, y: y, width: plotWidth, height: ShapePlot.panelHeight,
-                               xRange: 0...shape.duration, yRange: lo...hi)
+        var lo = min(shape.minFrequency, grid.min() ?? 0)
+        var hi = max(shape.maxFrequency, grid.max() ?? 1)
+        if hi <= lo {
+            lo -= 1
+            hi += 1
+        }
+        let frame = PanelFrame(
+            x: ShapePlot.left, y: y, width: plotWidth, height: ShapePlot.panelHeight,
+            xRange: 0...shape.duration, yRange: lo...hi)
         svg.axes(frame, title: "frequency v(t), Hz", xUnit: "s")
         // Cell boundaries, when there are few enough to see.
         if n <= 64 {
-            for i in 0...n { svg.line(frame.x(Double(i) / Double(n) * shape.duration), frame.y(lo), frame.x(Double(i) / Double(n) * shape.duration), frame.y(hi), stroke: "#ddd", width: 0.6) }
+            for i in 0...n {
+                svg.line(
+                    frame.x(Double(i) / Double(n) * shape.duration), frame.y(lo), frame.x(Double(i) / Double(n) * shape.duration), frame.y(hi),
+                    stroke: "#ddd", width: 0.6)
+            }
         }
         let step = max(1, n / 800)
         let vertices = stride(from: 0, through: n, by: step).map { i in (frame.x(Double(i) / Double(n) * shape.duration), frame.y(grid[i])) }
@@ -45,13 +56,16 @@ struct ShapePlot {
         if shape.points.count <= 200 {
             for p in shape.points { svg.circle(frame.x(p.time), frame.y(p.frequency), r: 3.5, fill: "none", stroke: "#f57c00") }
         }
-        svg.text(frame.x(shape.duration) - 4, y + 14, "line: the grid played (fidelity \(n)); circles: the drawn points", anchor: "end", size: 11, fill: "#555")
+        svg.text(
+            frame.x(shape.duration) - 4, y + 14, "line: the grid played (fidelity \(n)); circles: the drawn points", anchor: "end", size: 11,
+            fill: "#555")
     }
 
     /// The gain over the cycle: scaling(u) × amplitude, and the echo voice's, offset.
     private func amplitudePanel(_ svg: inout SVGCanvas, y: Double) {
-        let frame = PanelFrame(x: ShapePlot.left, y: y, width: plotWidth, height: ShapePlot.panelHeight,
-                               xRange: 0...shape.duration, yRange: 0...max(shape.amplitude, 1e-6))
+        let frame = PanelFrame(
+            x: ShapePlot.left, y: y, width: plotWidth, height: ShapePlot.panelHeight,
+            xRange: 0...shape.duration, yRange: 0...max(shape.amplitude, 1e-6))
         svg.axes(frame, title: "amplitude: \(shape.scale.rawValue) scaling × \(plain(shape.amplitude))", xUnit: "s")
         let count = 400
         func curve(offset: Double, gain: Double) -> [(Double, Double)] {
@@ -64,7 +78,9 @@ struct ShapePlot {
         }
         if shape.echoOffset > 0 && shape.echoVolume > 0 {
             svg.polyline(curve(offset: shape.echoOffset, gain: shape.echoVolume), stroke: "#9e9e9e", width: 1.2, dash: "4 3")
-            svg.text(frame.x(shape.duration) - 4, y + 14, "dashed: the echo voice (\(plain(shape.echoOffset)) s ahead, × \(plain(shape.echoVolume)))", anchor: "end", size: 11, fill: "#555")
+            svg.text(
+                frame.x(shape.duration) - 4, y + 14, "dashed: the echo voice (\(plain(shape.echoOffset)) s ahead, × \(plain(shape.echoVolume)))",
+                anchor: "end", size: 11, fill: "#555")
         }
         svg.polyline(curve(offset: 0, gain: 1), stroke: "#388e3c", width: 1.8)
     }
@@ -72,7 +88,8 @@ struct ShapePlot {
     /// A few waves of the output where the scaling is loudest, rendered by the engine.
     private func wavePanel(_ svg: inout SVGCanvas, y: Double) {
         // Where in the cycle the scaling peaks (not past ten million frames into it).
-        let peakU = (0..<200).map { Double($0) / 200 }.max { AmplitudeScaling.value(shape.scale, at: $0) < AmplitudeScaling.value(shape.scale, at: $1) } ?? 0
+        let peakU =
+            (0..<200).map { Double($0) / 200 }.max { AmplitudeScaling.value(shape.scale, at: $0) < AmplitudeScaling.value(shape.scale, at: $1) } ?? 0
         let at = min(peakU * shape.duration, 10_000_000 / sampleRate)
         let grid = FrequencyCurve.grid(points: shape.points, fidelity: shape.fidelity)
         let frequency = max(1, grid[min(shape.fidelity, Int(at / shape.duration * Double(shape.fidelity)))])
@@ -80,9 +97,13 @@ struct ShapePlot {
         let start = Int(at * sampleRate)
         let samples = Array(OfflineRenderer.render(shape, sampleRate: sampleRate, frames: start + window).suffix(window))
         let peak = max(Double(samples.map { abs($0) }.max() ?? 0), shape.amplitude, 1e-6)
-        let frame = PanelFrame(x: ShapePlot.left, y: y, width: plotWidth, height: ShapePlot.panelHeight,
-                               xRange: 0...(Double(window) / sampleRate * 1000), yRange: -peak...peak)
-        svg.axes(frame, title: "output: \(window) samples from t = \(plain(Double(start) / sampleRate)) s (about \(plain((frequency * 10).rounded() / 10)) Hz)", xUnit: "ms")
+        let frame = PanelFrame(
+            x: ShapePlot.left, y: y, width: plotWidth, height: ShapePlot.panelHeight,
+            xRange: 0...(Double(window) / sampleRate * 1000), yRange: -peak...peak)
+        svg.axes(
+            frame,
+            title: "output: \(window) samples from t = \(plain(Double(start) / sampleRate)) s (about \(plain((frequency * 10).rounded() / 10)) Hz)",
+            xUnit: "ms")
         let step = max(1, window / 800)
         let vertices = stride(from: 0, to: window, by: step).map { i in (frame.x(Double(i) / sampleRate * 1000), frame.y(Double(samples[i]))) }
         svg.polyline(vertices, stroke: "#6a1b9a", width: 1.4)
@@ -116,21 +137,31 @@ struct SVGCanvas {
 
     mutating func polyline(_ points: [(Double, Double)], stroke: String, width: Double, dash: String? = nil) {
         let list = points.map { "\(f($0.0)),\(f($0.1))" }.joined(separator: " ")
-        body.append("<polyline fill=\"none\" stroke=\"\(stroke)\" stroke-width=\"\(f(width))\"\(dash.map { " stroke-dasharray=\"\($0)\"" } ?? "") points=\"\(list)\"/>")
+        body.append(
+            "<polyline fill=\"none\" stroke=\"\(stroke)\" stroke-width=\"\(f(width))\"\(dash.map { " stroke-dasharray=\"\($0)\"" } ?? "") points=\"\(list)\"/>"
+        )
     }
 
     mutating func circle(_ x: Double, _ y: Double, r: Double, fill: String, stroke: String? = nil) {
-        body.append("<circle cx=\"\(f(x))\" cy=\"\(f(y))\" r=\"\(f(r))\" fill=\"\(fill)\"\(stroke.map { " stroke=\"\($0)\" stroke-width=\"1.5\"" } ?? "")/>")
+        body.append(
+            "<circle cx=\"\(f(x))\" cy=\"\(f(y))\" r=\"\(f(r))\" fill=\"\(fill)\"\(stroke.map { " stroke=\"\($0)\" stroke-width=\"1.5\"" } ?? "")/>")
     }
 
-    mutating func text(_ x: Double, _ y: Double, _ text: String, anchor: String = "start", size: Double = 11, weight: String = "normal", fill: String = "#222") {
-        let escaped = text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
-        body.append("<text x=\"\(f(x))\" y=\"\(f(y))\" text-anchor=\"\(anchor)\" font-size=\"\(f(size))\" font-weight=\"\(weight)\" fill=\"\(fill)\">\(escaped)</text>")
+    mutating func text(
+        _ x: Double, _ y: Double, _ text: String, anchor: String = "start", size: Double = 11, weight: String = "normal", fill: String = "#222"
+    ) {
+        let escaped = text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(
+            of: ">", with: "&gt;")
+        body.append(
+            "<text x=\"\(f(x))\" y=\"\(f(y))\" text-anchor=\"\(anchor)\" font-size=\"\(f(size))\" font-weight=\"\(weight)\" fill=\"\(fill)\">\(escaped)</text>"
+        )
     }
 
     /// A frame with ticks on both axes, the title above it and the x unit after the ticks.
     mutating func axes(_ frame: PanelFrame, title: String, xUnit: String) {
-        body.append("<rect x=\"\(f(frame.x))\" y=\"\(f(frame.y))\" width=\"\(f(frame.width))\" height=\"\(f(frame.height))\" fill=\"#fafafa\" stroke=\"#999\"/>")
+        body.append(
+            "<rect x=\"\(f(frame.x))\" y=\"\(f(frame.y))\" width=\"\(f(frame.width))\" height=\"\(f(frame.height))\" fill=\"#fafafa\" stroke=\"#999\"/>"
+        )
         text(frame.x, frame.y - 8, title, size: 12, weight: "bold")
         for v in SVGCanvas.ticks(frame.yRange, count: 5) {
             line(frame.x - 4, frame.y(v), frame.x, frame.y(v), stroke: "#999")
@@ -152,7 +183,10 @@ struct SVGCanvas {
         let step = [1.0, 2, 5, 10].map { $0 * magnitude }.first { $0 >= raw } ?? 10 * magnitude
         var ticks: [Double] = []
         var v = (range.lowerBound / step).rounded(.up) * step
-        while v <= range.upperBound + step * 1e-9 { ticks.append(v); v += step }
+        while v <= range.upperBound + step * 1e-9 {
+            ticks.append(v)
+            v += step
+        }
         return ticks
     }
 
@@ -160,7 +194,6 @@ struct SVGCanvas {
         let rounded = (v * 1e6).rounded() / 1e6
         return rounded == rounded.rounded() && abs(rounded) < 1e15 ? String(Int64(rounded)) : String(rounded)
     }
-
 
     private func f(_ v: Double) -> String { String((v * 100).rounded() / 100) }
 

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Messages for the person at the terminal: errors, warnings, progress. Written straight

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A progress bar on stderr for long renders. It draws only when stderr is a terminal

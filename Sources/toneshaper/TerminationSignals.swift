@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// SIGINT and SIGTERM for the live node, taken synchronously with `sigwait` on the main

@@ -6,15 +6,15 @@ struct ToneShaperCommand: ParsableCommand {
         commandName: "toneshaper",
         abstract: "Play tone shapes in a JACK graph, control them over OSC, render them to files.",
         discussion: """
-        A tone shape is a drawn curve of instantaneous frequency over one cycle, integrated \
-        into a phase and played through a periodic wave. Documents are JSON (.toneshaper, \
-        as written by the original ToneShaper app); built-in shapes are loaded by name \
-        (see `toneshaper presets`).
+            A tone shape is a drawn curve of instantaneous frequency over one cycle, integrated \
+            into a phase and played through a periodic wave. Documents are JSON (.toneshaper, \
+            as written by the original ToneShaper app); built-in shapes are loaded by name \
+            (see `toneshaper presets`).
 
-        The render kernel is built for several x86-64 levels and the one for this CPU is \
-        chosen at start-up (v3, AVX2 and FMA, where the CPU has them; else the baseline). \
-        TONESHAPER_KERNEL=baseline|v3|v4 forces a level the CPU runs.
-        """,
+            The render kernel is built for several x86-64 levels and the one for this CPU is \
+            chosen at start-up (v3, AVX2 and FMA, where the CPU has them; else the baseline). \
+            TONESHAPER_KERNEL=baseline|v3|v4 forces a level the CPU runs.
+            """,
         version: ToneShaperVersion.string,
         subcommands: [RunCommand.self, RenderCommand.self, PlotCommand.self, PresetsCommand.self, SendCommand.self])
 
@@ -43,8 +43,9 @@ struct ToneShaperCommand: ParsableCommand {
         var result: [String] = []
         for argument in arguments {
             if let previous = result.last, previous.hasPrefix("--"), previous.count > 2, !previous.contains("="),
-               !flags.contains(previous),
-               argument.hasPrefix("-"), argument.count > 1, Double(argument) != nil {
+                !flags.contains(previous),
+                argument.hasPrefix("-"), argument.count > 1, Double(argument) != nil
+            {
                 result[result.count - 1] = previous + "=" + argument
             } else {
                 result.append(argument)

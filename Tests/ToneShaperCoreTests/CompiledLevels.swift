@@ -1,8 +1,10 @@
 import ToneShaperCore
+
 @testable import ToneShaperKernelBaseline
+
 #if arch(x86_64)
-@testable import ToneShaperKernelV3
-@testable import ToneShaperKernelV4
+    @testable import ToneShaperKernelV3
+    @testable import ToneShaperKernelV4
 #endif
 
 /// The corner functions of the kernel as compiled for one instruction-set level (only call
@@ -15,19 +17,22 @@ struct CompiledCorners {
     static func at(_ level: KernelLevel) -> CompiledCorners {
         switch level {
         #if arch(x86_64)
-        case .v4:
-            return CompiledCorners(square: { ToneShaperKernelV4.FixedPointWaves.square($0, $1) },
-                                   triangle: { ToneShaperKernelV4.FixedPointWaves.triangle($0, $1) },
-                                   sawtooth: { ToneShaperKernelV4.FixedPointWaves.sawtooth($0, $1) })
-        case .v3:
-            return CompiledCorners(square: { ToneShaperKernelV3.FixedPointWaves.square($0, $1) },
-                                   triangle: { ToneShaperKernelV3.FixedPointWaves.triangle($0, $1) },
-                                   sawtooth: { ToneShaperKernelV3.FixedPointWaves.sawtooth($0, $1) })
+            case .v4:
+                return CompiledCorners(
+                    square: { ToneShaperKernelV4.FixedPointWaves.square($0, $1) },
+                    triangle: { ToneShaperKernelV4.FixedPointWaves.triangle($0, $1) },
+                    sawtooth: { ToneShaperKernelV4.FixedPointWaves.sawtooth($0, $1) })
+            case .v3:
+                return CompiledCorners(
+                    square: { ToneShaperKernelV3.FixedPointWaves.square($0, $1) },
+                    triangle: { ToneShaperKernelV3.FixedPointWaves.triangle($0, $1) },
+                    sawtooth: { ToneShaperKernelV3.FixedPointWaves.sawtooth($0, $1) })
         #endif
         default:
-            return CompiledCorners(square: { ToneShaperKernelBaseline.FixedPointWaves.square($0, $1) },
-                                   triangle: { ToneShaperKernelBaseline.FixedPointWaves.triangle($0, $1) },
-                                   sawtooth: { ToneShaperKernelBaseline.FixedPointWaves.sawtooth($0, $1) })
+            return CompiledCorners(
+                square: { ToneShaperKernelBaseline.FixedPointWaves.square($0, $1) },
+                triangle: { ToneShaperKernelBaseline.FixedPointWaves.triangle($0, $1) },
+                sawtooth: { ToneShaperKernelBaseline.FixedPointWaves.sawtooth($0, $1) })
         }
     }
 }

@@ -1,6 +1,7 @@
 import Dispatch
 import Synchronization
 import Testing
+
 @testable import ToneShaperCore
 
 /// The command model, the change feed and the ownership of the audio side, without JACK.
@@ -16,12 +17,15 @@ import Testing
 
     @Test func everyObserverHearsEveryChangeWhoeverMadeIt() throws {
         let controller = EngineController(shape: .defaultShape, sampleRate: 48_000)
-        let a = Recorder(), b = Recorder()
-        let qa = DispatchQueue(label: "a"), qb = DispatchQueue(label: "b")
+        let a = Recorder()
+        let b = Recorder()
+        let qa = DispatchQueue(label: "a")
+        let qb = DispatchQueue(label: "b")
         let sa = controller.changes.subscribe(on: qa) { a.record($0) }
         let sb = controller.changes.subscribe(on: qb) { b.record($0) }
         try controller.perform(.setAmplitudeDecibels(.real(-6)))
-        Self.settle(qa); Self.settle(qb)
+        Self.settle(qa)
+        Self.settle(qb)
         for recorder in [a, b] {
             let last = try #require(recorder.all.last)
             #expect(last.changed == [.parameter(.amplitude)])
@@ -32,9 +36,10 @@ import Testing
         Self.settle(qa)
         #expect(a.all.count == 1)
         sa.cancel()
-        try controller.perform(.play)   // already playing: no change, no update
+        try controller.perform(.play)  // already playing: no change, no update
         try controller.perform(.stop)
-        Self.settle(qa); Self.settle(qb)
+        Self.settle(qa)
+        Self.settle(qb)
         #expect(a.all.count == 1)
         #expect(b.all.last?.changed == [.playing])
         _ = sb
@@ -45,7 +50,7 @@ import Testing
         let recorder = Recorder()
         let queue = DispatchQueue(label: "slow")
         let gate = DispatchSemaphore(value: 0)
-        queue.async { gate.wait() }   // the observer is busy while the changes arrive
+        queue.async { gate.wait() }  // the observer is busy while the changes arrive
         let subscription = controller.changes.subscribe(on: queue) { recorder.record($0) }
         for i in 1...200 { try controller.set(.amplitude, to: .real(Double(i) / 1000)) }
         try controller.set(.wave, to: .text("Square"))
@@ -89,7 +94,7 @@ import Testing
             defer { buffer.deallocate() }
             try controller.set(.wave, to: .text("Square"))
             renderer.renderPeriod(into: buffer, frames: 64, clock: PeriodClock(startMicros: 0, microsPerFrame: 20.8))
-            try controller.set(.wave, to: .text("Triangle"))   // waits in the channel, never taken
+            try controller.set(.wave, to: .text("Triangle"))  // waits in the channel, never taken
             #expect(controller.livePlanCount == 3)
         }
         controller.collectHandback()
@@ -125,7 +130,8 @@ import Testing
     }
 
     @Test func misspeltKeysAndShortCurvesAreWarnedAbout() throws {
-        let shape = try ToneShapeDocument.decode(#"{"points":[[0,300],[1,700]],"duration":2,"minFrequency":50,"maxFrequency":800,"ampltude":0.5}"#, source: "d")
+        let shape = try ToneShapeDocument.decode(
+            #"{"points":[[0,300],[1,700]],"duration":2,"minFrequency":50,"maxFrequency":800,"ampltude":0.5}"#, source: "d")
         let warnings = ToneShapeDocument.warnings(for: shape)
         #expect(warnings.contains { $0.contains("unknown key \"ampltude\"; did you mean \"amplitude\"?") })
         #expect(warnings.contains { $0.contains("the points span 0...1 s of a 2 s cycle") })

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ToneShaperCore
 
 @Suite struct CurveInterpolation {
@@ -25,8 +26,11 @@ import Testing
     /// The same example on the engine's fidelity grid: with the points' own indices as
     /// the grid (N = 14 when times are doubled), the grid holds exactly these values.
     @Test func onTheFidelityGrid() {
-        let grid = FrequencyCurve.grid(points: [CurvePoint(time: 2, frequency: 6.3), CurvePoint(time: 6, frequency: 11.1),
-                                                CurvePoint(time: 14, frequency: 2.1)], fidelity: 12)
+        let grid = FrequencyCurve.grid(
+            points: [
+                CurvePoint(time: 2, frequency: 6.3), CurvePoint(time: 6, frequency: 11.1),
+                CurvePoint(time: 14, frequency: 2.1),
+            ], fidelity: 12)
         // Times 2...14 stretch over 0...12: indices 0, 4, 12.
         let want = [6.3, 7.5, 8.7, 9.9, 11.1, 9.975, 8.85, 7.725, 6.6, 5.475, 4.35, 3.225, 2.1]
         for (a, b) in zip(grid, want) { #expect(abs(a - b) < 1e-12) }
@@ -42,8 +46,11 @@ import Testing
 
     @Test func pointsOnOneIndexLastWins() {
         // N = 2 over times 0...1: 0.1 and 0.3 both floor to index 0; the later (50) wins.
-        let grid = FrequencyCurve.grid(points: [CurvePoint(time: 0, frequency: 10), CurvePoint(time: 0.3, frequency: 50),
-                                                CurvePoint(time: 1, frequency: 90)], fidelity: 2)
+        let grid = FrequencyCurve.grid(
+            points: [
+                CurvePoint(time: 0, frequency: 10), CurvePoint(time: 0.3, frequency: 50),
+                CurvePoint(time: 1, frequency: 90),
+            ], fidelity: 2)
         #expect(grid == [50, 70, 90, 90])
     }
 
@@ -54,15 +61,21 @@ import Testing
     @Test func lowFidelityCoarsensTheCurve() {
         // Fidelity 1: indices 0 and 1 only. The middle point floors to 0, after the first,
         // so it wins there (SPEC 3 step 1): the curve becomes a line from 900 to 200.
-        let grid = FrequencyCurve.grid(points: [CurvePoint(time: 0, frequency: 100), CurvePoint(time: 0.5, frequency: 900),
-                                                CurvePoint(time: 1, frequency: 200)], fidelity: 1)
+        let grid = FrequencyCurve.grid(
+            points: [
+                CurvePoint(time: 0, frequency: 100), CurvePoint(time: 0.5, frequency: 900),
+                CurvePoint(time: 1, frequency: 200),
+            ], fidelity: 1)
         #expect(grid == [900, 200, 200])
     }
 
     /// v[n] = u at n * N / (S - 1), checked against the formula, straight from SPEC 3.
     @Test func planSamplesTheGridAcrossTheCycle() {
-        let shape = ToneShape(points: [CurvePoint(time: 0, frequency: 200), CurvePoint(time: 0.3, frequency: 800),
-                                       CurvePoint(time: 1, frequency: 300)], duration: 1, minFrequency: 200, maxFrequency: 800, fidelity: 7)
+        let shape = ToneShape(
+            points: [
+                CurvePoint(time: 0, frequency: 200), CurvePoint(time: 0.3, frequency: 800),
+                CurvePoint(time: 1, frequency: 300),
+            ], duration: 1, minFrequency: 200, maxFrequency: 800, fidelity: 7)
         let storage = CurveStorage(shape: shape, sampleRate: 1000, id: 1)
         let plan = storage.plan
         let u = FrequencyCurve.grid(points: shape.points, fidelity: 7)

@@ -1,17 +1,21 @@
 import Testing
+
 @testable import ToneShaperCore
 
 @Suite struct Documents {
     /// A document as the original app writes it: only its own keys.
     let original = """
-    {"points":[[0,220],[0.25,440],[0.5,330]],"duration":0.5,"minFrequency":220,"maxFrequency":440,
-     "componentType":"Triangle Fourier","scaleType":"Two Step","echoOffsetTimeSeconds":0.1,"echoVolume":0.5,"fidelity":4}
-    """
+        {"points":[[0,220],[0.25,440],[0.5,330]],"duration":0.5,"minFrequency":220,"maxFrequency":440,
+         "componentType":"Triangle Fourier","scaleType":"Two Step","echoOffsetTimeSeconds":0.1,"echoVolume":0.5,"fidelity":4}
+        """
 
     func decode(_ text: String) throws(DocumentError) -> ToneShape { try ToneShapeDocument.decode(text, source: "t.toneshaper") }
 
     func problem(_ text: String) -> String {
-        do { _ = try decode(text); return "accepted" } catch { return error.description }
+        do {
+            _ = try decode(text)
+            return "accepted"
+        } catch { return error.description }
     }
 
     @Test func readsTheOriginalAppsDocuments() throws {
@@ -30,7 +34,9 @@ import Testing
     }
 
     @Test func namesMatchCaseInsensitively() throws {
-        let shape = try decode(#"{"points":[[0,1]],"duration":1,"minFrequency":0,"maxFrequency":1,"componentType":"square fourier","scaleType":"WIDE TWO STEP","fourierTerms":"Nyquist"}"#)
+        let shape = try decode(
+            #"{"points":[[0,1]],"duration":1,"minFrequency":0,"maxFrequency":1,"componentType":"square fourier","scaleType":"WIDE TWO STEP","fourierTerms":"Nyquist"}"#
+        )
         #expect(shape.wave == .squareFourier && shape.scale == .wideTwoStep && shape.fourierTerms == .nyquist)
     }
 
@@ -46,17 +52,23 @@ import Testing
 
     @Test func brokenDocumentsNameTheFileTheKeyAndTheProblem() {
         let base = #""duration":0.5,"minFrequency":100,"maxFrequency":900"#
-        #expect(problem(#"{"points":[[0,100],[0.2,200],[0.4,300],[0.9,400]],\#(base)}"#)
+        #expect(
+            problem(#"{"points":[[0,100],[0.2,200],[0.4,300],[0.9,400]],\#(base)}"#)
                 == "t.toneshaper: points: point 3: time 0.9 s is outside the cycle 0...0.5 s")
         #expect(problem("") == "t.toneshaper: the file is empty; a tone-shape document is a JSON object")
         #expect(problem(#"{"points":[[0,100]],"duration":0.5,"minFrequ"#).hasPrefix("t.toneshaper: not valid JSON"))
         #expect(problem("[1,2]").contains("expected a JSON object"))
         #expect(problem(#"{\#(base)}"#) == "t.toneshaper: points: is required (an array of [time, frequency] pairs) but missing")
         #expect(problem(#"{"points":[],\#(base)}"#).contains("points: must hold at least one"))
-        #expect(problem(#"{"points":[[0,100]],"duration":"long","minFrequency":1,"maxFrequency":2}"#) == "t.toneshaper: duration: expects a number in s, got \"long\"")
+        #expect(
+            problem(#"{"points":[[0,100]],"duration":"long","minFrequency":1,"maxFrequency":2}"#)
+                == "t.toneshaper: duration: expects a number in s, got \"long\"")
         #expect(problem(#"{"points":[[0,100]],"duration":0,"minFrequency":1,"maxFrequency":2}"#).contains("duration: 0 is out of range"))
-        #expect(problem(#"{"points":[[0,100]],"duration":1,"minFrequency":-1,"maxFrequency":2}"#).contains("minFrequency: -1 is out of range 0...96000 Hz"))
-        #expect(problem(#"{"points":[[0,100]],"duration":1,"minFrequency":5,"maxFrequency":2}"#).contains("minFrequency: 5 Hz is above the maximum 2 Hz"))
+        #expect(
+            problem(#"{"points":[[0,100]],"duration":1,"minFrequency":-1,"maxFrequency":2}"#).contains(
+                "minFrequency: -1 is out of range 0...96000 Hz"))
+        #expect(
+            problem(#"{"points":[[0,100]],"duration":1,"minFrequency":5,"maxFrequency":2}"#).contains("minFrequency: 5 Hz is above the maximum 2 Hz"))
         #expect(problem(#"{"points":[[0,100]],\#(base),"fidelity":0}"#).contains("fidelity: 0 is out of range 1...2000000"))
         #expect(problem(#"{"points":[[0,100]],\#(base),"fidelity":2.5}"#).contains("fidelity"))
         #expect(problem(#"{"points":[[0,100]],\#(base),"componentType":"Wobble"}"#).contains("componentType: unknown name \"Wobble\""))
@@ -131,7 +143,7 @@ import Testing
         let s = try ToneShape.defaultShape.settingFrequencyRange(min: 1000, max: 2000)
         // 220 sat at (220 - 110) / (440 - 110) = 1/3 of the old range.
         #expect(abs(s.points[0].frequency - (1000 + 1000.0 / 3)) < 1e-9)
-        #expect(abs(s.points[1].frequency - (1000 + 2000.0 / 3)) < 1e-9)   // 330 sat at 2/3
+        #expect(abs(s.points[1].frequency - (1000 + 2000.0 / 3)) < 1e-9)  // 330 sat at 2/3
         #expect(throws: ControlError.self) { _ = try s.settingFrequencyRange(min: 10, max: 5) }
         #expect(throws: ControlError.self) { _ = try s.settingFrequencyRange(min: .nan, max: 5) }
     }

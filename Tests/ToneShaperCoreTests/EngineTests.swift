@@ -1,12 +1,16 @@
 import Testing
-@testable import ToneShaperCore
 import ToneShaperTestSupport
 
+@testable import ToneShaperCore
+
 /// A steady tone: one point, no scaling, so levels and frequencies are easy to predict.
-func steadyTone(_ f: Double = 1000, wave: WaveType = .sine, echoOffset: Double = 0, echoVolume: Double = 0,
-                amplitude: Double = 0.5, duration: Double = 1) -> ToneShape {
-    ToneShape(points: [CurvePoint(time: 0, frequency: f)], duration: duration, minFrequency: f, maxFrequency: f,
-              wave: wave, scale: .none, echoOffset: echoOffset, echoVolume: echoVolume, amplitude: amplitude)
+func steadyTone(
+    _ f: Double = 1000, wave: WaveType = .sine, echoOffset: Double = 0, echoVolume: Double = 0,
+    amplitude: Double = 0.5, duration: Double = 1
+) -> ToneShape {
+    ToneShape(
+        points: [CurvePoint(time: 0, frequency: f)], duration: duration, minFrequency: f, maxFrequency: f,
+        wave: wave, scale: .none, echoOffset: echoOffset, echoVolume: echoVolume, amplitude: amplitude)
 }
 
 /// Drives the audio side as the JACK callback does: period after period, the controller's
@@ -149,7 +153,7 @@ final class EngineHarness {
 
     @Test func aFullQueueRefusesTheChangeWhole() throws {
         let controller = EngineController(shape: steadyTone(), sampleRate: 48000)
-        let audio = controller.makeRenderer()   // never run: the channel fills up
+        let audio = controller.makeRenderer()  // never run: the channel fills up
         var refused = 0
         for i in 0..<2000 {
             do { try controller.set(.amplitude, to: .real(Double(i % 100) / 100)) } catch { refused += 1 }
@@ -165,7 +169,7 @@ final class EngineHarness {
 @Suite struct ControllerLimits {
     @Test func plansPileUpOnlyToALimitWhenNobodyPlays() {
         let controller = EngineController(shape: steadyTone(), sampleRate: 48000)
-        let audio = controller.makeRenderer()   // an audio side that never runs
+        let audio = controller.makeRenderer()  // an audio side that never runs
         var refused = 0
         for i in 0..<50 {
             do { try controller.set(.fidelity, to: .integer(100 + i)) } catch { refused += 1 }
@@ -218,7 +222,8 @@ final class EngineHarness {
         var rehearsed = controller.makeEngine()
         var plain = controller.makeEngine()
         rehearsed.rehearse(frames: 5000)
-        var a = [Float](repeating: 0, count: 4096), b = a
+        var a = [Float](repeating: 0, count: 4096)
+        var b = a
         a.withUnsafeMutableBufferPointer { rehearsed.render(into: $0.baseAddress!, count: $0.count) }
         b.withUnsafeMutableBufferPointer { plain.render(into: $0.baseAddress!, count: $0.count) }
         #expect(a == b)

@@ -1,6 +1,7 @@
 import Testing
-@testable import ToneShaperCore
 import ToneShaperTestSupport
+
+@testable import ToneShaperCore
 
 /// The reference's own numbers (SPEC 7), reproduced exactly.
 @Suite struct TrapezoidReferenceNumbers {
@@ -58,7 +59,8 @@ import ToneShaperTestSupport
     /// partitions of 1...4096 samples, carrying (x, v) across: the phases agree.
     @Test func randomPartitions() {
         var rng = SplitMix64(seed: 0x70E5_4A9E)
-        let rate = 48000.0, h = 0.5 / rate
+        let rate = 48000.0
+        let h = 0.5 / rate
         let v = (0..<480_000).map { _ in 20 + (22050 - 20) * rng.nextUnit() }
         var whole = PhaseIntegrator(firstFrequency: v[0], halfSamplePeriod: h)
         let wholePhases = v.map { whole.advance($0, halfSamplePeriod: h) }
@@ -66,7 +68,9 @@ import ToneShaperTestSupport
         for trial in 0..<3 {
             var piece = PhaseIntegrator(firstFrequency: v[0], halfSamplePeriod: h)
             var carried: (integral: Double, sample: Double)? = nil
-            var start = 0, maxPhaseDiff = 0.0, maxUnwrappedDiff = 0.0
+            var start = 0
+            var maxPhaseDiff = 0.0
+            var maxUnwrappedDiff = 0.0
             while start < v.count {
                 let size = 1 + Int(rng.next() % 4096)
                 let end = min(v.count, start + size)
@@ -86,7 +90,8 @@ import ToneShaperTestSupport
         var worst = 0.0
         for i in stride(from: 0, to: v.count, by: 97) {
             let frac = unwrapped[i] - unwrapped[i].rounded(.down)
-            var d = abs(frac - wholePhases[i]); d = min(d, 1 - d)
+            var d = abs(frac - wholePhases[i])
+            d = min(d, 1 - d)
             worst = max(worst, d)
         }
         #expect(worst < 1e-7, "wrapped vs unwrapped phase: \(worst) cycles")
@@ -98,8 +103,12 @@ import ToneShaperTestSupport
         var rng = SplitMix64(seed: 42)
         var shape = ToneShape.defaultShape
         shape.points = (0...40).map { CurvePoint(time: Double($0) * 0.05, frequency: 20 + 2000 * rng.nextUnit()) }
-        shape.minFrequency = 0; shape.maxFrequency = 2100
-        shape.echoOffset = 0.37; shape.echoVolume = 0.6; shape.wave = .squareFourier; shape.fourierTerms = .nyquist
+        shape.minFrequency = 0
+        shape.maxFrequency = 2100
+        shape.echoOffset = 0.37
+        shape.echoVolume = 0.6
+        shape.wave = .squareFourier
+        shape.fourierTerms = .nyquist
         let frames = 200_000
         let whole = OfflineRenderer.render(shape, sampleRate: 48000, frames: frames)
         let controller = EngineController(shape: shape, sampleRate: 48000)

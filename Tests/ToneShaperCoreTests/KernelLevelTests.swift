@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ToneShaperCore
 
 /// The render kernel is compiled once per instruction-set level (`KernelLevel`). Every level
@@ -27,12 +28,17 @@ import Testing
     /// Shapes that take every way through the kernel: each wave (plain, anti-aliased,
     /// Fourier), each scaling, the three ways of reading the curve, sweeps to Nyquist.
     static let shapes: [(String, ToneShape)] = {
-        func sweep(_ wave: WaveType, _ scale: ScaleType, from f0: Double = 30, to f1: Double = 4000, fidelity: Int = 500,
-                   duration: Double = 2, antiAliased: Bool = true, terms: FourierTerms = .nyquist) -> ToneShape {
-            var shape = ToneShape(points: [CurvePoint(time: 0, frequency: f0), CurvePoint(time: duration * 0.6, frequency: f1),
-                                           CurvePoint(time: duration, frequency: f0)],
-                                  duration: duration, minFrequency: min(f0, f1), maxFrequency: max(f0, f1), wave: wave, scale: scale,
-                                  echoOffset: duration / 3, echoVolume: 0.5, fidelity: fidelity, fourierTerms: terms)
+        func sweep(
+            _ wave: WaveType, _ scale: ScaleType, from f0: Double = 30, to f1: Double = 4000, fidelity: Int = 500,
+            duration: Double = 2, antiAliased: Bool = true, terms: FourierTerms = .nyquist
+        ) -> ToneShape {
+            var shape = ToneShape(
+                points: [
+                    CurvePoint(time: 0, frequency: f0), CurvePoint(time: duration * 0.6, frequency: f1),
+                    CurvePoint(time: duration, frequency: f0),
+                ],
+                duration: duration, minFrequency: min(f0, f1), maxFrequency: max(f0, f1), wave: wave, scale: scale,
+                echoOffset: duration / 3, echoVolume: 0.5, fidelity: fidelity, fourierTerms: terms)
             shape.antiAliased = antiAliased
             return shape
         }
@@ -75,16 +81,22 @@ import Testing
 @Suite struct KernelSineAccuracy {
     @Test(arguments: [ScaleType.sine, .none])
     func sineAndSineScalingFollowTheFormulas(scale: ScaleType) {
-        let shape = ToneShape(points: [CurvePoint(time: 0, frequency: 30), CurvePoint(time: 0.25, frequency: 9000)],
-                              duration: 0.25, minFrequency: 30, maxFrequency: 9000, wave: .sine, scale: scale,
-                              echoOffset: 0, echoVolume: 0, fidelity: 500)
+        let shape = ToneShape(
+            points: [CurvePoint(time: 0, frequency: 30), CurvePoint(time: 0.25, frequency: 9000)],
+            duration: 0.25, minFrequency: 30, maxFrequency: 9000, wave: .sine, scale: scale,
+            echoOffset: 0, echoVolume: 0, fidelity: 500)
         let storage = CurveStorage(shape: shape, sampleRate: 48000, id: 1)
         let block = 256
         let doubles = UnsafeMutablePointer<Double>.allocate(capacity: (VoiceScratch.arrays + 1) * block)
         let fixed = UnsafeMutablePointer<UInt64>.allocate(capacity: VoiceScratch.fixedArrays * block)
         let fractions = UnsafeMutablePointer<Float>.allocate(capacity: 2 * block)
         let out = UnsafeMutablePointer<Float>.allocate(capacity: block)
-        defer { doubles.deallocate(); fixed.deallocate(); fractions.deallocate(); out.deallocate() }
+        defer {
+            doubles.deallocate()
+            fixed.deallocate()
+            fractions.deallocate()
+            out.deallocate()
+        }
         let ramp = doubles + VoiceScratch.arrays * block
         for k in 0..<block { ramp[k] = Double(k) }
         let scratch = VoiceScratch(base: doubles, fixed: fixed, fractions: fractions, stride: block, ramp: UnsafePointer(ramp))
@@ -93,10 +105,12 @@ import Testing
             var voice = VoiceState.starting(at: 0, plan: plan, map: .identity)
             // The formulas' own integrator, fed the curve sample by sample.
             var integrator = voice.integrator
-            var worst = 0.0, n = 0
+            var worst = 0.0
+            var n = 0
             while n < 2 * plan.cycleLength {
-                VoiceKernel.renderSingle(plan: plan, voice: &voice, count: block, map: .identity,
-                                         mapStep: FrequencyMap(offset: 0, slope: 0), scratch: scratch, out: out)
+                VoiceKernel.renderSingle(
+                    plan: plan, voice: &voice, count: block, map: .identity,
+                    mapStep: FrequencyMap(offset: 0, slope: 0), scratch: scratch, out: out)
                 for k in 0..<block {
                     let index = (n + k) % plan.cycleLength
                     let v = clampFrequency(plan.curveValue(at: index), nyquist: plan.nyquist)
@@ -127,7 +141,12 @@ struct LevelRun {
         let fixed = UnsafeMutablePointer<UInt64>.allocate(capacity: VoiceScratch.fixedArrays * block)
         let fractions = UnsafeMutablePointer<Float>.allocate(capacity: 2 * block)
         let outs = UnsafeMutablePointer<Float>.allocate(capacity: 2 * block)
-        defer { doubles.deallocate(); fixed.deallocate(); fractions.deallocate(); outs.deallocate() }
+        defer {
+            doubles.deallocate()
+            fixed.deallocate()
+            fractions.deallocate()
+            outs.deallocate()
+        }
         let ramp = doubles + VoiceScratch.arrays * block
         for k in 0..<block { ramp[k] = Double(k) }
         let scratch = VoiceScratch(base: doubles, fixed: fixed, fractions: fractions, stride: block, ramp: UnsafePointer(ramp))
@@ -135,7 +154,8 @@ struct LevelRun {
         var main = VoiceState.starting(at: 0, plan: plan, map: map)
         var echo = VoiceState.starting(at: plan.echoOffset, phase: 0.3, plan: plan, map: map)
         let sizes = [1, 7, 64, 256, 512, 3, 128, 500, 33]
-        var done = 0, pass = 0
+        var done = 0
+        var pass = 0
         // Up to a second and a half, through the cycle's end for the short cycles.
         while done < 72_000 {
             let count = sizes[pass % sizes.count]
@@ -146,8 +166,9 @@ struct LevelRun {
                 VoiceKernel.renderSingle(plan: plan, voice: &main, count: count, map: passMap, mapStep: step, scratch: scratch, out: outs)
                 output += UnsafeBufferPointer(start: outs, count: count)
             } else {
-                VoiceKernel.renderPair(plan: plan, main: &main, echo: &echo, count: count, map: passMap, mapStep: step,
-                                       scratch: scratch, mainOut: outs, echoOut: outs + block)
+                VoiceKernel.renderPair(
+                    plan: plan, main: &main, echo: &echo, count: count, map: passMap, mapStep: step,
+                    scratch: scratch, mainOut: outs, echoOut: outs + block)
                 output += UnsafeBufferPointer(start: outs, count: count)
                 output += UnsafeBufferPointer(start: outs + block, count: count)
             }

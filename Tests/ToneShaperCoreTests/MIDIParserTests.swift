@@ -1,12 +1,14 @@
 import Foundation
 import Testing
+
 @testable import ToneShaperCore
 
 @Suite("MIDI parser")
 struct MIDIParserTests {
     private func event(_ bytes: [UInt8], size: Int? = nil) -> MIDIEvent {
-        MIDIEvent(frame: 0, size: size ?? bytes.count, byte0: bytes.count > 0 ? bytes[0] : 0,
-                  byte1: bytes.count > 1 ? bytes[1] : 0, byte2: bytes.count > 2 ? bytes[2] : 0)
+        MIDIEvent(
+            frame: 0, size: size ?? bytes.count, byte0: bytes.count > 0 ? bytes[0] : 0,
+            byte1: bytes.count > 1 ? bytes[1] : 0, byte2: bytes.count > 2 ? bytes[2] : 0)
     }
 
     @Test func channelMessages() {

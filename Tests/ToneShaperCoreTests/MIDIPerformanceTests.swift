@@ -2,6 +2,7 @@ import CAllocationCounter
 import Foundation
 import Testing
 import ToneShaperTestSupport
+
 @testable import ToneShaperCore
 
 /// MIDI through the renderer, without JACK: events at their frames, drone transposition,
@@ -13,8 +14,9 @@ struct MIDIPerformanceTests {
 
     /// A steady 440 Hz sine, no scaling, no echo: pitch and level show at once.
     static func steady(instrument: Bool = false, voices: Int = 16) -> ToneShape {
-        var shape = ToneShape(points: [CurvePoint(time: 0, frequency: 440)], duration: 1,
-                              minFrequency: 20, maxFrequency: 2000, scale: .none, echoVolume: 0, amplitude: 0.5)
+        var shape = ToneShape(
+            points: [CurvePoint(time: 0, frequency: 440)], duration: 1,
+            minFrequency: 20, maxFrequency: 2000, scale: .none, echoVolume: 0, amplitude: 0.5)
         shape.performance.instrument = instrument
         shape.performance.voices = voices
         return shape
@@ -46,12 +48,13 @@ struct MIDIPerformanceTests {
             for p in 0..<periods {
                 let now = p == 0 ? events : []
                 now.withUnsafeBufferPointer { midi in
-                    renderer.renderPeriod(into: buffer, frames: MIDIPerformanceTests.period,
-                                          clock: PeriodClock(startMicros: 0, microsPerFrame: 1e6 / MIDIPerformanceTests.rate),
-                                          midi: midi, transport: transport)
+                    renderer.renderPeriod(
+                        into: buffer, frames: MIDIPerformanceTests.period,
+                        clock: PeriodClock(startMicros: 0, microsPerFrame: 1e6 / MIDIPerformanceTests.rate),
+                        midi: midi, transport: transport)
                 }
                 output += UnsafeBufferPointer(start: buffer, count: MIDIPerformanceTests.period)
-                if transport?.rolling == true { transport?.frame += MIDIPerformanceTests.period }   // JACK's transport rolls on
+                if transport?.rolling == true { transport?.frame += MIDIPerformanceTests.period }  // JACK's transport rolls on
             }
         }
 
@@ -67,11 +70,11 @@ struct MIDIPerformanceTests {
         #expect(keys.latest == nil)
         for note: UInt8 in [60, 64, 67] { keys.press(note) }
         #expect(keys.latest == 67 && keys.count == 3)
-        keys.press(64)                       // pressed again: the latest, not twice
+        keys.press(64)  // pressed again: the latest, not twice
         #expect(keys.latest == 64 && keys.count == 3)
         keys.release(64)
         #expect(keys.latest == 67)
-        keys.release(99)                     // never down: nothing changes
+        keys.release(99)  // never down: nothing changes
         keys.release(67)
         #expect(keys.latest == 60 && keys.count == 1)
         for note in 0..<200 { keys.press(UInt8(note % 128)) }
@@ -84,11 +87,11 @@ struct MIDIPerformanceTests {
         let player = Player(Self.steady())
         player.play(periods: 200)
         #expect(abs(player.pitch() - 440) < 3)
-        player.play([Self.note(81)], periods: 200)          // an octave above A4
+        player.play([Self.note(81)], periods: 200)  // an octave above A4
         #expect(abs(player.pitch() - 880) < 3)
-        player.play([Self.note(76)], periods: 200)          // last-note priority: E5
+        player.play([Self.note(76)], periods: 200)  // last-note priority: E5
         #expect(abs(player.pitch() - 440 * pow(2, 7.0 / 12)) < 3)
-        player.play([Self.off(76)], periods: 200)           // back to the key still held
+        player.play([Self.off(76)], periods: 200)  // back to the key still held
         #expect(abs(player.pitch() - 880) < 3)
         player.play([Self.off(81)], periods: 200)
         #expect(abs(player.pitch() - 440) < 3)
@@ -108,7 +111,7 @@ struct MIDIPerformanceTests {
         player.play([Self.note(69)], periods: 200)
         #expect(player.rms(last: 4096) > 0.1)
         #expect(abs(player.pitch() - 440) < 3)
-        player.play([Self.off(69)], periods: 100)          // release 30 ms = 1440 samples
+        player.play([Self.off(69)], periods: 100)  // release 30 ms = 1440 samples
         #expect(player.rms(last: 2048) == 0)
         #expect(player.renderer.performer.soundingCount == 0)
         #expect(SignalAnalysis.maximumStep(player.output) < 0.2, "no click at note-on or release")
@@ -134,7 +137,8 @@ struct MIDIPerformanceTests {
     }
 
     @Test func velocityChangesTheLevel() {
-        let loud = Player(Self.steady(instrument: true)), soft = Player(Self.steady(instrument: true))
+        let loud = Player(Self.steady(instrument: true))
+        let soft = Player(Self.steady(instrument: true))
         loud.play([Self.note(69, velocity: 127)], periods: 100)
         soft.play([Self.note(69, velocity: 64)], periods: 100)
         let ratio = soft.rms(last: 4096) / loud.rms(last: 4096)
@@ -146,10 +150,10 @@ struct MIDIPerformanceTests {
         shape.performance.release = 2000
         let player = Player(shape)
         player.play([Self.note(60), Self.note(62)], periods: 10)
-        player.play([Self.off(60)], periods: 10)            // 60 released (a long fade)
-        player.play([Self.note(64)], periods: 20)           // steals 60, the released one
+        player.play([Self.off(60)], periods: 10)  // 60 released (a long fade)
+        player.play([Self.note(64)], periods: 20)  // steals 60, the released one
         #expect(player.renderer.performer.soundingNotes().sorted() == [62, 64])
-        player.play([Self.note(65)], periods: 20)           // none released: the oldest, 62
+        player.play([Self.note(65)], periods: 20)  // none released: the oldest, 62
         #expect(player.renderer.performer.soundingNotes().sorted() == [64, 65])
         #expect(SignalAnalysis.maximumStep(player.output) < 0.2, "stealing fades")
     }
@@ -178,7 +182,7 @@ struct MIDIPerformanceTests {
         shape.duration = 0.1
         shape.performance.oneShot = true
         let player = Player(shape)
-        player.play([Self.note(69)], periods: 150)          // 0.2 s, the key still down
+        player.play([Self.note(69)], periods: 150)  // 0.2 s, the key still down
         #expect(player.rms(last: 2048) == 0)
         #expect(SignalAnalysis.rms(player.output, range: 1000..<4000) > 0.1)
     }
@@ -221,7 +225,7 @@ struct MIDIPerformanceTests {
     @Test func learnMapsTheNextController() throws {
         let player = Player(Self.steady())
         try player.controller.perform(.learnController(.echoVolume))
-        player.play([Self.cc(64, 127), Self.cc(20, 0)], periods: 2)   // the pedal is never learnt
+        player.play([Self.cc(64, 127), Self.cc(20, 0)], periods: 2)  // the pedal is never learnt
         player.controller.collectHandback()
         #expect(player.controller.shape.midiMap[20] == .echoVolume)
         #expect(player.controller.shape.midiMap[64] == nil)
@@ -247,8 +251,9 @@ struct MIDIPerformanceTests {
         player.play([MIDIEvent(frame: 0, size: 2, byte0: 0xC0, byte1: 1)], periods: 2)
         player.controller.collectHandback()
         #expect(player.controller.shape.name == "second")
-        #expect(player.controller.shape.performance.instrument && player.controller.shape.performance.voices == 5,
-                "the MIDI setup stays")
+        #expect(
+            player.controller.shape.performance.instrument && player.controller.shape.performance.voices == 5,
+            "the MIDI setup stays")
         #expect(player.controller.shape.midiMap[7] == .amplitude)
         player.play([MIDIEvent(frame: 0, size: 2, byte0: 0xC0, byte1: 99)], periods: 2)
         player.controller.collectHandback()
@@ -277,11 +282,13 @@ struct MIDIPerformanceTests {
             events.reserveCapacity(10_000)
             for i in 0..<10_000 {
                 let kind = random.next() % 6
-                let status = UInt8(0x80 + (random.next() % 0x70)) // every channel message and channel
+                let status = UInt8(0x80 + (random.next() % 0x70))  // every channel message and channel
                 let byte0: UInt8 = kind == 0 ? UInt8(random.next() % 0x80) : (kind == 1 ? 0xF0 : status)
                 let size = kind == 2 ? Int(random.next() % 3) : (kind == 1 ? 300 : 3)
-                events.append(MIDIEvent(frame: i * MIDIPerformanceTests.period / 10_000, size: size, byte0: byte0,
-                                        byte1: UInt8(random.next() % 0x100), byte2: UInt8(random.next() % 0x80)))
+                events.append(
+                    MIDIEvent(
+                        frame: i * MIDIPerformanceTests.period / 10_000, size: size, byte0: byte0,
+                        byte1: UInt8(random.next() % 0x100), byte2: UInt8(random.next() % 0x80)))
             }
             periods.append(events)
         }
@@ -292,8 +299,9 @@ struct MIDIPerformanceTests {
         for p in 0..<(periods.count + 20) {
             let events = p < periods.count ? periods[p] : []
             events.withUnsafeBufferPointer { midi in
-                player.renderer.renderPeriod(into: buffer, frames: MIDIPerformanceTests.period,
-                                             clock: PeriodClock(startMicros: 0, microsPerFrame: 20), midi: midi, transport: nil)
+                player.renderer.renderPeriod(
+                    into: buffer, frames: MIDIPerformanceTests.period,
+                    clock: PeriodClock(startMicros: 0, microsPerFrame: 20), midi: midi, transport: nil)
             }
             for i in 0..<MIDIPerformanceTests.period {
                 finite = finite && buffer[i].isFinite
@@ -314,8 +322,9 @@ struct MIDIPerformanceTests {
         allocation_counter_start()
         notes.withUnsafeBufferPointer { midi in
             for p in 0..<400 {
-                player.renderer.renderPeriod(into: buffer, frames: 64, clock: PeriodClock(startMicros: 0, microsPerFrame: 20),
-                                             midi: p == 0 ? midi : none, transport: nil)
+                player.renderer.renderPeriod(
+                    into: buffer, frames: 64, clock: PeriodClock(startMicros: 0, microsPerFrame: 20),
+                    midi: p == 0 ? midi : none, transport: nil)
             }
         }
         let allocations = allocation_counter_stop()
@@ -346,7 +355,7 @@ struct MIDIPerformanceTests {
         let player = Player(shape)
         player.transport = TransportState(rolling: true, frame: 0)
         player.play(periods: 10)
-        player.transport = TransportState(rolling: true, frame: 36_000)   // located to 0.75 s
+        player.transport = TransportState(rolling: true, frame: 36_000)  // located to 0.75 s
         player.play(periods: 40)
         // 0.75 s + about 30 periods into the 220 -> 880 Hz rise.
         #expect(player.pitch(last: 1024) > 700)
@@ -358,8 +367,11 @@ struct MIDIPerformanceTests {
         shape.performance.transport = true
         shape.performance.beats = 4
         let player = Player(shape)
-        player.transport = TransportState(rolling: true, frame: 0, bbt: BarsBeats(bar: 1, beat: 1, tick: 0, ticksPerBeat: 1920,
-                                                                                  beatsPerBar: 4, beatsPerMinute: 120))
+        player.transport = TransportState(
+            rolling: true, frame: 0,
+            bbt: BarsBeats(
+                bar: 1, beat: 1, tick: 0, ticksPerBeat: 1920,
+                beatsPerBar: 4, beatsPerMinute: 120))
         player.play(periods: 2)
         player.controller.collectHandback()
         #expect(player.controller.shape.duration == 2, "4 beats at 120 bpm")

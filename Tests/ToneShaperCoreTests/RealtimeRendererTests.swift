@@ -1,5 +1,5 @@
-import Foundation
 import CAllocationCounter
+import Foundation
 import Testing
 import ToneShaperCore
 
@@ -23,8 +23,9 @@ import ToneShaperCore
 
         init(shape: ToneShape = RealtimeRendererTests.steadyShape) {
             // The controller's now is period 0's start, whenever the test runs.
-            controller = EngineController(shape: shape, sampleRate: RealtimeRendererTests.rate,
-                                          clock: { RealtimeRendererTests.origin / 1_000_000 })
+            controller = EngineController(
+                shape: shape, sampleRate: RealtimeRendererTests.rate,
+                clock: { RealtimeRendererTests.origin / 1_000_000 })
             renderer = controller.makeRenderer(rampLength: RealtimeRendererTests.period)
         }
 
@@ -49,8 +50,9 @@ import ToneShaperCore
     }
 
     /// A steady 440 Hz sine, no amplitude scaling: any change shows at once.
-    static let steadyShape = ToneShape(points: [CurvePoint(time: 0, frequency: 440)], duration: 1,
-                                       minFrequency: 20, maxFrequency: 2000, scale: .none, amplitude: 0.5)
+    static let steadyShape = ToneShape(
+        points: [CurvePoint(time: 0, frequency: 440)], duration: 1,
+        minFrequency: 20, maxFrequency: 2000, scale: .none, amplitude: 0.5)
 
     /// The first sample at which two renderings differ.
     static func firstDifference(_ a: [Float], _ b: [Float]) -> Int? {
@@ -58,7 +60,8 @@ import ToneShaperCore
     }
 
     @Test func timeTaggedChangeStartsAtItsSample() throws {
-        let reference = Harness(), tagged = Harness()
+        let reference = Harness()
+        let tagged = Harness()
         // Period 3, sample 37 of it.
         let sample = 3 * Self.period + 37
         try tagged.controller.set(.amplitude, to: .real(0.1), due: Harness.due(atSample: sample))
@@ -70,7 +73,8 @@ import ToneShaperCore
     }
 
     @Test func futureChangeWaitsInThePendingListAcrossPeriods() throws {
-        let reference = Harness(), tagged = Harness()
+        let reference = Harness()
+        let tagged = Harness()
         let sample = 40 * Self.period + 5
         try tagged.controller.set(.amplitude, to: .real(0.2), due: Harness.due(atSample: sample))
         reference.render(periods: 2)
@@ -85,7 +89,8 @@ import ToneShaperCore
 
     @Test func untimedAndPastChangesApplyAtThePeriodStart() throws {
         for due in [nil, Harness.due(atSample: -10_000)] as [Double?] {
-            let reference = Harness(), changed = Harness()
+            let reference = Harness()
+            let changed = Harness()
             reference.render(periods: 2)
             changed.render(periods: 2)
             try changed.controller.set(.amplitude, to: .real(0.05), due: due)
@@ -206,9 +211,9 @@ import ToneShaperCore
         let h = RealtimeRendererTests.Harness()
         h.render(periods: 2)
         try h.controller.stop()
-        h.render(periods: 1)                              // fading out (5 ms = 240 samples)
+        h.render(periods: 1)  // fading out (5 ms = 240 samples)
         try h.controller.set(.wave, to: .text("Square"))  // a cross-fade starts while the gate falls
-        h.render(periods: 10)                             // the gate reaches 0 first
+        h.render(periods: 10)  // the gate reaches 0 first
         try h.controller.set(.wave, to: .text("Triangle"))
         try h.controller.play()
         try h.controller.set(.amplitude, to: .real(0.3))

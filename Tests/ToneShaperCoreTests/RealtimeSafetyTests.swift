@@ -1,5 +1,6 @@
 import CAllocationCounter
 import Testing
+
 @testable import ToneShaperCore
 
 /// The audio thread may not allocate. The compiler proves the kernel (release builds turn
@@ -15,7 +16,7 @@ import Testing
         shape.echoOffset = 0.3
         let controller = EngineController(shape: shape, sampleRate: 48000)
         var engine = controller.makeEngine(rampLength: 64)
-        let audio = controller.makeRenderer()   // never run: it only collects the commands
+        let audio = controller.makeRenderer()  // never run: it only collects the commands
         let buffer = UnsafeMutablePointer<Float>.allocate(capacity: 64)
         defer { buffer.deallocate() }
         // Commands prepared off the "audio thread" beforehand, including new plans.
@@ -38,7 +39,10 @@ import Testing
                 next += 1
             }
             engine.render(into: buffer, count: 64)
-            while let id = engine.takeRetiredPlan() { retiredIDs.0 = id; retiredIDs.1 += 1 }
+            while let id = engine.takeRetiredPlan() {
+                retiredIDs.0 = id
+                retiredIDs.1 += 1
+            }
         }
         let allocations = allocation_counter_stop()
         #expect(next == pending.count, "every command was applied")

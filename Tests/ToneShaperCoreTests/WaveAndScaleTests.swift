@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-@testable import ToneShaperCore
 import ToneShaperTestSupport
+
+@testable import ToneShaperCore
 
 @Suite struct UnitWaveFormulas {
     let phases = (0..<2000).map { Double($0) / 2000 } + [0.25, 0.5, 0.75, 0.999999, 1e-9]
@@ -24,8 +25,13 @@ import ToneShaperTestSupport
     @Test func fourierShapesAreTheFormulas() {
         for terms in [1, 3, 7, 20] {
             for p in phases where Int(p * 2000) % 7 == 0 {
-                var square = 0.0, triangle = 0.0, saw = 0.0
-                for j in 0..<terms { let k = Double(2 * j + 1); square += sin(2 * .pi * k * p) / k }
+                var square = 0.0
+                var triangle = 0.0
+                var saw = 0.0
+                for j in 0..<terms {
+                    let k = Double(2 * j + 1)
+                    square += sin(2 * .pi * k * p) / k
+                }
                 var k = 1
                 while k <= terms {
                     let sign: Double = ((k - 1) / 2) % 2 == 0 ? 1 : -1
@@ -42,7 +48,7 @@ import ToneShaperTestSupport
     }
 
     @Test func partialsAtOrAboveNyquistAreLeftOut() {
-        #expect(UnitWave.highestHarmonicBelowNyquist(frequency: 1000, nyquist: 24000) == 23)   // 24 * 1000 sits on Nyquist
+        #expect(UnitWave.highestHarmonicBelowNyquist(frequency: 1000, nyquist: 24000) == 23)  // 24 * 1000 sits on Nyquist
         #expect(UnitWave.highestHarmonicBelowNyquist(frequency: 999, nyquist: 24000) == 24)
         #expect(UnitWave.highestHarmonicBelowNyquist(frequency: 24000, nyquist: 24000) == 0)
         #expect(UnitWave.highestHarmonicBelowNyquist(frequency: 13000, nyquist: 24000) == 1)
@@ -68,8 +74,9 @@ import ToneShaperTestSupport
     @Test func antiAliasingReducesAliases() {
         for wave in [WaveType.square, .sawtooth, .triangle] {
             func aliasEnergy(antiAliased: Bool) -> Double {
-                let shape = ToneShape(points: [CurvePoint(time: 0, frequency: 7000)], duration: 1, minFrequency: 7000,
-                                      maxFrequency: 7000, wave: wave, scale: .none, echoVolume: 1, amplitude: 1, antiAliased: antiAliased)
+                let shape = ToneShape(
+                    points: [CurvePoint(time: 0, frequency: 7000)], duration: 1, minFrequency: 7000,
+                    maxFrequency: 7000, wave: wave, scale: .none, echoVolume: 1, amplitude: 1, antiAliased: antiAliased)
                 let out = OfflineRenderer.render(shape, sampleRate: 48000, frames: 16384)
                 let mags = SignalAnalysis.spectrum(out, start: 0, size: 8192)
                 let binHz = 48000.0 / 8192
@@ -81,7 +88,8 @@ import ToneShaperTestSupport
                 }
                 return alias
             }
-            let naive = aliasEnergy(antiAliased: false), smooth = aliasEnergy(antiAliased: true)
+            let naive = aliasEnergy(antiAliased: false)
+            let smooth = aliasEnergy(antiAliased: true)
             #expect(smooth < naive / 4, "\(wave): alias energy \(smooth) vs naive \(naive)")
         }
     }
@@ -100,7 +108,8 @@ import ToneShaperTestSupport
                 .wideTwoStep: u <= 0.5 ? smoothstep(u / 0.5) : smoothstep((1 - u) / 0.5),
             ]
             for type in ScaleType.allCases {
-                let got = AmplitudeScaling.value(type, at: u), want = expected[type]!
+                let got = AmplitudeScaling.value(type, at: u)
+                let want = expected[type]!
                 #expect(abs(got - want) <= 1e-12 * max(1, abs(want)), "\(type) at \(u): \(got) vs \(want)")
             }
         }
@@ -113,9 +122,10 @@ import ToneShaperTestSupport
     let rate = 48000.0
 
     func sweep(_ wave: WaveType, terms: FourierTerms) -> ToneShape {
-        ToneShape(points: [CurvePoint(time: 0, frequency: 300), CurvePoint(time: 4, frequency: 9000)], duration: 4,
-                  minFrequency: 300, maxFrequency: 9000, wave: wave, scale: .none, echoVolume: 0, amplitude: 1,
-                  fourierTerms: terms)
+        ToneShape(
+            points: [CurvePoint(time: 0, frequency: 300), CurvePoint(time: 4, frequency: 9000)], duration: 4,
+            minFrequency: 300, maxFrequency: 9000, wave: wave, scale: .none, echoVolume: 0, amplitude: 1,
+            fourierTerms: terms)
     }
 
     /// Sample by sample, the render equals the formula summed over the partials of the
@@ -128,7 +138,9 @@ import ToneShaperTestSupport
         let out = OfflineRenderer.render(shape, sampleRate: rate, frames: 192_000)
         let tables = CurveStorage(shape: shape, sampleRate: rate, id: 1).plan.fourierTables!
         // Recompute the phase and frequency the engine used, then the sum.
-        var x = 0.0, vPrev = 300.0, worst = 0.0
+        var x = 0.0
+        var vPrev = 300.0
+        var worst = 0.0
         for n in 0..<out.count {
             let v = 300 + (9000 - 300) * Double(n) / Double(192_000 - 1)
             if n > 0 { x += (vPrev + v) / (2 * rate) }
@@ -163,11 +175,12 @@ import ToneShaperTestSupport
     @Test(arguments: [WaveType.squareFourier, .triangleFourier, .sawtoothFourier])
     func spectrumHasNoFoldedPartials(_ wave: WaveType) {
         let out = OfflineRenderer.render(sweep(wave, terms: .nyquist), sampleRate: rate, frames: 192_000)
-        let size = 4096, binHz = rate / Double(size)
+        let size = 4096
+        let binHz = rate / Double(size)
         for start in stride(from: 8000, to: 180_000, by: 24000) {
             let mags = SignalAnalysis.spectrum(out, start: start, size: size)
             let centre = 300 + 8700 * Double(start + size / 2) / 191_999
-            let spread = 8700 * Double(size) / 191_999          // how far f moves inside the window
+            let spread = 8700 * Double(size) / 191_999  // how far f moves inside the window
             let fundamental = mags.max()!
             var worst = 0.0
             for (bin, m) in mags.enumerated() where bin > 2 {
@@ -184,7 +197,9 @@ import ToneShaperTestSupport
 
     /// The check above has teeth: the same sum without the Nyquist test folds back.
     @Test func withoutTheLimitTheSpectrumFolds() {
-        let size = 4096, f0 = 5000.0, binHz = rate / Double(size)
+        let size = 4096
+        let f0 = 5000.0
+        let binHz = rate / Double(size)
         var signal = [Float](repeating: 0, count: size)
         for n in 0..<size {
             let p = f0 * Double(n) / rate
@@ -222,8 +237,10 @@ import ToneShaperTestSupport
                 let p = k % 2 == 0 ? near - near.rounded(.down) : rng.nextUnit()
                 let x = UInt64(p * unit) & ((1 << 52) - 1)
                 let exactPhase = PhaseIntegrator.cycles(x)
-                for (wave, kernel) in [(WaveType.square, corners.square), (.triangle, corners.triangle),
-                                       (.sawtooth, corners.sawtooth)] {
+                for (wave, kernel) in [
+                    (WaveType.square, corners.square), (.triangle, corners.triangle),
+                    (.sawtooth, corners.sawtooth),
+                ] {
                     let e = abs(Double(kernel(x, step)) - UnitWave.antiAliased(wave, exactPhase, dt))
                     worst[wave] = max(worst[wave] ?? 0, e)
                 }

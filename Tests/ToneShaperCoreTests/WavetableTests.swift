@@ -1,8 +1,9 @@
 import Foundation
 import Testing
+import ToneShaperTestSupport
+
 @testable import ToneShaperCore
 @testable import ToneShaperKernelBaseline
-import ToneShaperTestSupport
 
 /// The Fourier wave of SPEC 4 summed over k = 1...top (odd k only for the square and the
 /// triangle), straight from the formula with libm: the reference the tables must equal.
@@ -69,7 +70,8 @@ let fourierWaves: [WaveType] = [.squareFourier, .triangleFourier, .sawtoothFouri
     func eachLevelEqualsItsPartialSum(_ wave: WaveType) {
         let tables = FourierWavetables.shared(for: wave)
         var rng = SplitMix64(seed: 7)
-        var worstOnPoints = 0.0, worstBetween = 0.0
+        var worstOnPoints = 0.0
+        var worstBetween = 0.0
         for i in tables.tops.indices {
             let level = tables.level(i)
             let length = Int(level.length)
@@ -121,8 +123,9 @@ let fourierWaves: [WaveType] = [.squareFourier, .triangleFourier, .sawtoothFouri
             }
             for _ in 0..<5000 { vs.append(rng.nextUnit() * nyquist) }
             for v in vs {
-                #expect(FourierTablePlan.highestHarmonic(frequency: v, nyquist: nyquist)
-                            == UnitWave.highestHarmonicBelowNyquist(frequency: v, nyquist: nyquist), "v = \(v)")
+                #expect(
+                    FourierTablePlan.highestHarmonic(frequency: v, nyquist: nyquist)
+                        == UnitWave.highestHarmonicBelowNyquist(frequency: v, nyquist: nyquist), "v = \(v)")
             }
         }
         #expect(FourierTablePlan.highestHarmonic(frequency: .nan, nyquist: 24000) == UnitWave.maximumPartials)
@@ -161,8 +164,9 @@ let fourierWaves: [WaveType] = [.squareFourier, .triangleFourier, .sawtoothFouri
                     let step = wave == .sawtoothFourier ? 1 : 2
                     let firstLeftOut = top + step
                     if firstLeftOut <= allowed {
-                        #expect(Double(firstLeftOut) * v >= nyquist / FourierWavetables.levelRatio,
-                                "\(wave) at \(v) Hz: partial \(firstLeftOut) left out at \(Double(firstLeftOut) * v) Hz")
+                        #expect(
+                            Double(firstLeftOut) * v >= nyquist / FourierWavetables.levelRatio,
+                            "\(wave) at \(v) Hz: partial \(firstLeftOut) left out at \(Double(firstLeftOut) * v) Hz")
                     }
                 }
             }
@@ -180,13 +184,14 @@ let fourierWaves: [WaveType] = [.squareFourier, .triangleFourier, .sawtoothFouri
         var rng = SplitMix64(seed: 5)
         for count in [1, 3, 4, 63, 64, 65, 255, 256] {
             for pattern in 0..<4 {
-                var v = [Double](repeating: 0, count: count), p = [Double](repeating: 0, count: count)
+                var v = [Double](repeating: 0, count: count)
+                var p = [Double](repeating: 0, count: count)
                 for i in 0..<count {
                     switch pattern {
-                    case 0: v[i] = 200                                          // steady
-                    case 1: v[i] = 700 + 1000 * Double(i) / Double(count)         // crossing small-K levels
-                    case 2: v[i] = 20 * pow(1000, rng.nextUnit())                // anything
-                    default: v[i] = i % 7 == 3 ? .nan : 24000 / 31               // a NaN among them
+                    case 0: v[i] = 200  // steady
+                    case 1: v[i] = 700 + 1000 * Double(i) / Double(count)  // crossing small-K levels
+                    case 2: v[i] = 20 * pow(1000, rng.nextUnit())  // anything
+                    default: v[i] = i % 7 == 3 ? .nan : 24000 / 31  // a NaN among them
                     }
                     p[i] = rng.nextUnit()
                 }
@@ -194,8 +199,9 @@ let fourierWaves: [WaveType] = [.squareFourier, .triangleFourier, .sawtoothFouri
                 v.withUnsafeBufferPointer { vb in
                     p.withUnsafeBufferPointer { pb in
                         fast.withUnsafeMutableBufferPointer { ob in
-                            tables.render(frequencies: vb.baseAddress!, phases: pb.baseAddress!, count: count, nyquist: 24000,
-                                          out: ob.baseAddress!)
+                            tables.render(
+                                frequencies: vb.baseAddress!, phases: pb.baseAddress!, count: count, nyquist: 24000,
+                                out: ob.baseAddress!)
                         }
                     }
                 }
@@ -216,12 +222,15 @@ let fourierWaves: [WaveType] = [.squareFourier, .triangleFourier, .sawtoothFouri
     /// render equals the band-limited formula (all partials below Nyquist) sample by sample.
     @Test(arguments: fourierWaves)
     func smallPartialCountsAreExact(_ wave: WaveType) {
-        let shape = ToneShape(points: [CurvePoint(time: 0, frequency: 800), CurvePoint(time: 1, frequency: 12000)], duration: 1,
-                              minFrequency: 800, maxFrequency: 12000, wave: wave, scale: .none, echoVolume: 0, amplitude: 1,
-                              fourierTerms: .nyquist)
+        let shape = ToneShape(
+            points: [CurvePoint(time: 0, frequency: 800), CurvePoint(time: 1, frequency: 12000)], duration: 1,
+            minFrequency: 800, maxFrequency: 12000, wave: wave, scale: .none, echoVolume: 0, amplitude: 1,
+            fourierTerms: .nyquist)
         let frames = 48000
         let out = OfflineRenderer.render(shape, sampleRate: rate, frames: frames)
-        var x = 0.0, vPrev = 800.0, worst = 0.0
+        var x = 0.0
+        var vPrev = 800.0
+        var worst = 0.0
         for n in 0..<frames {
             let v = 800 + (12000 - 800) * Double(n) / Double(frames - 1)
             if n > 0 { x += (vPrev + v) / (2 * rate) }

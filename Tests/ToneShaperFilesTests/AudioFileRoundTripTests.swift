@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import ToneShaperCore
 import ToneShaperTestSupport
+
 @testable import ToneShaperFiles
 
 /// A 440 Hz sine at half scale, 0.1 s at 48 kHz: a signal every format can carry.
@@ -138,7 +139,7 @@ private func maximumDifference(_ a: [Float], _ b: [Float]) -> Double {
         defer { dir.remove() }
         let writer = try AudioFileWriter(path: dir.file("a.wav"), format: try AudioFileFormat(container: .wav), sampleRate: 48000)
         try writer.write(testTone())
-        #expect(dir.contents().count == 1)          // the temporary, under another name
+        #expect(dir.contents().count == 1)  // the temporary, under another name
         #expect(!FileManager.default.fileExists(atPath: dir.file("a.wav")))
         writer.discard()
         #expect(dir.contents().isEmpty)
@@ -152,16 +153,19 @@ private func maximumDifference(_ a: [Float], _ b: [Float]) -> Double {
         let format = try AudioFileFormat(container: .wav)
 
         #expect(throws: Stop.self) {
-            try FileRenderer.render(shape, to: dir.file("new.wav"), format: format, sampleRate: 48000, frames: 480_000, progress: { done in
-                if done > FileRenderer.blockSize { throw Stop() }
-            })
+            try FileRenderer.render(
+                shape, to: dir.file("new.wav"), format: format, sampleRate: 48000, frames: 480_000,
+                progress: { done in
+                    if done > FileRenderer.blockSize { throw Stop() }
+                })
         }
         #expect(dir.contents().isEmpty)
 
         // An older file under the name survives a failed render untouched.
         try dir.write("old.wav", "not audio, but mine")
         #expect(throws: Stop.self) {
-            try FileRenderer.render(shape, to: dir.file("old.wav"), format: format, sampleRate: 48000, frames: 480_000, progress: { _ in throw Stop() })
+            try FileRenderer.render(
+                shape, to: dir.file("old.wav"), format: format, sampleRate: 48000, frames: 480_000, progress: { _ in throw Stop() })
         }
         #expect(dir.contents() == ["old.wav"])
         #expect(try String(contentsOfFile: dir.file("old.wav"), encoding: .utf8) == "not audio, but mine")
@@ -170,13 +174,15 @@ private func maximumDifference(_ a: [Float], _ b: [Float]) -> Double {
     @Test func renderWritesExactlyTheEnginesSamples() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
-        let shape = ToneShape(points: [CurvePoint(time: 0, frequency: 300), CurvePoint(time: 0.5, frequency: 900)],
-                              duration: 0.5, minFrequency: 300, maxFrequency: 900, wave: .triangle, scale: .twoStep,
-                              echoOffset: 0.1, echoVolume: 0.5)
+        let shape = ToneShape(
+            points: [CurvePoint(time: 0, frequency: 300), CurvePoint(time: 0.5, frequency: 900)],
+            duration: 0.5, minFrequency: 300, maxFrequency: 900, wave: .triangle, scale: .twoStep,
+            echoOffset: 0.1, echoVolume: 0.5)
         // Not a multiple of the block size, so the last block is short.
         let frames = 3 * FileRenderer.blockSize + 1234
-        try FileRenderer.render(shape, to: dir.file("a.wav"), format: try AudioFileFormat(container: .wav),
-                                sampleRate: 48000, frames: frames)
+        try FileRenderer.render(
+            shape, to: dir.file("a.wav"), format: try AudioFileFormat(container: .wav),
+            sampleRate: 48000, frames: frames)
         let read = try AudioFileReader.read(path: dir.file("a.wav"))
         #expect(read.samples == OfflineRenderer.render(shape, sampleRate: 48000, frames: frames))
     }

@@ -1,10 +1,11 @@
 import Foundation
 import Testing
 import ToneShaperCore
+
 @testable import ToneShaperFiles
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The command line's rough edges of issue 14, tried as a new user would.
@@ -57,8 +58,9 @@ import Glibc
         #expect(render.status == 0, "\(render.stderr)")
     }
 
-    @Test("4 and 16: -o - writes WAV, FLAC and Ogg to standard output; -r sets the rate as in sox",
-          arguments: ["wav", "flac", "ogg"])
+    @Test(
+        "4 and 16: -o - writes WAV, FLAC and Ogg to standard output; -r sets the rate as in sox",
+        arguments: ["wav", "flac", "ogg"])
     func renderToStandardOutput(format: String) throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
@@ -84,7 +86,10 @@ import Glibc
         let cases: [(command: String, status: Int32, starts: String, usage: Bool)] = [
             ("\"$TS\" render sirn -o '\(dir.file("a.wav"))'", 66, "toneshaper render: error: no tone shape named \"sirn\"", false),
             ("\(noServer) \"$TS\" run sirn", 66, "toneshaper run: error: no tone shape named \"sirn\"", false),
-            ("\"$TS\" render siren -o '\(dir.file("a.wav"))' --seconds -1", 64, "toneshaper render: error: --seconds must be a number greater than 0", true),
+            (
+                "\"$TS\" render siren -o '\(dir.file("a.wav"))' --seconds -1", 64,
+                "toneshaper render: error: --seconds must be a number greater than 0", true
+            ),
             ("\(noServer) \"$TS\" run siren --osc-port 70000", 64, "toneshaper run: error: OSC port 70000 is out of range", true),
             ("\(noServer) \"$TS\" run siren --osc-allow 300.1.1.1/33", 64, "toneshaper run: error: allow-list entry \"300.1.1.1/33\"", true),
             ("\"$TS\" render siren -o /nonexistent-dir/a.wav", 73, "toneshaper render: error: /nonexistent-dir/a.wav: the directory", false),
@@ -139,7 +144,7 @@ import Glibc
         #expect(try Toneshaper.run(["render", "siren", "-o", file, "--seconds", "0.25"], library: dir.path).status == 0)
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: file)))
         #expect(Array(bytes[12..<16]) == Array("fmt ".utf8))
-        #expect(bytes[16] == 18 && bytes[20] == 3 && bytes[36] == 0)    // fmt size, IEEE float, cbSize 0
+        #expect(bytes[16] == 18 && bytes[20] == 3 && bytes[36] == 0)  // fmt size, IEEE float, cbSize 0
         #expect(Array(bytes[38..<42]) == Array("fact".utf8))
         #expect(bytes.count == FloatWaveHeader.size + 12_000 * 4)
         let info = try AudioFileReader.info(path: file)

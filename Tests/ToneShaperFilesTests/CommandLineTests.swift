@@ -1,8 +1,9 @@
 import Foundation
 import Testing
+import ToneShaperTestSupport
+
 @testable import ToneShaperFiles
 @testable import toneshaper
-import ToneShaperTestSupport
 
 /// The `toneshaper` executable built beside this test bundle, run as a user would.
 struct Toneshaper {
@@ -33,7 +34,8 @@ struct Toneshaper {
         environment["TONESHAPER_LIBRARY"] = library
         environment["TONESHAPER_SESSIONS"] = nil
         process.environment = environment
-        let out = Pipe(), err = Pipe()
+        let out = Pipe()
+        let err = Pipe()
         process.standardOutput = out
         process.standardError = err
         try process.run()
@@ -41,8 +43,9 @@ struct Toneshaper {
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
         let stderr = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                      stderr: String(decoding: stderr, as: UTF8.self))
+        return Result(
+            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+            stderr: String(decoding: stderr, as: UTF8.self))
     }
 }
 
@@ -71,7 +74,8 @@ struct Toneshaper {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let output = dir.file("chirp.audio")
-        let result = try Toneshaper.run(["render", "chirp", "-o", output, "--seconds", "0.5", "--format", "wav", "--sample-format", "s16"], library: dir.path)
+        let result = try Toneshaper.run(
+            ["render", "chirp", "-o", output, "--seconds", "0.5", "--format", "wav", "--sample-format", "s16"], library: dir.path)
         #expect(result.status == 0, "stderr: \(result.stderr)")
         let info = try AudioFileReader.info(path: output)
         #expect(info.container == .wav)
@@ -81,7 +85,8 @@ struct Toneshaper {
 
     @Test func misspeltKeysAndShortCurvesAreWarnedAboutButRendered() throws {
         let dir = try TemporaryDirectory()
-        try dir.write("odd.toneshaper", #"{"points": [[0, 300], [1, 700]], "duration": 2, "minFrequency": 100, "maxFrequency": 800, "ampltude": 0.5}"#)
+        try dir.write(
+            "odd.toneshaper", #"{"points": [[0, 300], [1, 700]], "duration": 2, "minFrequency": 100, "maxFrequency": 800, "ampltude": 0.5}"#)
         let result = try Toneshaper.run(["render", dir.file("odd.toneshaper"), "-o", dir.file("odd.wav"), "--seconds", "0.1"], library: dir.path)
         #expect(result.status == 0)
         #expect(result.stderr.contains("warning: \(dir.file("odd.toneshaper")): unknown key \"ampltude\"; did you mean \"amplitude\"?"))
@@ -148,8 +153,9 @@ struct Toneshaper {
     @Test func failingWriteLeavesNothing() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
-        let result = try Toneshaper.run(["render", "siren", "-o", dir.file("x.wav"), "--cycles", "4"], library: dir.path,
-                                        shellPrefix: "trap '' XFSZ; ulimit -f 200")
+        let result = try Toneshaper.run(
+            ["render", "siren", "-o", dir.file("x.wav"), "--cycles", "4"], library: dir.path,
+            shellPrefix: "trap '' XFSZ; ulimit -f 200")
         #expect(result.status != 0)
         #expect(result.stderr.contains("x.wav"))
         #expect(dir.contents().isEmpty)
@@ -158,7 +164,8 @@ struct Toneshaper {
     @Test func aboveNyquistWarns() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
-        let result = try Toneshaper.run(["render", "audible-sweep", "-o", dir.file("x.wav"), "--sample-rate", "8000", "--seconds", "0.1"], library: dir.path)
+        let result = try Toneshaper.run(
+            ["render", "audible-sweep", "-o", dir.file("x.wav"), "--sample-rate", "8000", "--seconds", "0.1"], library: dir.path)
         #expect(result.status == 0, "stderr: \(result.stderr)")
         #expect(result.stderr.contains("Nyquist"))
     }
@@ -171,7 +178,9 @@ struct Toneshaper {
         #expect(plain.stdout.contains("siren"))
         #expect(!plain.stdout.contains("Your library"))
 
-        try dir.write("mine.toneshaper", "{ \"points\": [[0, 300]], \"duration\": 1, \"minFrequency\": 0, \"maxFrequency\": 1000, \"description\": \"my own\" }")
+        try dir.write(
+            "mine.toneshaper", "{ \"points\": [[0, 300]], \"duration\": 1, \"minFrequency\": 0, \"maxFrequency\": 1000, \"description\": \"my own\" }"
+        )
         let withUser = try Toneshaper.run(["presets"], library: dir.path)
         #expect(withUser.status == 0)
         #expect(withUser.stdout.contains("Your library"))
@@ -187,9 +196,12 @@ struct Toneshaper {
         defer { dir.remove() }
         let output = dir.file("flat.wav")
         // siren sweeps 600...1400 Hz; a zero-width range holds it at 300 Hz.
-        let result = try Toneshaper.run(["render", "siren", "-o", output, "--seconds", "1", "--min-frequency", "300",
-                                         "--max-frequency=300", "--set", "amplitude=0.5", "--scale", "None", "--echo-volume", "0"],
-                                        library: dir.path)
+        let result = try Toneshaper.run(
+            [
+                "render", "siren", "-o", output, "--seconds", "1", "--min-frequency", "300",
+                "--max-frequency=300", "--set", "amplitude=0.5", "--scale", "None", "--echo-volume", "0",
+            ],
+            library: dir.path)
         #expect(result.status == 0, "stderr: \(result.stderr)")
         let (samples, rate, _) = try AudioFileReader.read(path: output)
         let frequency = try #require(SignalAnalysis.zeroCrossingFrequency(samples, sampleRate: rate))

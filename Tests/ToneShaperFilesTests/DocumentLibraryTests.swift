@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ToneShaperCore
+
 @testable import ToneShaperFiles
 
 private func documentText(frequency: Double, name: String? = nil) -> String {
@@ -100,7 +101,7 @@ private struct Fixture {
         let path = f.user.file("huge.toneshaper")
         #expect(FileManager.default.createFile(atPath: path, contents: nil))
         let handle = try #require(FileHandle(forWritingAtPath: path))
-        try handle.truncate(atOffset: UInt64(ToneShapeDocument.maximumSize + 1))   // sparse: costs no disk
+        try handle.truncate(atOffset: UInt64(ToneShapeDocument.maximumSize + 1))  // sparse: costs no disk
         try handle.close()
         let error = #expect(throws: LibraryError.self) { try f.library.load("huge") }
         #expect(error?.description.contains("more than the \(ToneShapeDocument.maximumSize)") == true)

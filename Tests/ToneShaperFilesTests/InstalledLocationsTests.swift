@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ToneShaperFiles
 
 /// Where an installed program finds its built-in shapes (Scripts/install.sh puts them in

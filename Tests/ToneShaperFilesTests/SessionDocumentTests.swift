@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ToneShaperCore
+
 @testable import ToneShaperFiles
 
 /// The file a node keeps in an NSM session: a document any reader takes, plus settings.
@@ -10,10 +11,11 @@ import ToneShaperCore
         defer { directory.remove() }
         var shape = ToneShape.defaultShape
         shape.extraKeys["someOtherAppsKey"] = .string("kept")
-        let settings = SessionDocument.NodeSettings(playing: false, stereo: true, jackClient: "toneshaper.nX",
-                                                    jackPorts: ["toneshaper.nX:out_1", "toneshaper.nX:out_2"],
-                                                    oscURL: "osc.udp://127.0.0.1:40000/", oscPort: 40000,
-                                                    editorURL: "http://127.0.0.1:40001/editor", httpPort: 40001, savedBy: "toneshaper test")
+        let settings = SessionDocument.NodeSettings(
+            playing: false, stereo: true, jackClient: "toneshaper.nX",
+            jackPorts: ["toneshaper.nX:out_1", "toneshaper.nX:out_2"],
+            oscURL: "osc.udp://127.0.0.1:40000/", oscPort: 40000,
+            editorURL: "http://127.0.0.1:40001/editor", httpPort: 40001, savedBy: "toneshaper test")
         let path = SessionDocument.path(forSession: directory.file("toneshaper.nX"))
         #expect(path.hasSuffix("/toneshaper.nX.toneshaper"))
         try SessionDocument(shape: shape, settings: settings).write(to: path)
@@ -39,9 +41,9 @@ import ToneShaperCore
 
     @Test func settingsOfTheWrongTypeFallBackToDefaults() throws {
         let text = """
-        {"points": [[0, 440]], "duration": 1, "minFrequency": 20, "maxFrequency": 2000,
-         "toneshaperSession": {"playing": "yes", "stereo": 1, "oscPort": 70000, "httpPort": 1.5, "editorURL": 2, "jackPorts": [3, "a:out"]}}
-        """
+            {"points": [[0, 440]], "duration": 1, "minFrequency": 20, "maxFrequency": 2000,
+             "toneshaperSession": {"playing": "yes", "stereo": 1, "oscPort": 70000, "httpPort": 1.5, "editorURL": 2, "jackPorts": [3, "a:out"]}}
+            """
         let document = try SessionDocument.decode(Array(text.utf8), source: "test")
         #expect(document.settings == SessionDocument.NodeSettings(jackPorts: ["a:out"]))
     }
@@ -54,7 +56,7 @@ import ToneShaperCore
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
         chmod(directory.path, 0o500)
         defer { chmod(directory.path, 0o700) }
-        if getuid() != 0 {   // root writes anyway
+        if getuid() != 0 {  // root writes anyway
             #expect(throws: LibraryError.self) { try SessionDocument(shape: .tableDefaults).write(to: path) }
             #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
         }

@@ -2,13 +2,16 @@ import Foundation
 import Testing
 import ToneShaperCore
 import ToneShaperTestSupport
+
 @testable import ToneShaperFiles
 
 /// The built-in library: every document loads, is well-formed, renders sanely, and the
 /// set shows what the engine can do.
 @Suite struct SessionsTests {
-    static let library = DocumentLibrary(locations: LibraryLocations(userDirectory: "/nonexistent-toneshaper-user-library",
-                                                                       sessionsDirectory: repositorySessions))
+    static let library = DocumentLibrary(
+        locations: LibraryLocations(
+            userDirectory: "/nonexistent-toneshaper-user-library",
+            sessionsDirectory: repositorySessions))
     static let entries = library.entries(.builtIn)
 
     @Test func everyDocumentLoadsAndIsWellFormed() throws {

@@ -25,8 +25,10 @@ extension WithJackServer {
             let handle = try FileHandle(forWritingTo: big)
             try handle.truncate(atOffset: 100 * 1024 * 1024)
             try handle.close()
-            return ["corrupt": "not valid JSON", "truncated": "not valid JSON", "empty": "empty", "wrongtype": "points",
-                    "outside": "outside the cycle", "huge": "bytes"]
+            return [
+                "corrupt": "not valid JSON", "truncated": "not valid JSON", "empty": "empty", "wrongtype": "points",
+                "outside": "outside the cycle", "huge": "bytes",
+            ]
         }
 
         @Test func brokenDocumentsAreRefusedAndTheNodeKeepsPlaying() async throws {
@@ -36,8 +38,9 @@ extension WithJackServer {
             try FileManager.default.createDirectory(at: library, withIntermediateDirectories: true)
             let expectations = try Self.brokenLibrary(in: library)
             let document = try scratch.constantTone(frequency: 440, amplitude: 0.4)
-            let node = try NodeProcess([document, "--no-auto-connect", "--osc-port", "0", "--save", "final-state"], server: server,
-                                       environment: ["TONESHAPER_LIBRARY": library.path])
+            let node = try NodeProcess(
+                [document, "--no-auto-connect", "--osc-port", "0", "--save", "final-state"], server: server,
+                environment: ["TONESHAPER_LIBRARY": library.path])
             try await node.waitUntilReady()
             let client = try FuzzClient(port: try #require(node.oscPort))
             let before = try #require(client.state())
@@ -53,8 +56,9 @@ extension WithJackServer {
             #expect(after.keys.sorted() == before.keys.sorted())
             for key in before.keys { #expect("\(String(describing: after[key]))" == "\(String(describing: before[key]))", "\(key) changed") }
             let (samples, rate) = try server.record(node.ports[0], seconds: 1.5, into: scratch.url)
-            let analysis = RecordingAnalysis(samples, sampleRate: rate,
-                                             clickLimit: RunCommand.clickLimit(frequency: 440, amplitude: 0.4, sampleRate: rate))
+            let analysis = RecordingAnalysis(
+                samples, sampleRate: rate,
+                clickLimit: RunCommand.clickLimit(frequency: 440, amplitude: 0.4, sampleRate: rate))
             // Still the same tone (the precise pitch test is RunCommand's; this is "not silent,
             // not another document"), judged on a stretch free of the busy server's dropouts.
             #expect(analysis.longestCleanStretch.count >= 2400)

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ToneShaperJack
 
 /// What the xrun and freewheel notifications do to the counts `/stats` reports.
@@ -16,7 +17,7 @@ import Testing
         signals.countXrun()
         #expect(signals.xruns.load(ordering: .relaxed) == 0)
         signals.freewheelStopped()
-        signals.countXrun()   // the driver finds itself late as freewheel ends
+        signals.countXrun()  // the driver finds itself late as freewheel ends
         #expect(signals.xruns.load(ordering: .relaxed) == 0)
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ToneShaperCore
+
 @testable import ToneShaperOSC
 
 /// The parameter table is the one source of every check: for every parameter the same
@@ -42,8 +43,9 @@ import ToneShaperCore
 
         // OSC, through the router.
         let controller = EngineController(shape: .defaultShape, sampleRate: 48_000)
-        let router = OSCCommandRouter(space: OSCAddressSpace(prefix: "/toneshaper"), controller: controller,
-                                      services: OSCHostServices(), maximumStringLength: 1024)
+        let router = OSCCommandRouter(
+            space: OSCAddressSpace(prefix: "/toneshaper"), controller: controller,
+            services: OSCHostServices(), maximumStringLength: 1024)
         let address = "/toneshaper/" + spec.oscPath
         guard case .refused(_, let reason) = router.handle(path: address, arguments: [bad.osc], timeTag: .immediate) else {
             Issue.record("OSC accepted \(address) \(bad.osc)")

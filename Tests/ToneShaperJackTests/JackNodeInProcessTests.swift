@@ -23,8 +23,10 @@ extension WithJackServer {
             let server = try PrivateJackServer()
             // A rate other than the server's: the node must adopt the server's before playing.
             let controller = EngineController(shape: .defaultShape, sampleRate: 44_100)
-            let node = JackNode(controller: controller, configuration: JackNodeConfiguration(
-                clientName: "ts-alloc", serverName: server.name, autoConnect: false, cycleHooks: Self.countingHooks))
+            let node = JackNode(
+                controller: controller,
+                configuration: JackNodeConfiguration(
+                    clientName: "ts-alloc", serverName: server.name, autoConnect: false, cycleHooks: Self.countingHooks))
             audioThreadAllocations.store(0, ordering: .relaxed)
             countedCycles.store(0, ordering: .relaxed)
             try node.start()
@@ -71,8 +73,10 @@ extension WithJackServer {
             shape.midiMap[7] = .amplitude
             shape.midiMap[21] = .wave
             let controller = EngineController(shape: shape, sampleRate: 48_000)
-            let node = JackNode(controller: controller, configuration: JackNodeConfiguration(
-                clientName: "ts-midi-alloc", serverName: server.name, autoConnect: false, cycleHooks: Self.countingHooks))
+            let node = JackNode(
+                controller: controller,
+                configuration: JackNodeConfiguration(
+                    clientName: "ts-midi-alloc", serverName: server.name, autoConnect: false, cycleHooks: Self.countingHooks))
             audioThreadAllocations.store(0, ordering: .relaxed)
             countedCycles.store(0, ordering: .relaxed)
             try node.start()
@@ -82,8 +86,11 @@ extension WithJackServer {
             try controller.perform(.learnController(.echoVolume))
             for i in 0..<20 {
                 let note = UInt8(40 + i)
-                midi.send([[0x90, note, 100], [0xB0, 7, UInt8(i * 6)], [0xE0, 0, UInt8(40 + i)], [0xB0, 64, i % 2 == 0 ? 127 : 0],
-                           [0xB0, 30, UInt8(i)], [0xB0, 21, UInt8(i * 6)]], after: 0)
+                midi.send(
+                    [
+                        [0x90, note, 100], [0xB0, 7, UInt8(i * 6)], [0xE0, 0, UInt8(40 + i)], [0xB0, 64, i % 2 == 0 ? 127 : 0],
+                        [0xB0, 30, UInt8(i)], [0xB0, 21, UInt8(i * 6)],
+                    ], after: 0)
                 midi.send([[0x80, note, 0], [0xF0, 1, 2, 3, 0xF7], [0x42, 0x42], [0x90]], after: 0.01)
                 if i == 10 { midi.send((0..<2000).map { [0x90 | UInt8($0 % 16), UInt8($0 % 128), 1] }, after: 0) }
                 if i == 15 { try controller.set(.instrument, to: .flag(false)) }

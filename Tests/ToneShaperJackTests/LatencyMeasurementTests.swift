@@ -6,7 +6,7 @@ import ToneShaperJack
 import ToneShaperOSC
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// When the test sent the message (monotonic ns), and when the first process callback
@@ -29,7 +29,8 @@ extension WithJackServer {
         static let hooks = RealtimeCycleHooks(
             enter: {
                 if sentAt.load(ordering: .acquiring) != 0 && seenAt.load(ordering: .relaxed) == 0,
-                   let controller = watchedController, controller.queuedCommandCount > 0 {
+                    let controller = watchedController, controller.queuedCommandCount > 0
+                {
                     seenAt.store(monotonicNanoseconds(), ordering: .releasing)
                 }
             },
@@ -39,12 +40,15 @@ extension WithJackServer {
             let server = try PrivateJackServer(period: 64)
             let controller = EngineController(shape: .defaultShape, sampleRate: 48_000)
             watchedController = controller
-            let node = JackNode(controller: controller, configuration: JackNodeConfiguration(
-                clientName: "ts-latency", serverName: server.name, autoConnect: false, cycleHooks: Self.hooks))
+            let node = JackNode(
+                controller: controller,
+                configuration: JackNodeConfiguration(
+                    clientName: "ts-latency", serverName: server.name, autoConnect: false, cycleHooks: Self.hooks))
             try node.start()
             defer { node.stop() }
-            let osc = try OSCControlServer(controller: controller, configuration: .init(port: 0),
-                                           services: OSCHostServices(statistics: { node.stats() }))
+            let osc = try OSCControlServer(
+                controller: controller, configuration: .init(port: 0),
+                services: OSCHostServices(statistics: { node.stats() }))
             try osc.start()
             defer { osc.stop() }
             let client = try FuzzClient(port: osc.port)
@@ -67,10 +71,14 @@ extension WithJackServer {
             latencies.sort()
             let stats = node.stats()
             func at(_ q: Double) -> Double { latencies[min(latencies.count - 1, Int(q * Double(latencies.count)))] }
-            print(String(format: "latency, OSC send to first reflecting sample: p50 %.2f, p90 %.2f, max %.2f periods of 64 frames (%d messages)",
-                         at(0.5), at(0.9), latencies.last ?? -1, latencies.count))
-            print(String(format: "callback per period at 64 frames, 48 kHz: p50 %.2f µs, p99 %.2f µs, p999 %.2f µs, max %.2f µs over %d periods, %d xruns",
-                         stats.p50, stats.p99, stats.p999, stats.max, stats.periods, stats.xruns))
+            print(
+                String(
+                    format: "latency, OSC send to first reflecting sample: p50 %.2f, p90 %.2f, max %.2f periods of 64 frames (%d messages)",
+                    at(0.5), at(0.9), latencies.last ?? -1, latencies.count))
+            print(
+                String(
+                    format: "callback per period at 64 frames, 48 kHz: p50 %.2f µs, p99 %.2f µs, p999 %.2f µs, max %.2f µs over %d periods, %d xruns",
+                    stats.p50, stats.p99, stats.p999, stats.max, stats.periods, stats.xruns))
             #expect(latencies.count >= 190)
             // Applied at the first callback after it arrives: within one period, plus the
             // scheduling slack of a non-real-time dummy server on a shared machine.

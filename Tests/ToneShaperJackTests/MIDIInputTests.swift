@@ -3,7 +3,7 @@ import Testing
 import ToneShaperTestSupport
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 extension WithJackServer {
@@ -25,9 +25,12 @@ extension WithJackServer {
                 server = try PrivateJackServer()
                 scratch = try ScratchDirectory()
                 let document = try scratch.constantTone(frequency: frequency, amplitude: amplitude)
-                nodeProcess = try NodeProcess([document, "--no-auto-connect", "--osc-port", "0"] + arguments, server: server,
-                                              environment: ["XDG_DATA_HOME": scratch.url.path,
-                                                            "TONESHAPER_LIBRARY": scratch.url.appendingPathComponent("library").path])
+                nodeProcess = try NodeProcess(
+                    [document, "--no-auto-connect", "--osc-port", "0"] + arguments, server: server,
+                    environment: [
+                        "XDG_DATA_HOME": scratch.url.path,
+                        "TONESHAPER_LIBRARY": scratch.url.appendingPathComponent("library").path,
+                    ])
                 try await node.waitUntilReady()
                 midiClient = try TestMIDIClient(server: server, connectTo: "toneshaper:midi_in")
             }
@@ -71,7 +74,12 @@ extension WithJackServer {
                     case .float(let f): text = String(Double(f))
                     case .int(let i): text = String(i)
                     }
-                    if let k = key { result[k] = text; key = nil } else { key = text }
+                    if let k = key {
+                        result[k] = text
+                        key = nil
+                    } else {
+                        key = text
+                    }
                 }
                 return result
             }
@@ -125,10 +133,12 @@ extension WithJackServer {
 
         @Test func instrumentIsSilentAroundANoteAndVelocitySetsTheLevel() async throws {
             try await Self.withRig(["--instrument"]) { rig in
-                let samples = try await rig.record(seconds: 4.5, [
-                    (1.0, [[0x90, 81, 127]]), (2.0, [[0x80, 81, 0]]),
-                    (2.5, [[0x90, 81, 64]]), (3.5, [[0x80, 81, 0]]),
-                ])
+                let samples = try await rig.record(
+                    seconds: 4.5,
+                    [
+                        (1.0, [[0x90, 81, 127]]), (2.0, [[0x80, 81, 0]]),
+                        (2.5, [[0x90, 81, 64]]), (3.5, [[0x80, 81, 0]]),
+                    ])
                 let span = try #require(Self.soundingSpan(samples), "no sound at all")
                 #expect(span.lowerBound > Self.seconds(0.4), "silence before the first note")
                 #expect(span.upperBound < samples.count - Self.seconds(0.4), "silence after the release")
@@ -195,9 +205,9 @@ extension WithJackServer {
                 var flood: [[UInt8]] = []
                 for _ in 0..<10_000 {
                     switch random.next() % 5 {
-                    case 0: flood.append([UInt8(random.next() % 0x80), UInt8(random.next() % 0x80)])     // running status
+                    case 0: flood.append([UInt8(random.next() % 0x80), UInt8(random.next() % 0x80)])  // running status
                     case 1: flood.append([0xF0] + (0..<20).map { _ in UInt8(random.next() % 0x80) } + [0xF7])
-                    case 2: flood.append([0x90 | UInt8(random.next() % 16)])                              // truncated
+                    case 2: flood.append([0x90 | UInt8(random.next() % 16)])  // truncated
                     default:
                         // Any channel message on any channel, but program change: that loads
                         // another shape, which is no fault.
@@ -234,8 +244,10 @@ extension WithJackServer {
             let node = try NodeProcess([document, "--osc-port", "0", "--no-auto-connect", "--midi-connect", "keys:out"], server: server)
             try await node.waitUntilReady()
             var pad: TestMIDIClient? = try TestMIDIClient(server: server, name: "pad", connectTo: "toneshaper:midi_in")
-            #expect(server.connections()?["keys:out"] == ["toneshaper:midi_in"], "--midi-connect: \(String(describing: server.connections())) \(node.stderr.text)")
-            try await Task.sleep(for: .milliseconds(300))   // the control loop notes the connections
+            #expect(
+                server.connections()?["keys:out"] == ["toneshaper:midi_in"],
+                "--midi-connect: \(String(describing: server.connections())) \(node.stderr.text)")
+            try await Task.sleep(for: .milliseconds(300))  // the control loop notes the connections
 
             // The server goes with the clients still connected (closing a client first would
             // disconnect it, and the node rightly forgets a connection its peer dropped).
@@ -251,7 +263,7 @@ extension WithJackServer {
                 return graph?["keys:out"] == ["toneshaper:midi_in"] && graph?["pad:out"] == ["toneshaper:midi_in"]
             }
             #expect(restored, "\(String(describing: server.connections())) \(node.stderr.text)")
-            withExtendedLifetime((keys, pad)) {}   // the clients stay until the check is done
+            withExtendedLifetime((keys, pad)) {}  // the clients stay until the check is done
             keys = nil
             pad = nil
             await node.stop()

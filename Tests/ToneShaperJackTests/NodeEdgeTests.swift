@@ -2,10 +2,11 @@ import Foundation
 import Testing
 import ToneShaperCore
 import ToneShaperTestSupport
+
 @testable import ToneShaperJack
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 extension WithJackServer {
@@ -27,7 +28,8 @@ extension WithJackServer {
             #expect(reply.map { "\($0)" } == "[ToneShaperJackTests.OSCDatagram.Argument.string(\"/toneshaper/amplitude\")]")
 
             for (host, transport) in [("::1", []), ("127.0.0.1", ["--tcp"])] {
-                let sent = try ExternalTools.run(ExternalTools.toneshaperBinary, ["send", "/state", "--host", host, "--port", String(port)] + transport)
+                let sent = try ExternalTools.run(
+                    ExternalTools.toneshaperBinary, ["send", "/state", "--host", host, "--port", String(port)] + transport)
                 #expect(sent.status == 0)
                 #expect(sent.output.hasPrefix("/toneshaper/state "), "\(host) \(transport): \(sent.output)")
                 #expect(sent.output.contains("amplitude 0.125"))
@@ -41,8 +43,9 @@ extension WithJackServer {
             let server = try PrivateJackServer()
             let scratch = try ScratchDirectory()
             let library = scratch.url.appendingPathComponent("library").path
-            let node = try NodeProcess(["siren", "--no-osc", "--save", "my-siren"], server: server,
-                                       environment: ["TONESHAPER_LIBRARY": library])
+            let node = try NodeProcess(
+                ["siren", "--no-osc", "--save", "my-siren"], server: server,
+                environment: ["TONESHAPER_LIBRARY": library])
             try await node.waitUntilReady(osc: false)
             server.kill9()
             #expect(await eventually(timeout: 5) { node.stderr.text.contains("JACK server went away") })
@@ -75,16 +78,20 @@ extension WithJackServer {
             server.kill9()
             #expect(await eventually(timeout: 5) { node.stderr.text.contains("JACK server went away") })
             try server.start()
-            #expect(await eventually(timeout: 8) { server.connections()?["toneshaper:out"] == ["system:playback_2"] },
-                    "stderr: \(node.stderr.text)")
+            #expect(
+                await eventually(timeout: 8) { server.connections()?["toneshaper:out"] == ["system:playback_2"] },
+                "stderr: \(node.stderr.text)")
             #expect(await node.stop() == 0)
         }
 
         @Test("the connection log applies JACK's announcements in order")
         func connectionLogOrder() {
-            let a = Connection(port: 0, peer: "system:playback_1"), b = Connection(port: 0, peer: "system:playback_2")
-            let events: [ConnectionLog.Event] = [.init(connection: b, connected: true), .init(connection: a, connected: false),
-                                                 .init(connection: b, connected: true)]
+            let a = Connection(port: 0, peer: "system:playback_1")
+            let b = Connection(port: 0, peer: "system:playback_2")
+            let events: [ConnectionLog.Event] = [
+                .init(connection: b, connected: true), .init(connection: a, connected: false),
+                .init(connection: b, connected: true),
+            ]
             #expect(ConnectionLog.apply(events, to: [a]) == [b])
             #expect(ConnectionLog.apply([.init(connection: a, connected: true), .init(connection: a, connected: false)], to: []) == [])
         }
@@ -103,7 +110,9 @@ extension WithJackServer {
             let lines = second.stderr.text.split(separator: "\n")
             #expect(!lines.isEmpty)
             for line in lines {
-                #expect(line.wholeMatch(of: /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ (trace|debug|info|notice|warning|error|critical) [a-z]+: .+/) != nil, "\(line)")
+                #expect(
+                    line.wholeMatch(of: /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ (trace|debug|info|notice|warning|error|critical) [a-z]+: .+/) != nil,
+                    "\(line)")
                 #expect(!line.contains("[ToneShaper") && !line.contains("osc: OSC"), "\(line)")
             }
         }
@@ -130,8 +139,10 @@ extension WithJackServer {
         func statsResetPerConnection() async throws {
             let server = try PrivateJackServer()
             let controller = EngineController(shape: .defaultShape, sampleRate: 48_000)
-            let node = JackNode(controller: controller, configuration: JackNodeConfiguration(
-                clientName: "ts-stats", serverName: server.name, autoConnect: false))
+            let node = JackNode(
+                controller: controller,
+                configuration: JackNodeConfiguration(
+                    clientName: "ts-stats", serverName: server.name, autoConnect: false))
             try node.start()
             defer { node.stop() }
             #expect(await eventually(timeout: 2) { node.stats().periods > 10 })

@@ -3,7 +3,7 @@ import Testing
 import ToneShaperTestSupport
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 extension WithJackServer {
@@ -17,8 +17,10 @@ extension WithJackServer {
 
         /// Records the node's port, asking the node how many xruns the server reported
         /// meanwhile; sends `message` to the node `delay` seconds into the recording.
-        static func record(_ node: NodeProcess, on server: PrivateJackServer, seconds: Double, in scratch: ScratchDirectory,
-                           sending message: [UInt8]? = nil, after delay: Double = 0) async throws -> (samples: [Float], rate: Double, xruns: Int) {
+        static func record(
+            _ node: NodeProcess, on server: PrivateJackServer, seconds: Double, in scratch: ScratchDirectory,
+            sending message: [UInt8]? = nil, after delay: Double = 0
+        ) async throws -> (samples: [Float], rate: Double, xruns: Int) {
             let port = try #require(node.oscPort)
             let before = try #require(try OSCDatagram.stats(port: port))["xruns"] ?? 0
             let (portName, directory) = (node.ports[0], scratch.url)
@@ -47,8 +49,9 @@ extension WithJackServer {
             #expect(samples.count > 90_000)
             #expect(SignalAnalysis.allFinite(samples))
             let analysis = RecordingAnalysis(samples, sampleRate: rate, clickLimit: Self.clickLimit(frequency: 440, amplitude: 0.5, sampleRate: rate))
-            #expect(analysis.unexplainedJumps(frequency: 440, amplitudes: [0.5], period: server.period) == [],
-                    "jumps at \(analysis.jumps), \(xruns) xruns")
+            #expect(
+                analysis.unexplainedJumps(frequency: 440, amplitudes: [0.5], period: server.period) == [],
+                "jumps at \(analysis.jumps), \(xruns) xruns")
             let clean = analysis.longestCleanStretch
             #expect(clean.count > 12_000, "the server was too busy to judge: \(xruns) xruns")
             let frequency = try #require(analysis.frequency(in: clean))
@@ -66,12 +69,14 @@ extension WithJackServer {
             try await node.waitUntilReady()
 
             // oscsend would do as well; this sends the same datagram.
-            let (samples, rate, xruns) = try await Self.record(node, on: server, seconds: 3, in: scratch,
-                                                               sending: OSCDatagram.message("/toneshaper/amplitude", [.float(0.1)]), after: 1.5)
+            let (samples, rate, xruns) = try await Self.record(
+                node, on: server, seconds: 3, in: scratch,
+                sending: OSCDatagram.message("/toneshaper/amplitude", [.float(0.1)]), after: 1.5)
             #expect(SignalAnalysis.allFinite(samples))
             let analysis = RecordingAnalysis(samples, sampleRate: rate, clickLimit: Self.clickLimit(frequency: 330, amplitude: 0.4, sampleRate: rate))
-            #expect(analysis.unexplainedJumps(frequency: 330, amplitudes: [0.4, 0.1], period: server.period) == [],
-                    "jumps at \(analysis.jumps), \(xruns) xruns")
+            #expect(
+                analysis.unexplainedJumps(frequency: 330, amplitudes: [0.4, 0.1], period: server.period) == [],
+                "jumps at \(analysis.jumps), \(xruns) xruns")
             let half = Int(rate / 2)
             #expect(abs(SignalAnalysis.rms(samples, range: 0..<half) - 0.4 / 2.0.squareRoot()) < 0.01)
             let end = samples.count

@@ -35,8 +35,9 @@ extension WithJackServer {
             #expect(SignalAnalysis.allFinite(samples))
             let limit = WithJackServer.RunCommand.clickLimit(frequency: 500, amplitude: 0.3, sampleRate: rate)
             let analysis = RecordingAnalysis(samples, sampleRate: rate, clickLimit: limit)
-            #expect(analysis.unexplainedJumps(frequency: 500, amplitudes: [0.3], period: server.period) == [],
-                    "jumps at \(analysis.jumps), \(xruns) xruns")
+            #expect(
+                analysis.unexplainedJumps(frequency: 500, amplitudes: [0.3], period: server.period) == [],
+                "jumps at \(analysis.jumps), \(xruns) xruns")
             // Playing at the wrong rate would read 500 * 48000 / 44100 = 544 Hz. Zero crossings
             // over a stretch of n samples are good to about a sample's worth of phase, so the
             // tolerance follows the clean stretch the busy dummy server left us.

@@ -43,8 +43,9 @@ extension WithJackServer {
 
                 guard let starts = Self.changeStarts(in: take.samples, rate: take.sampleRate, gains: [0.5] + gains.map(Double.init)) else { continue }
                 let errors = (1..<starts.count).map { i in Double(starts[i] - starts[i - 1]) - (dues[i] - dues[i - 1]) * take.sampleRate }
-                print("time tags: changes at samples \(starts); spacing error against the tags \(errors.map { Int($0.rounded()) }) samples "
-                      + "(includes the dummy server's own clock rate)")
+                print(
+                    "time tags: changes at samples \(starts); spacing error against the tags \(errors.map { Int($0.rounded()) }) samples "
+                        + "(includes the dummy server's own clock rate)")
                 for i in 1..<starts.count {
                     let spacing = Double(starts[i] - starts[i - 1])
                     let expected = (dues[i] - dues[i - 1]) * take.sampleRate
@@ -75,7 +76,10 @@ extension WithJackServer {
                 var b = from
                 while b + 128 <= samples.count {
                     let peak = SignalAnalysis.peak(samples, range: b..<(b + 128))
-                    if new < old ? peak < old * 0.99 : peak > old * 1.01 { coarse = b; break }
+                    if new < old ? peak < old * 0.99 : peak > old * 1.01 {
+                        coarse = b
+                        break
+                    }
                     b += 32
                 }
                 guard let coarse else { return nil }
@@ -87,9 +91,10 @@ extension WithJackServer {
                 }
                 let steady = analysis.fit(omega: omega, range: steadyRange)
                 guard abs(steady.amplitude - old) < 0.002 * old + 1e-4,
-                      let departure = scan.first(where: { n in
-                          abs(Double(samples[n]) - steady.amplitude * sin(omega * Double(n) + steady.phase)) > 2e-4
-                      }) else { return nil }
+                    let departure = scan.first(where: { n in
+                        abs(Double(samples[n]) - steady.amplitude * sin(omega * Double(n) + steady.phase)) > 2e-4
+                    })
+                else { return nil }
                 // A ramp's first sample still has the old gain.
                 starts.append(departure - 1)
                 from = coarse + 256

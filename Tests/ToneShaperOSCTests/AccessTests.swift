@@ -1,43 +1,48 @@
 import Testing
 import ToneShaperCore
+
 @testable import ToneShaperOSC
 
 @Suite("Who may control the node")
 struct AccessTests {
-    @Test("CIDR entries parse, normalise and match", arguments: [
-        ("192.168.1.0/24", "192.168.1.77", true),
-        ("192.168.1.0/24", "192.168.2.1", false),
-        ("192.168.1.5/24", "192.168.1.200", true),      // host bits are ignored
-        ("10.0.0.7", "10.0.0.7", true),                 // a bare address is a /32
-        ("10.0.0.7", "10.0.0.8", false),
-        ("0.0.0.0/0", "203.0.113.9", true),
-        ("::1/128", "::1", true),
-        ("::1", "::2", false),
-        ("fd00::/8", "fd12:3456::1", true),
-        ("fd00::/8", "fe80::1", false),
-        ("2001:db8::/32", "2001:db8:ffff::1", true),
-        ("127.0.0.0/8", "::ffff:127.0.0.1", true),      // IPv4-mapped senders count as IPv4
-        ("::ffff:10.0.0.0/104", "10.1.2.3", true),      // and mapped networks as IPv4 networks
-        ("10.0.0.0/8", "::a00:1", false),               // IPv4-compatible is not mapped
-    ])
+    @Test(
+        "CIDR entries parse, normalise and match",
+        arguments: [
+            ("192.168.1.0/24", "192.168.1.77", true),
+            ("192.168.1.0/24", "192.168.2.1", false),
+            ("192.168.1.5/24", "192.168.1.200", true),  // host bits are ignored
+            ("10.0.0.7", "10.0.0.7", true),  // a bare address is a /32
+            ("10.0.0.7", "10.0.0.8", false),
+            ("0.0.0.0/0", "203.0.113.9", true),
+            ("::1/128", "::1", true),
+            ("::1", "::2", false),
+            ("fd00::/8", "fd12:3456::1", true),
+            ("fd00::/8", "fe80::1", false),
+            ("2001:db8::/32", "2001:db8:ffff::1", true),
+            ("127.0.0.0/8", "::ffff:127.0.0.1", true),  // IPv4-mapped senders count as IPv4
+            ("::ffff:10.0.0.0/104", "10.1.2.3", true),  // and mapped networks as IPv4 networks
+            ("10.0.0.0/8", "::a00:1", false),  // IPv4-compatible is not mapped
+        ])
     func cidr(_ entry: String, _ address: String, _ expected: Bool) throws {
         let range = try AddressRange(parsing: entry)
         let ip = try #require(IPAddress(address))
         #expect(range.contains(ip) == expected)
     }
 
-    @Test("bad CIDR entries are refused with a message naming the entry", arguments: [
-        ("", "is empty"),
-        ("192.168.1.0/33", "beyond the 32 bits"),
-        ("::/129", "beyond the 128 bits"),
-        ("192.168.1.0/", "not a whole number"),
-        ("192.168.1.0/-1", "not a whole number"),
-        ("192.168.1.0/2x", "not a whole number"),
-        ("192.168.1/24", "not a numeric"),
-        ("example.com", "not a numeric"),
-        ("1.2.3.4/8/9", "more than one"),
-        ("fe80::1%eth0", "zone"),
-    ])
+    @Test(
+        "bad CIDR entries are refused with a message naming the entry",
+        arguments: [
+            ("", "is empty"),
+            ("192.168.1.0/33", "beyond the 32 bits"),
+            ("::/129", "beyond the 128 bits"),
+            ("192.168.1.0/", "not a whole number"),
+            ("192.168.1.0/-1", "not a whole number"),
+            ("192.168.1.0/2x", "not a whole number"),
+            ("192.168.1/24", "not a numeric"),
+            ("example.com", "not a numeric"),
+            ("1.2.3.4/8/9", "more than one"),
+            ("fe80::1%eth0", "zone"),
+        ])
     func badCIDR(_ entry: String, _ problem: String) {
         #expect {
             try AddressRange(parsing: entry)
@@ -77,8 +82,9 @@ struct AccessTests {
             (.init(port: 0, allow: ["10.0.0.0/40"]), "10.0.0.0/40"),
         ]
         for (configuration, problem) in cases {
-            #expect(performing: { _ = try OSCControlServer(controller: controller, configuration: configuration) },
-                    throws: { "\($0)".contains(problem) })
+            #expect(
+                performing: { _ = try OSCControlServer(controller: controller, configuration: configuration) },
+                throws: { "\($0)".contains(problem) })
         }
     }
 
@@ -87,12 +93,14 @@ struct AccessTests {
         let fixture = try OSCFixture()
         let controller = EngineController(shape: .defaultShape, sampleRate: 48_000)
         let second = try OSCControlServer(controller: controller, configuration: .init(port: fixture.server.port))
-        #expect(performing: { try second.start() }, throws: { "\($0)" == "port \(fixture.server.port) is in use; use --osc-port 0 for any free port" })
+        #expect(
+            performing: { try second.start() }, throws: { "\($0)" == "port \(fixture.server.port) is in use; use --osc-port 0 for any free port" })
         #expect(!second.isRunning)
     }
 
-    @Test("a sender outside the policy is ignored: no reply, no change",
-          .enabled(if: nonLoopbackIPv4Address() != nil, "needs a non-loopback IPv4 address"))
+    @Test(
+        "a sender outside the policy is ignored: no reply, no change",
+        .enabled(if: nonLoopbackIPv4Address() != nil, "needs a non-loopback IPv4 address"))
     func refusedSender() throws {
         let address = try #require(nonLoopbackIPv4Address())
         // Sending to the machine's own non-loopback address makes that address the source.
@@ -105,8 +113,9 @@ struct AccessTests {
         #expect(fixture.takeCommands().isEmpty)
     }
 
-    @Test("the allow list and an interface host let such a sender in",
-          .enabled(if: nonLoopbackIPv4Address() != nil, "needs a non-loopback IPv4 address"))
+    @Test(
+        "the allow list and an interface host let such a sender in",
+        .enabled(if: nonLoopbackIPv4Address() != nil, "needs a non-loopback IPv4 address"))
     func allowedSender() throws {
         let address = try #require(nonLoopbackIPv4Address())
         let listed = try OSCFixture({ $0.allow = ["\(address)/32"] }, clientHost: address)

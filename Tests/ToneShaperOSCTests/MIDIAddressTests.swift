@@ -1,5 +1,6 @@
 import Testing
 import ToneShaperCore
+
 @testable import ToneShaperOSC
 
 /// `/midi/map` and `/midi/learn`: the core's addresses, by OSC.
@@ -9,8 +10,12 @@ struct MIDIAddressTests {
         let fixture = try OSCFixture()
         #expect(try fixture.request("/toneshaper/midi/map", [.int32(74), .string("frequency/max")])?.path == "/toneshaper/ok")
         #expect(fixture.controller.shape.midiMap[74] == .maxFrequency)
-        #expect(fixture.takeCommands().contains { if case .mapController(74, .maxFrequency) = $0.command { return true }; return false },
-                "the audio side is told")
+        #expect(
+            fixture.takeCommands().contains {
+                if case .mapController(74, .maxFrequency) = $0.command { return true }
+                return false
+            },
+            "the audio side is told")
         #expect(try fixture.request("/toneshaper/midi/map", [.float(74), .string("none")])?.path == "/toneshaper/ok")
         #expect(fixture.controller.shape.midiMap[74] == nil)
     }
@@ -33,6 +38,10 @@ struct MIDIAddressTests {
     @Test func learnIsSentToTheAudioSide() throws {
         let fixture = try OSCFixture()
         #expect(try fixture.request("/toneshaper/midi/learn", [.string("echo/volume")])?.path == "/toneshaper/ok")
-        #expect(fixture.takeCommands().contains { if case .learnController(.echoVolume) = $0.command { return true }; return false })
+        #expect(
+            fixture.takeCommands().contains {
+                if case .learnController(.echoVolume) = $0.command { return true }
+                return false
+            })
     }
 }

@@ -1,5 +1,6 @@
 import Testing
 import ToneShaperCore
+
 @testable import ToneShaperOSC
 
 /// The NSM client protocol without sockets: what the node answers the session manager,
@@ -13,8 +14,14 @@ struct NSMClientTests {
         var refusedWith: (Int32, String)?
         var openResult: Result<String, NSMFailure> = .success("opened")
         var saveResult: Result<String, NSMFailure> = .success("saved")
-        func openSession(_ request: NSMOpenRequest) -> Result<String, NSMFailure> { opened.append(request); return openResult }
-        func saveSession() -> Result<String, NSMFailure> { saves += 1; return saveResult }
+        func openSession(_ request: NSMOpenRequest) -> Result<String, NSMFailure> {
+            opened.append(request)
+            return openResult
+        }
+        func saveSession() -> Result<String, NSMFailure> {
+            saves += 1
+            return saveResult
+        }
         func sessionManagerRefused(code: Int32, message: String) { refusedWith = (code, message) }
         func sessionIsLoaded() {}
     }
@@ -47,8 +54,11 @@ struct NSMClientTests {
     @Test func announceCarriesNameCapabilitiesExecutableAPIVersionAndPid() {
         let message = Fixture().client.announcement(name: "toneshaper", executable: "toneshaper", pid: 4242)
         #expect(message.path == "/nsm/server/announce")
-        #expect(message.arguments == [.string("toneshaper"), .string(":switch:dirty:"), .string("toneshaper"),
-                                      .int32(1), .int32(1), .int32(4242)])
+        #expect(
+            message.arguments == [
+                .string("toneshaper"), .string(":switch:dirty:"), .string("toneshaper"),
+                .int32(1), .int32(1), .int32(4242),
+            ])
     }
 
     @Test func openIsAnsweredAndReportsClean() {
@@ -56,7 +66,10 @@ struct NSMClientTests {
         f.welcome()
         #expect(f.client.phase == .managed(manager: "nsmd", capabilities: ":server-control:"))
         f.open()
-        #expect(f.host.opened == [NSMOpenRequest(path: "/home/u/NSM Sessions/song/toneshaper.nABCD", displayName: "toneshaper", clientID: "toneshaper.nABCD")])
+        #expect(
+            f.host.opened == [
+                NSMOpenRequest(path: "/home/u/NSM Sessions/song/toneshaper.nABCD", displayName: "toneshaper", clientID: "toneshaper.nABCD")
+            ])
         #expect(f.takeSent() == ["/reply /nsm/client/open opened", "/nsm/client/is_clean"])
         #expect(f.client.session?.clientID == "toneshaper.nABCD")
     }
@@ -107,18 +120,20 @@ struct NSMClientTests {
         #expect(f.client.session?.path == "/s/other/toneshaper.nXYZ")
     }
 
-    @Test("malformed or hostile opens are refused before the host sees them", arguments: [
-        ([OSCValue.string("/s/a"), .string("x")], "expects three strings"),
-        ([.string("/s/a"), .string("x"), .int32(3)], "expects three strings"),
-        ([.string("relative/path"), .string("x"), .string("id")], "not absolute"),
-        ([.string("/s/../../etc/passwd"), .string("x"), .string("id")], "\"..\""),
-        ([.string("/s/dir/"), .string("x"), .string("id")], "directory"),
-        ([.string("/s/a\n"), .string("x"), .string("id")], "control characters"),
-        ([.string("/s/a"), .string("x"), .string("")], "empty"),
-        ([.string("/s/a"), .string("x"), .string("system:playback")], "JACK client name"),
-        ([.string("/s/a"), .string("x"), .string(String(repeating: "x", count: 64))], "63 bytes"),
-        ([.string("/" + String(repeating: "a", count: 5000)), .string("x"), .string("id")], "longer than"),
-    ])
+    @Test(
+        "malformed or hostile opens are refused before the host sees them",
+        arguments: [
+            ([OSCValue.string("/s/a"), .string("x")], "expects three strings"),
+            ([.string("/s/a"), .string("x"), .int32(3)], "expects three strings"),
+            ([.string("relative/path"), .string("x"), .string("id")], "not absolute"),
+            ([.string("/s/../../etc/passwd"), .string("x"), .string("id")], "\"..\""),
+            ([.string("/s/dir/"), .string("x"), .string("id")], "directory"),
+            ([.string("/s/a\n"), .string("x"), .string("id")], "control characters"),
+            ([.string("/s/a"), .string("x"), .string("")], "empty"),
+            ([.string("/s/a"), .string("x"), .string("system:playback")], "JACK client name"),
+            ([.string("/s/a"), .string("x"), .string(String(repeating: "x", count: 64))], "63 bytes"),
+            ([.string("/" + String(repeating: "a", count: 5000)), .string("x"), .string("id")], "longer than"),
+        ])
     func hostileOpen(_ arguments: [OSCValue], _ reason: String) {
         let f = Fixture()
         let refusal = f.client.receive(path: "/nsm/client/open", arguments: arguments)
@@ -153,7 +168,10 @@ struct NSMClientTests {
             func saveSession() -> Result<String, NSMFailure> { .success("") }
             func sessionManagerRefused(code: Int32, message: String) {}
             func sessionIsLoaded() {}
-            func setOptionalGUI(visible: Bool) -> Bool { self.visible = visible; return visible }
+            func setOptionalGUI(visible: Bool) -> Bool {
+                self.visible = visible
+                return visible
+            }
         }
         let host = GUIHost()
         var sent: [String] = []
@@ -177,14 +195,16 @@ struct NSMClientTests {
         #expect(Fixture().client.afterAnnouncement().isEmpty, "nothing to say without :optional-gui:")
     }
 
-    @Test("only the manager's address is listened to", arguments: [
-        ("127.0.0.1", 15000, true),
-        ("127.0.1.1", 15000, true),      // Debian's address for the host name
-        ("::ffff:127.0.0.1", 15000, true),
-        ("127.0.0.1", 15001, false),
-        ("192.168.1.9", 15000, false),
-        ("not-an-address", 15000, false),
-    ])
+    @Test(
+        "only the manager's address is listened to",
+        arguments: [
+            ("127.0.0.1", 15000, true),
+            ("127.0.1.1", 15000, true),  // Debian's address for the host name
+            ("::ffff:127.0.0.1", 15000, true),
+            ("127.0.0.1", 15001, false),
+            ("192.168.1.9", 15000, false),
+            ("not-an-address", 15000, false),
+        ])
     func managerAddress(_ host: String, _ port: Int, _ accepted: Bool) {
         let manager = NSMManagerAddress(addresses: NSMManagerAddress.resolve("localhost"), port: 15000)
         #expect(manager.accepts(host: host, port: port) == accepted)

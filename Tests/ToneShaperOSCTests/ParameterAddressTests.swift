@@ -1,6 +1,7 @@
 import Synchronization
 import Testing
 import ToneShaperCore
+
 @testable import ToneShaperOSC
 
 /// Two valid values per parameter, both different from the default shape's: one sent as an
@@ -30,8 +31,9 @@ private let samples: [ParameterID: (int: Int32, intResult: ParameterValue, float
 
 @Suite("Every parameter of the table, by its OSC address")
 struct ParameterAddressTests {
-    @Test("settable with an int and with a float; the right command kind is queued",
-          arguments: ParameterTable.all.map(\.id))
+    @Test(
+        "settable with an int and with a float; the right command kind is queued",
+        arguments: ParameterTable.all.map(\.id))
     func everyParameterIsSettable(_ id: ParameterID) throws {
         let spec = ParameterTable.spec(id)
         let sample = try #require(samples[id], "no sample values for \(spec.oscPath): add them to `samples`")
@@ -144,8 +146,11 @@ struct CompositeCommandTests {
         let fixture = try OSCFixture()
         let args: [OSCValue] = [.int32(0), .int32(300), .float(0.5), .float(350.5), .int32(2), .int32(300)]
         #expect(try fixture.request("/toneshaper/points", args)?.path == "/toneshaper/ok")
-        #expect(fixture.controller.shape.points == [CurvePoint(time: 0, frequency: 300), CurvePoint(time: 0.5, frequency: 350.5),
-                                                    CurvePoint(time: 2, frequency: 300)])
+        #expect(
+            fixture.controller.shape.points == [
+                CurvePoint(time: 0, frequency: 300), CurvePoint(time: 0.5, frequency: 350.5),
+                CurvePoint(time: 2, frequency: 300),
+            ])
         #expect(fixture.takeCommands().contains { $0.command.replacesPlan })
     }
 

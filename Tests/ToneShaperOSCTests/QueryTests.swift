@@ -1,5 +1,6 @@
 import Testing
 import ToneShaperCore
+
 @testable import ToneShaperOSC
 
 @Suite("/state and /stats")
@@ -37,15 +38,20 @@ struct QueryTests {
 
     @Test("/stats reports what the host's closure returns")
     func stats() throws {
-        let figures = NodeStatistics(p50: 12.5, p99: 40, p999: 80.25, max: 120, xruns: 2, periods: 1_000_000,
-                                     bufferSize: 256, sampleRate: 48_000)
+        let figures = NodeStatistics(
+            p50: 12.5, p99: 40, p999: 80.25, max: 120, xruns: 2, periods: 1_000_000,
+            bufferSize: 256, sampleRate: 48_000)
         let fixture = try OSCFixture(services: OSCHostServices(statistics: { figures }))
         let reply = try #require(try fixture.request("/toneshaper/stats"))
-        #expect(reply == OSCMessage(path: "/toneshaper/stats", arguments: [
-            .string("p50"), .float(12.5), .string("p99"), .float(40), .string("p999"), .float(80.25),
-            .string("max"), .float(120), .string("xruns"), .int32(2), .string("periods"), .int32(1_000_000),
-            .string("bufferSize"), .int32(256), .string("sampleRate"), .float(48_000),
-        ]))
+        #expect(
+            reply
+                == OSCMessage(
+                    path: "/toneshaper/stats",
+                    arguments: [
+                        .string("p50"), .float(12.5), .string("p99"), .float(40), .string("p999"), .float(80.25),
+                        .string("max"), .float(120), .string("xruns"), .int32(2), .string("periods"), .int32(1_000_000),
+                        .string("bufferSize"), .int32(256), .string("sampleRate"), .float(48_000),
+                    ]))
     }
 
     @Test("/stats without an audio engine is an error, not silence")

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ToneShaperOSC
 
 @Suite("Rate limits")
@@ -9,9 +10,9 @@ struct RateLimitTests {
         // (#expect cannot call mutating methods: results are taken first.)
         let burst = (0..<5).filter { _ in bucket.take(now: 100) }.count
         // (Binary fractions of a second, so the refill sums are exact.)
-        let tooSoon = bucket.take(now: 100.0625)    // 0.625 tokens
-        let refilled = bucket.take(now: 100.125)    // 1.25 tokens
-        let again = bucket.take(now: 100.125)       // 0.25 tokens
+        let tooSoon = bucket.take(now: 100.0625)  // 0.625 tokens
+        let refilled = bucket.take(now: 100.125)  // 1.25 tokens
+        let again = bucket.take(now: 100.125)  // 0.25 tokens
         // A long pause refills to the burst, not beyond.
         let afterPause = (0..<10).filter { _ in bucket.take(now: 200) }.count
         #expect(burst == 3)
@@ -23,7 +24,7 @@ struct RateLimitTests {
     func perSender() {
         var limiter = ReplyLimiter(rate: 1, burst: 2, maximumSenders: 2, now: 0)
         let a = (0..<3).map { _ in limiter.allow(sender: "a", now: 0) }
-        let b = limiter.allow(sender: "b", now: 0)   // another sender has its own bucket
+        let b = limiter.allow(sender: "b", now: 0)  // another sender has its own bucket
         // The table is full of senders that have not refilled: newcomers share one bucket.
         let newcomers = ["c", "d", "e"].map { limiter.allow(sender: $0, now: 0) }
         // Once the old buckets have refilled they are forgotten and newcomers get their own.

@@ -1,5 +1,6 @@
 import Testing
 import ToneShaperCore
+
 @testable import ToneShaperOSC
 
 /// A message that must be refused: the address, its arguments, and words the reason must
@@ -134,11 +135,11 @@ struct RefusalTests {
             [],
             [0],
             Array("hello".utf8),
-            oscString("/toneshaper/amplitude"),                                    // no type tags
-            oscString("/toneshaper/amplitude") + oscString(",f"),                  // float missing
-            oscString("/toneshaper/amplitude") + oscString(",s") + [0x41, 0x42],   // unterminated string
+            oscString("/toneshaper/amplitude"),  // no type tags
+            oscString("/toneshaper/amplitude") + oscString(",f"),  // float missing
+            oscString("/toneshaper/amplitude") + oscString(",s") + [0x41, 0x42],  // unterminated string
             oscString("/toneshaper/amplitude") + oscString(",b") + [0x7F, 0xFF, 0xFF, 0xFF, 1, 2, 3, 4],  // huge blob size
-            oscString("/toneshaper/amplitude") + oscString(",h") + [0, 0, 0, 1],   // short int64
+            oscString("/toneshaper/amplitude") + oscString(",h") + [0, 0, 0, 1],  // short int64
             oscString("#bundle") + [0, 0, 0, 0, 0, 0, 0, 1] + [0x7F, 0xFF, 0xFF, 0xFF],  // element longer than the packet
             oscString("#bundle") + [0, 0, 0, 0, 0, 0, 0, 1] + [0, 0, 0, 8] + oscString("/x"),
             oscString("#bundle"),
@@ -147,8 +148,9 @@ struct RefusalTests {
         for length in [1, 3, 4, 8, 17, 64, 333, 1500] {
             packets.append((0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) })
             // Random bytes after a valid-looking address and type tags.
-            packets.append(oscString("/toneshaper/points") + oscString(",ffffsib")
-                           + (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) })
+            packets.append(
+                oscString("/toneshaper/points") + oscString(",ffffsib")
+                    + (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) })
         }
         for packet in packets { #expect(sendRawDatagram(packet, toPort: port)) }
 

@@ -1,5 +1,6 @@
 import Testing
 import ToneShaperCore
+
 @testable import ToneShaperOSC
 
 /// Controllers that listen on another port than they send from: `/subscribe` pushes every

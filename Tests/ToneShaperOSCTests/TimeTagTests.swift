@@ -1,5 +1,6 @@
 import Testing
 import ToneShaperCore
+
 @testable import ToneShaperOSC
 
 @Suite("Bundle time tags")
@@ -26,7 +27,10 @@ struct TimeTagTests {
         let commands = fixture.takeCommands()
         #expect(commands.count == 1)
         let command = try #require(commands.first)
-        guard case .ramp(.amplitude, 0.5) = command.command else { Issue.record("got \(command.command)"); return }
+        guard case .ramp(.amplitude, 0.5) = command.command else {
+            Issue.record("got \(command.command)")
+            return
+        }
         let carried = try #require(command.dueSeconds)
         #expect(abs(carried - tag.unixSeconds) < 1e-6)
         #expect(abs(carried - due) < 1e-6)

@@ -3,10 +3,11 @@ import Synchronization
 import Testing
 import ToneShaperCore
 import ToneShaperTestSupport
+
 @testable import ToneShaperOSC
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// OSC over TCP beside UDP on the same port, IPv6, and reply ports (issue 14).
@@ -28,8 +29,9 @@ struct TransportTests {
         #expect(try fixture.request("/toneshaper/state")?.path == "/toneshaper/state")
     }
 
-    @Test("liblo's own TCP client (oscsend osc.tcp://) drives the node",
-          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/oscsend"), "needs liblo-tools"))
+    @Test(
+        "liblo's own TCP client (oscsend osc.tcp://) drives the node",
+        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/oscsend"), "needs liblo-tools"))
     func oscsendOverTCP() throws {
         let fixture = try OSCFixture()
         let process = Process()
@@ -72,7 +74,10 @@ struct TransportTests {
         let floodStart = monotonicSeconds()
         let flooding = Thread {
             for _ in 0..<400 {
-                if (try? deaf.write(flood)) == nil { cutOff.store(true, ordering: .releasing); return }
+                if (try? deaf.write(flood)) == nil {
+                    cutOff.store(true, ordering: .releasing)
+                    return
+                }
             }
         }
         flooding.start()

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 public struct SocketTestError: Error, CustomStringConvertible {
@@ -23,7 +23,10 @@ public final class LoopbackTCP: @unchecked Sendable {
         let result = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard result == 0 else { close(fd); throw SocketTestError("cannot connect to 127.0.0.1:\(port)") }
+        guard result == 0 else {
+            close(fd)
+            throw SocketTestError("cannot connect to 127.0.0.1:\(port)")
+        }
     }
 
     deinit { close(fd) }

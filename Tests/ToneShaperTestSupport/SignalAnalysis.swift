@@ -9,7 +9,8 @@ public enum SignalAnalysis {
         var crossings: [Double] = []
         var i = max(r.lowerBound, 1)
         while i < r.upperBound {
-            let a = Double(samples[i - 1]), b = Double(samples[i])
+            let a = Double(samples[i - 1])
+            let b = Double(samples[i])
             if a < 0 && b >= 0 { crossings.append(Double(i - 1) + a / (a - b)) }
             i += 1
         }
@@ -69,7 +70,9 @@ public enum SignalAnalysis {
         var best = max(1, Int(minimumHz / binHz))
         for k in best..<(mags.count - 1) where mags[k] > mags[best] { best = k }
         guard best > 0, best < mags.count - 1 else { return Double(best) * binHz }
-        let a = mags[best - 1], b = mags[best], c = mags[best + 1]
+        let a = mags[best - 1]
+        let b = mags[best]
+        let c = mags[best + 1]
         let shift = 0.5 * (a - c) / (a - 2 * b + c)
         return (Double(best) + (shift.isFinite ? shift : 0)) * binHz
     }
@@ -80,23 +83,34 @@ public enum SignalAnalysis {
         var j = 0
         for i in 1..<n {
             var bit = n >> 1
-            while j & bit != 0 { j ^= bit; bit >>= 1 }
+            while j & bit != 0 {
+                j ^= bit
+                bit >>= 1
+            }
             j |= bit
-            if i < j { re.swapAt(i, j); im.swapAt(i, j) }
+            if i < j {
+                re.swapAt(i, j)
+                im.swapAt(i, j)
+            }
         }
         var length = 2
         while length <= n {
             let angle = -2 * Double.pi / Double(length)
-            let wr = cos(angle), wi = sin(angle)
+            let wr = cos(angle)
+            let wi = sin(angle)
             var i = 0
             while i < n {
-                var cr = 1.0, ci = 0.0
+                var cr = 1.0
+                var ci = 0.0
                 for k in 0..<(length / 2) {
-                    let a = i + k, b = i + k + length / 2
+                    let a = i + k
+                    let b = i + k + length / 2
                     let tr = re[b] * cr - im[b] * ci
                     let ti = re[b] * ci + im[b] * cr
-                    re[b] = re[a] - tr; im[b] = im[a] - ti
-                    re[a] += tr; im[a] += ti
+                    re[b] = re[a] - tr
+                    im[b] = im[a] - ti
+                    re[a] += tr
+                    im[a] += ti
                     let ncr = cr * wr - ci * wi
                     ci = cr * wi + ci * wr
                     cr = ncr

@@ -1,8 +1,9 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 import Testing
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
 
 /// `toneshaper plot`, run as a user runs it.
 @Suite struct PlotCommandTests {
@@ -15,7 +16,8 @@ import Testing
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
-        let out = Pipe(), err = Pipe()
+        let out = Pipe()
+        let err = Pipe()
         process.standardOutput = out
         process.standardError = err
         try process.run()
@@ -28,7 +30,9 @@ import Testing
     /// Counts the elements of a well-formed SVG by name.
     final class ElementCounter: NSObject, XMLParserDelegate {
         var counts: [String: Int] = [:]
-        func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
+        func parser(
+            _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]
+        ) {
             counts[name, default: 0] += 1
         }
     }

@@ -1,10 +1,11 @@
 import Foundation
 import Testing
 import ToneShaperCore
+
 @testable import ToneShaperWeb
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The web adapter's own parts, without a server: the namespace follows the table, the
@@ -39,7 +40,7 @@ import Glibc
 
     @Test func listenPacketsAreOSCMessages() {
         let packet = OSCPacket.message("/toneshaper/amplitude", [.float(0.5)])
-        #expect(packet.count == 24 + 4 + 4)    // address padded to 24, ",f" to 4, the float
+        #expect(packet.count == 24 + 4 + 4)  // address padded to 24, ",f" to 4, the float
         #expect(Array(packet.prefix(21)) == Array("/toneshaper/amplitude".utf8))
         #expect(Array(packet[24..<28]) == [0x2C, 0x66, 0, 0])
         #expect(Array(packet.suffix(4)) == [0x3F, 0, 0, 0])
@@ -95,12 +96,14 @@ import Glibc
         let port = Int(UInt16(bigEndian: address.sin_port))
         let controller = EngineController(shape: .defaultShape, sampleRate: 48_000)
 
-        let fixed = try WebControlServer(controller: controller, configuration: WebConfiguration(port: port, searchFreePort: false), services: WebHostServices())
+        let fixed = try WebControlServer(
+            controller: controller, configuration: WebConfiguration(port: port, searchFreePort: false), services: WebHostServices())
         let started = Date()
         #expect(throws: WebConfigurationError.self) { try fixed.start() }
         #expect(Date().timeIntervalSince(started) < 2, "refused at once, not after a timeout")
 
-        let moving = try WebControlServer(controller: controller, configuration: WebConfiguration(port: port, searchFreePort: true), services: WebHostServices())
+        let moving = try WebControlServer(
+            controller: controller, configuration: WebConfiguration(port: port, searchFreePort: true), services: WebHostServices())
         try moving.start()
         defer { moving.stop() }
         #expect(moving.port != port && moving.port > 0)
@@ -117,8 +120,8 @@ import Glibc
     }
 }
 
-private extension ParameterKind {
-    var isRanged: Bool {
+extension ParameterKind {
+    fileprivate var isRanged: Bool {
         switch self {
         case .real, .integer, .choice: return true
         case .terms, .flag: return false

@@ -30,7 +30,10 @@ public struct ControlAddress: Sendable {
             (.clearSchedule, "", "Forget every change scheduled for later (time-tagged bundles)"),
             (.state, "", "Reply every parameter, \"playing\" and the points"),
             (.stats, "", "Reply the audio callback's timing, xruns and periods"),
-            (.midiMap, "cc parameter", "Map MIDI controller cc (0...119, not 64) to a parameter (its address, e.g. frequency/max); parameter none: unmap"),
+            (
+                .midiMap, "cc parameter",
+                "Map MIDI controller cc (0...119, not 64) to a parameter (its address, e.g. frequency/max); parameter none: unmap"
+            ),
             (.midiLearn, "parameter", "Map the next MIDI controller that moves to the parameter (its address, e.g. frequency/max)"),
         ]
         all += commands.map { ControlAddress(path: $0.0.rawValue, target: .command($0.0), arguments: $0.1, help: $0.2) }
@@ -77,7 +80,8 @@ public struct ControlAddress: Sendable {
             flat.reserveCapacity(args.count)
             for (i, value) in args.enumerated() {
                 guard let d = value.numeric else {
-                    throw ControlError(.command(.points), "argument \(i + 1) (\(i % 2 == 0 ? "time" : "frequency")) must be a number, got \"\(value)\"")
+                    throw ControlError(
+                        .command(.points), "argument \(i + 1) (\(i % 2 == 0 ? "time" : "frequency")) must be a number, got \"\(value)\"")
                 }
                 flat.append(d)
             }
@@ -90,7 +94,9 @@ public struct ControlAddress: Sendable {
             try ControlAddress.checkDocumentName(documentName, name)
             return .command(name == .load ? .load(name: documentName) : .save(name: documentName))
         case .play, .stop:
-            guard args.count <= 1 else { throw ControlError(.command(name), "expects no arguments (or one number, as a button sends), got \(args.count)") }
+            guard args.count <= 1 else {
+                throw ControlError(.command(name), "expects no arguments (or one number, as a button sends), got \(args.count)")
+            }
             if let value = args.first {
                 do {
                     if try !value.buttonPress() { return .nothing }
@@ -139,7 +145,8 @@ public struct ControlAddress: Sendable {
     /// cannot make the node read or write files outside its libraries.
     static func checkDocumentName(_ name: String, _ command: ControlCommand.Name) throws(ControlError) {
         guard !name.isEmpty, !name.hasPrefix("."), !name.contains(where: { $0 == "/" || $0 == "\\" || $0.isNewline || $0 == "\0" }) else {
-            throw ControlError(.command(command), "\"\(name)\" is not a document name; use a plain name such as siren (no path, not starting with a dot)")
+            throw ControlError(
+                .command(command), "\"\(name)\" is not a document name; use a plain name such as siren (no path, not starting with a dot)")
         }
     }
 

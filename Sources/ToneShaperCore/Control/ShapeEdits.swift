@@ -17,7 +17,8 @@ extension ToneShape {
     public func setting(_ values: [(ParameterID, ParameterValue)]) throws(ControlError) -> ToneShape {
         var result = self
         var rest = values
-        let lo = values.last { $0.0 == .minFrequency }, hi = values.last { $0.0 == .maxFrequency }
+        let lo = values.last { $0.0 == .minFrequency }
+        let hi = values.last { $0.0 == .maxFrequency }
         if let lo, let hi {
             let min = try ParameterTable.spec(.minFrequency).canonical(lo.1)
             let max = try ParameterTable.spec(.maxFrequency).canonical(hi.1)
@@ -34,7 +35,9 @@ extension ToneShape {
         let limit = FrequencyLimit.range
         guard lo.isFinite, hi.isFinite else { throw fail("expects two finite numbers in Hz, got \(lo) and \(hi)") }
         guard limit.contains(lo), limit.contains(hi) else {
-            throw fail("\(ParameterKind.plain(lo))...\(ParameterKind.plain(hi)) Hz is out of range \(ParameterKind.plain(limit.lowerBound))...\(ParameterKind.plain(limit.upperBound)) Hz")
+            throw fail(
+                "\(ParameterKind.plain(lo))...\(ParameterKind.plain(hi)) Hz is out of range \(ParameterKind.plain(limit.lowerBound))...\(ParameterKind.plain(limit.upperBound)) Hz"
+            )
         }
         guard lo <= hi else { throw fail("minimum \(ParameterKind.plain(lo)) Hz is above maximum \(ParameterKind.plain(hi)) Hz") }
         var shape = self
@@ -52,7 +55,8 @@ extension ToneShape {
     /// them sensibly.
     public func settingPoints(_ flat: [Double]) throws(ControlError) -> ToneShape {
         guard !flat.isEmpty, flat.count % 2 == 0 else {
-            throw ControlError(.command(.points), "expects pairs t0 f0 t1 f1 ... (seconds, Hz), got \(flat.count) number\(flat.count == 1 ? "" : "s")")
+            throw ControlError(
+                .command(.points), "expects pairs t0 f0 t1 f1 ... (seconds, Hz), got \(flat.count) number\(flat.count == 1 ? "" : "s")")
         }
         var points: [CurvePoint] = []
         points.reserveCapacity(flat.count / 2)
@@ -80,10 +84,14 @@ extension ToneShape {
                 throw fail("point \(k): time \(ParameterKind.plain(p.time)) s is outside the cycle 0...\(ParameterKind.plain(duration)) s")
             }
             guard limit.contains(p.frequency) else {
-                throw fail("point \(k): frequency \(ParameterKind.plain(p.frequency)) Hz is outside \(ParameterKind.plain(limit.lowerBound))...\(ParameterKind.plain(limit.upperBound)) Hz")
+                throw fail(
+                    "point \(k): frequency \(ParameterKind.plain(p.frequency)) Hz is outside \(ParameterKind.plain(limit.lowerBound))...\(ParameterKind.plain(limit.upperBound)) Hz"
+                )
             }
             guard p.time >= previous else {
-                throw fail("point \(k): time \(ParameterKind.plain(p.time)) s comes before the previous point's \(ParameterKind.plain(previous)) s; sort the points by time")
+                throw fail(
+                    "point \(k): time \(ParameterKind.plain(p.time)) s comes before the previous point's \(ParameterKind.plain(previous)) s; sort the points by time"
+                )
             }
             previous = p.time
         }

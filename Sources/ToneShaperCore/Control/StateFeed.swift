@@ -47,8 +47,9 @@ public final class StateFeed: Sendable {
     /// (or released). Handlers run on `queue` (default: a serial queue of their own).
     public func subscribe(on queue: DispatchQueue? = nil, _ handler: @escaping @Sendable (StateUpdate) -> Void) -> StateSubscription {
         let id = nextID.wrappingAdd(1, ordering: .relaxed).oldValue
-        let observer = Observer(queue: queue ?? DispatchQueue(label: "toneshaper.state-observer.\(id)"), handler: handler,
-                                current: { [weak self] in self?.current() })
+        let observer = Observer(
+            queue: queue ?? DispatchQueue(label: "toneshaper.state-observer.\(id)"), handler: handler,
+            current: { [weak self] in self?.current() })
         observers.withLock { $0[id] = observer }
         return StateSubscription { [weak self] in self?.observers.withLock { _ = $0.removeValue(forKey: id) } }
     }
@@ -97,7 +98,12 @@ public final class StateFeed: Sendable {
 public final class StateSubscription: Sendable {
     private let end: Mutex<(@Sendable () -> Void)?>
     init(end: @escaping @Sendable () -> Void) { self.end = Mutex(end) }
-    public func cancel() { end.withLock { f in f?(); f = nil } }
+    public func cancel() {
+        end.withLock { f in
+            f?()
+            f = nil
+        }
+    }
     deinit { cancel() }
 }
 

@@ -11,7 +11,8 @@ struct FFT {
         precondition(size >= 2 && size & (size - 1) == 0, "FFT size must be a power of two")
         self.size = size
         let half = size / 2
-        var c = [Double](repeating: 0, count: half), s = [Double](repeating: 0, count: half)
+        var c = [Double](repeating: 0, count: half)
+        var s = [Double](repeating: 0, count: half)
         for k in 0..<half {
             let p = Double(k) / Double(size)
             s[k] = sin2pi(p)
@@ -42,7 +43,8 @@ struct FFT {
         // Butterflies, from length 2 up.
         cosines.withUnsafeBufferPointer { cosBuf in
             sines.withUnsafeBufferPointer { sinBuf in
-                let cs = cosBuf.baseAddress!, sn = sinBuf.baseAddress!
+                let cs = cosBuf.baseAddress!
+                let sn = sinBuf.baseAddress!
                 var length = 2
                 while length <= n {
                     let half = length / 2
@@ -51,8 +53,10 @@ struct FFT {
                     while start < n {
                         var k = 0
                         while k < half {
-                            let wr = cs[k * step], wi = sn[k * step]
-                            let a = start + k, b = a + half
+                            let wr = cs[k * step]
+                            let wi = sn[k * step]
+                            let a = start + k
+                            let b = a + half
                             let tr = re[b] * wr - im[b] * wi
                             let ti = re[b] * wi + im[b] * wr
                             re[b] = re[a] - tr

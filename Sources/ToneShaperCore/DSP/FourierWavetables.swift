@@ -60,7 +60,7 @@ public final class FourierWavetables: @unchecked Sendable {
     private let memory: UnsafeMutableBufferPointer<Float>
 
     /// Each level at most this factor above the one below, above 32.
-    public static let levelRatio = 1.0905077326652577     // 2^(1/8)
+    public static let levelRatio = 1.0905077326652577  // 2^(1/8)
     /// Every K up to this is a level of its own.
     public static let exactLevels = 32
 
@@ -106,11 +106,11 @@ public final class FourierWavetables: @unchecked Sendable {
         guard !preparing.exchange(true, ordering: .relaxed) else { return }
         let thread = Thread {
             #if os(Linux)
-            // The lowest priority there is (nice 19, this thread only): on a small machine,
-            // and under a JACK server without real-time scheduling, the audio thread and the
-            // control thread must not wait behind this work. (On Linux the nice value is the
-            // calling thread's own, and 0 names the calling thread.)
-            _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 19)
+                // The lowest priority there is (nice 19, this thread only): on a small machine,
+                // and under a JACK server without real-time scheduling, the audio thread and the
+                // control thread must not wait behind this work. (On Linux the nice value is the
+                // calling thread's own, and 0 names the calling thread.)
+                _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 19)
             #endif
             // The largest first: a change made at once to the sawtooth waits the least.
             for wave in [WaveType.sawtoothFourier, .squareFourier, .triangleFourier] { _ = shared(for: wave) }
@@ -155,8 +155,11 @@ public final class FourierWavetables: @unchecked Sendable {
         for (i, top) in tops.enumerated() {
             let slot = memory.baseAddress! + offset
             builder.fill(wave, top: top, length: lengths[i], into: slot)
-            levelBuffer.initializeElement(at: i, to: WavetableLevel(coefficients: UnsafePointer(slot + 1), length: Double(lengths[i]),
-                                                                    mask: lengths[i] - 1, top: top))
+            levelBuffer.initializeElement(
+                at: i,
+                to: WavetableLevel(
+                    coefficients: UnsafePointer(slot + 1), length: Double(lengths[i]),
+                    mask: lengths[i] - 1, top: top))
             offset += lengths[i] + 3
         }
         var level = 0
@@ -261,8 +264,9 @@ public final class OwnedWavetableLevel: @unchecked Sendable {
         memory = UnsafeMutableBufferPointer<Float>.allocate(capacity: length + 3)
         var builder = TableBuilder(largest: length)
         builder.fill(wave, top: top, length: length, into: memory.baseAddress!)
-        level = WavetableLevel(coefficients: UnsafePointer(memory.baseAddress! + 1), length: Double(length),
-                               mask: length - 1, top: FourierWavetables.effectiveTop(wave, top))
+        level = WavetableLevel(
+            coefficients: UnsafePointer(memory.baseAddress! + 1), length: Double(length),
+            mask: length - 1, top: FourierWavetables.effectiveTop(wave, top))
     }
 
     deinit { memory.deallocate() }
@@ -284,11 +288,20 @@ struct TableBuilder {
     mutating func fill(_ wave: WaveType, top: Int, length: Int, into slot: UnsafeMutablePointer<Float>) {
         precondition(2 * top < length, "the table must sample the top partial more than twice per cycle")
         let fft: FFT
-        if let cached = transforms[length] { fft = cached } else { fft = FFT(size: length); transforms[length] = fft }
+        if let cached = transforms[length] {
+            fft = cached
+        } else {
+            fft = FFT(size: length)
+            transforms[length] = fft
+        }
         re.withUnsafeMutableBufferPointer { reBuf in
             im.withUnsafeMutableBufferPointer { imBuf in
-                let re = reBuf.baseAddress!, im = imBuf.baseAddress!
-                for j in 0..<length { re[j] = 0; im[j] = 0 }
+                let re = reBuf.baseAddress!
+                let im = imBuf.baseAddress!
+                for j in 0..<length {
+                    re[j] = 0
+                    im[j] = 0
+                }
                 if top >= 1 {
                     for k in 1...top {
                         // The cubic B-spline through samples of sin(2 pi k j / L) has

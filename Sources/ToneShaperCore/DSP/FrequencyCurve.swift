@@ -62,7 +62,8 @@ public struct PiecewiseLinearCursor {
         let last = xs.count - 1
         if x >= xs[last] { return ys[last] }
         while segment < last - 1 && xs[segment + 1] <= x { segment += 1 }
-        let x0 = xs[segment], x1 = xs[segment + 1]
+        let x0 = xs[segment]
+        let x1 = xs[segment + 1]
         return ys[segment] + (ys[segment + 1] - ys[segment]) * (x - x0) / (x1 - x0)
     }
 }

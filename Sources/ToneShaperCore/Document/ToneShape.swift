@@ -38,21 +38,24 @@ public struct ToneShape: Equatable, Sendable {
 
     /// A shape whose every optional parameter has the table's default.
     public static let tableDefaults: ToneShape = {
-        var shape = ToneShape(points: [], duration: 1, minFrequency: 0, maxFrequency: 0, wave: .sine, scale: .sine,
-                              echoOffset: 0, echoVolume: 0, fidelity: 1, amplitude: 0, fourierTerms: .count(1),
-                              antiAliased: false, name: nil, description: nil)
+        var shape = ToneShape(
+            points: [], duration: 1, minFrequency: 0, maxFrequency: 0, wave: .sine, scale: .sine,
+            echoOffset: 0, echoVolume: 0, fidelity: 1, amplitude: 0, fourierTerms: .count(1),
+            antiAliased: false, name: nil, description: nil)
         for spec in ParameterTable.all { if let value = spec.defaultValue { spec.store(&shape, value) } }
         return shape
     }()
 
     /// A shape with the points, duration and range given; every other parameter not given
     /// takes the parameter table's default (as in a document that leaves it out).
-    public init(points: [CurvePoint], duration: Double, minFrequency: Double, maxFrequency: Double,
-                wave: WaveType = tableDefaults.wave, scale: ScaleType = tableDefaults.scale,
-                echoOffset: Double = tableDefaults.echoOffset, echoVolume: Double = tableDefaults.echoVolume,
-                fidelity: Int = tableDefaults.fidelity, amplitude: Double = tableDefaults.amplitude,
-                fourierTerms: FourierTerms = tableDefaults.fourierTerms, antiAliased: Bool = tableDefaults.antiAliased,
-                name: String? = nil, description: String? = nil, extraKeys: [String: JSONValue] = [:]) {
+    public init(
+        points: [CurvePoint], duration: Double, minFrequency: Double, maxFrequency: Double,
+        wave: WaveType = tableDefaults.wave, scale: ScaleType = tableDefaults.scale,
+        echoOffset: Double = tableDefaults.echoOffset, echoVolume: Double = tableDefaults.echoVolume,
+        fidelity: Int = tableDefaults.fidelity, amplitude: Double = tableDefaults.amplitude,
+        fourierTerms: FourierTerms = tableDefaults.fourierTerms, antiAliased: Bool = tableDefaults.antiAliased,
+        name: String? = nil, description: String? = nil, extraKeys: [String: JSONValue] = [:]
+    ) {
         self.points = points
         self.duration = duration
         self.minFrequency = minFrequency
@@ -75,8 +78,10 @@ extension ToneShape {
     /// What the node plays when given no document: a gentle two-second rise and fall
     /// around A3, sine-scaled so that cycles join without a click.
     public static let defaultShape = ToneShape(
-        points: [CurvePoint(time: 0, frequency: 220), CurvePoint(time: 1, frequency: 330),
-                 CurvePoint(time: 2, frequency: 220)],
+        points: [
+            CurvePoint(time: 0, frequency: 220), CurvePoint(time: 1, frequency: 330),
+            CurvePoint(time: 2, frequency: 220),
+        ],
         duration: 2, minFrequency: 110, maxFrequency: 440,
         name: "default", description: "A gentle rise and fall around A3")
 

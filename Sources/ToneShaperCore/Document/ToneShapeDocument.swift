@@ -102,9 +102,11 @@ public enum ToneShapeDocument {
         if let name = shape.name { object["name"] = .string(name) }
         if let description = shape.description { object["description"] = .string(description) }
         if !shape.midiMap.isEmpty {
-            object["midiMap"] = .object(Dictionary(uniqueKeysWithValues: shape.midiMap.entries.map {
-                (String($0.key), JSONValue.string(ParameterTable.spec($0.value).documentKey))
-            }))
+            object["midiMap"] = .object(
+                Dictionary(
+                    uniqueKeysWithValues: shape.midiMap.entries.map {
+                        (String($0.key), JSONValue.string(ParameterTable.spec($0.value).documentKey))
+                    }))
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -118,13 +120,15 @@ public enum ToneShapeDocument {
         var warnings: [String] = []
         for key in shape.extraKeys.keys.sorted() {
             if let near = knownKeys.min(by: { editDistance($0, key) < editDistance($1, key) }),
-               editDistance(near, key) <= max(1, key.count / 4) {
+                editDistance(near, key) <= max(1, key.count / 4)
+            {
                 warnings.append("unknown key \"\(key)\"; did you mean \"\(near)\"? (kept when saving, but not used)")
             }
         }
         if shape.pointsLeaveGaps, let first = shape.points.first, let last = shape.points.last {
-            warnings.append("the points span \(ParameterKind.plain(first.time))...\(ParameterKind.plain(last.time)) s of a \(ParameterKind.plain(shape.duration)) s cycle; "
-                + "the curve is stretched so that its first and last point reach the cycle's start and end (as in the original app)")
+            warnings.append(
+                "the points span \(ParameterKind.plain(first.time))...\(ParameterKind.plain(last.time)) s of a \(ParameterKind.plain(shape.duration)) s cycle; "
+                    + "the curve is stretched so that its first and last point reach the cycle's start and end (as in the original app)")
         }
         return warnings
     }
@@ -167,7 +171,8 @@ public enum ToneShapeDocument {
         points.reserveCapacity(items.count)
         for (i, item) in items.enumerated() {
             guard case .array(let pair) = item, pair.count == 2,
-                  case .number(let t) = pair[0], case .number(let f) = pair[1] else {
+                case .number(let t) = pair[0], case .number(let f) = pair[1]
+            else {
                 throw fail("points[\(i)]", "must be a [time, frequency] pair of numbers, got \(item.typeName)")
             }
             points.append(CurvePoint(time: t, frequency: f))
@@ -175,8 +180,10 @@ public enum ToneShapeDocument {
         return points
     }
 
-    private static func optionalString(_ object: [String: JSONValue], _ key: String,
-                                       fail: (String?, String) -> DocumentError) throws(DocumentError) -> String? {
+    private static func optionalString(
+        _ object: [String: JSONValue], _ key: String,
+        fail: (String?, String) -> DocumentError
+    ) throws(DocumentError) -> String? {
         guard let value = object[key], value != .null else { return nil }
         guard case .string(let s) = value else { throw fail(key, "must be a string, got \(value.typeName)") }
         return s
@@ -192,7 +199,8 @@ public enum ToneShapeDocument {
 
     /// Levenshtein distance, case-insensitive: how far a typed key is from a known one.
     static func editDistance(_ a: String, _ b: String) -> Int {
-        let x = Array(a.lowercased()), y = Array(b.lowercased())
+        let x = Array(a.lowercased())
+        let y = Array(b.lowercased())
         if x.isEmpty || y.isEmpty { return max(x.count, y.count) }
         var row = Array(0...y.count)
         for i in 1...x.count {

@@ -24,7 +24,10 @@ public enum FourierTerms: Equatable, Sendable, CustomStringConvertible {
     }
 
     public init?(text: String) {
-        if text.lowercased() == "nyquist" { self = .nyquist; return }
+        if text.lowercased() == "nyquist" {
+            self = .nyquist
+            return
+        }
         guard let n = Int(text), n >= 1 else { return nil }
         self = .count(n)
     }

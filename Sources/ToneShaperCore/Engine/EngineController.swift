@@ -1,8 +1,9 @@
 import FoundationEssentials
-#if canImport(Glibc)
-import Glibc
-#endif
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Where documents come from and go to, lent by the host (the files adapter): the core
 /// itself does no I/O.
@@ -64,8 +65,10 @@ public final class EngineController: Sendable {
     /// Every change that lands, for any number of observers.
     public let changes: StateFeed
 
-    public init(shape: ToneShape, sampleRate: Double, playing: Bool = true, documents: (any DocumentStore)? = nil,
-                clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) {
+    public init(
+        shape: ToneShape, sampleRate: Double, playing: Bool = true, documents: (any DocumentStore)? = nil,
+        clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
+    ) {
         guarded = Mutex(State(shape: shape, sampleRate: sampleRate, playing: playing))
         self.documents = documents
         self.clock = clock
@@ -111,7 +114,7 @@ public final class EngineController: Sendable {
         guarded.withLock { s in
             s.commands = commands.takeProducer()
             s.inboxes.append(HandbackInbox(handback.takeConsumer()))
-            s.scheduled = 0   // an earlier renderer's schedule is not this one's
+            s.scheduled = 0  // an earlier renderer's schedule is not this one's
         }
         engine.rampLength = rampLength
         return RealtimeRenderer(engine: engine, performer: performer, commands: commands.takeConsumer(), handback: handback.takeProducer())
@@ -124,8 +127,9 @@ public final class EngineController: Sendable {
             if let sampleRate, sampleRate > 0 { s.sampleRate = sampleRate }
             return (EngineController.buildPlan(&s), s.shape, s.playing)
         }
-        return ToneEngine(plan: plan, minFrequency: shape.minFrequency, maxFrequency: shape.maxFrequency,
-                          amplitude: shape.amplitude, echoVolume: shape.echoVolume, playing: playing, rampLength: rampLength)
+        return ToneEngine(
+            plan: plan, minFrequency: shape.minFrequency, maxFrequency: shape.maxFrequency,
+            amplitude: shape.amplitude, echoVolume: shape.echoVolume, playing: playing, rampLength: rampLength)
     }
 
     /// Frees the plans the audio thread has handed back, makes room in the schedule for the
@@ -170,7 +174,8 @@ public final class EngineController: Sendable {
             // A program is a sound: the player's MIDI setup (mode, voices, root, bend,
             // controller map, transport) stays as it is.
             guard let documents, case let names = documents.documentNames(), Int(n) < names.count,
-                  var loaded = try? documents.loadDocument(named: names[Int(n)]) else { return }
+                var loaded = try? documents.loadDocument(named: names[Int(n)])
+            else { return }
             let current = shape
             loaded.performance = current.performance
             loaded.midiMap = current.midiMap
@@ -178,7 +183,7 @@ public final class EngineController: Sendable {
         case .duration(let seconds):
             _ = try? perform(.set(.duration, .real(seconds)))
         case .learned:
-            break   // taken in `collectHandback`
+            break  // taken in `collectHandback`
         }
     }
 
@@ -209,8 +214,10 @@ public final class EngineController: Sendable {
     /// thread what the change needs, at `due` (Unix seconds; nil or past: at once). Nothing
     /// changes when it is refused.
     @discardableResult
-    public func perform(_ command: ControlCommand, due: Double? = nil,
-                        now: Double? = nil) throws(ControlError) -> ControlReceipt {
+    public func perform(
+        _ command: ControlCommand, due: Double? = nil,
+        now: Double? = nil
+    ) throws(ControlError) -> ControlReceipt {
         let time = try EngineController.commandTime(due: due, now: now ?? clock())
         switch command {
         case .set(let values):
@@ -228,7 +235,9 @@ public final class EngineController: Sendable {
             guard let db = value.numeric, db.isFinite else {
                 throw ControlError(.command(.amplitudeDecibels), "expects a finite level in dBFS, got \"\(value)\"")
             }
-            guard db <= 0 else { throw ControlError(.command(.amplitudeDecibels), "\(ParameterKind.plain(db)) dBFS is above full scale; use 0 or below") }
+            guard db <= 0 else {
+                throw ControlError(.command(.amplitudeDecibels), "\(ParameterKind.plain(db)) dBFS is above full scale; use 0 or below")
+            }
             return try change(time) { shape throws(ControlError) in try shape.setting(.amplitude, to: .real(pow(10, db / 20))) }
         case .setPoints(let flat):
             return try change(time) { shape throws(ControlError) in try shape.settingPoints(flat) }
@@ -360,7 +369,9 @@ public final class EngineController: Sendable {
             // Said when this change makes the curve pass Nyquist, not on every change after.
             let oldTop = old.points.map(\.frequency).max() ?? 0
             if let top = new.points.map(\.frequency).max(), top > nyquist, top != oldTop {
-                receipt.notes.append("frequencies above \(ParameterKind.plain(nyquist)) Hz (Nyquist at \(ParameterKind.plain(s.sampleRate)) Hz) are clamped; the curve reaches \(ParameterKind.plain(top)) Hz")
+                receipt.notes.append(
+                    "frequencies above \(ParameterKind.plain(nyquist)) Hz (Nyquist at \(ParameterKind.plain(s.sampleRate)) Hz) are clamped; the curve reaches \(ParameterKind.plain(top)) Hz"
+                )
             }
             return (keys, receipt)
         }
@@ -411,7 +422,10 @@ public final class EngineController: Sendable {
     private static func send(_ batch: [TimedCommand], _ s: inout State) throws(ControlError) {
         let timed = batch.filter { $0.time != .now }.count
         if timed > 0 && s.scheduled + timed > maximumScheduled {
-            throw ControlError(.time, "\(s.scheduled) scheduled changes are waiting already, the most the node holds is \(maximumScheduled); wait for them to sound, or clear them (schedule/clear)")
+            throw ControlError(
+                .time,
+                "\(s.scheduled) scheduled changes are waiting already, the most the node holds is \(maximumScheduled); wait for them to sound, or clear them (schedule/clear)"
+            )
         }
         let space: Int
         switch s.commands {

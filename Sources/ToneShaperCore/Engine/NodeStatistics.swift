@@ -13,8 +13,10 @@ public struct NodeStatistics: Equatable, Sendable {
     public var bufferSize: Int
     public var sampleRate: Double
 
-    public init(p50: Double = 0, p99: Double = 0, p999: Double = 0, max: Double = 0, xruns: Int = 0,
-                periods: Int = 0, bufferSize: Int = 0, sampleRate: Double = 0) {
+    public init(
+        p50: Double = 0, p99: Double = 0, p999: Double = 0, max: Double = 0, xruns: Int = 0,
+        periods: Int = 0, bufferSize: Int = 0, sampleRate: Double = 0
+    ) {
         self.p50 = p50
         self.p99 = p99
         self.p999 = p999

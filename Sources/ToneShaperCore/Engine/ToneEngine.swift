@@ -46,8 +46,10 @@ public struct ToneEngine: ~Copyable {
     private let voiceOut: UnsafeMutablePointer<Float>
     private var rampF: UnsafeMutablePointer<Float> { voiceOut + 4 * ToneEngine.maximumBlock }
 
-    public init(plan: RenderPlan, minFrequency: Double, maxFrequency: Double, amplitude: Double,
-                echoVolume: Double, playing: Bool = true, rampLength: Int = 64) {
+    public init(
+        plan: RenderPlan, minFrequency: Double, maxFrequency: Double, amplitude: Double,
+        echoVolume: Double, playing: Bool = true, rampLength: Int = 64
+    ) {
         self.plan = plan
         outgoingPlan = plan
         self.minFrequency = Ramp(minFrequency)
@@ -96,7 +98,7 @@ public struct ToneEngine: ~Copyable {
     /// Applies a change at the current sample. Continuous values ramp over `rampLength`;
     /// jumps cross-fade. A `replacePlan` when `canAcceptPlan` is false is refused (false).
     #if REALTIME_PROOF
-    @_noLocks @_noAllocation
+        @_noLocks @_noAllocation
     #endif
     @discardableResult
     public mutating func apply(_ command: EngineCommand) -> Bool {
@@ -112,8 +114,9 @@ public struct ToneEngine: ~Copyable {
                 // The echo was silent and not rendered: give it the phase it would have had.
                 echo = ToneEngine.echoVoice(following: main, plan: plan, map: liveMap(for: plan))
                 if fadeRemaining > 0 {
-                    outgoingEcho = ToneEngine.echoVoice(following: outgoingMain, plan: outgoingPlan,
-                                                        map: liveMap(for: outgoingPlan))
+                    outgoingEcho = ToneEngine.echoVoice(
+                        following: outgoingMain, plan: outgoingPlan,
+                        map: liveMap(for: outgoingPlan))
                 }
             }
             echoVolume.move(to: e, over: rampLength)
@@ -137,8 +140,9 @@ public struct ToneEngine: ~Copyable {
     /// code and the plan's memory in, which the first periods would otherwise wait for.
     /// Allocates: never on the audio thread.
     public func rehearse(frames: Int) {
-        var copy = ToneEngine(plan: plan, minFrequency: minFrequency.target, maxFrequency: maxFrequency.target,
-                              amplitude: amplitude.target, echoVolume: echoVolume.target, playing: true, rampLength: rampLength)
+        var copy = ToneEngine(
+            plan: plan, minFrequency: minFrequency.target, maxFrequency: maxFrequency.target,
+            amplitude: amplitude.target, echoVolume: echoVolume.target, playing: true, rampLength: rampLength)
         let buffer = UnsafeMutablePointer<Float>.allocate(capacity: ToneEngine.maximumBlock)
         defer { buffer.deallocate() }
         var done = 0
@@ -151,7 +155,7 @@ public struct ToneEngine: ~Copyable {
 
     /// Renders `count` frames into `out`, continuing from the last call.
     #if REALTIME_PROOF
-    @_noLocks @_noAllocation
+        @_noLocks @_noAllocation
     #endif
     public mutating func render(into out: UnsafeMutablePointer<Float>, count: Int) {
         var done = 0
@@ -165,7 +169,10 @@ public struct ToneEngine: ~Copyable {
                     retired.push(outgoingPlan.storageID)
                 }
                 var i = done
-                while i < count { out[i] = 0; i += 1 }
+                while i < count {
+                    out[i] = 0
+                    i += 1
+                }
                 return
             }
             var block = min(count - done, ToneEngine.maximumBlock)
@@ -184,7 +191,7 @@ public struct ToneEngine: ~Copyable {
 
     #if REALTIME_PROOF
 
-    @_noLocks @_noAllocation
+        @_noLocks @_noAllocation
 
     #endif
     private mutating func renderPass(into out: UnsafeMutablePointer<Float>, count: Int) {
@@ -194,8 +201,9 @@ public struct ToneEngine: ~Copyable {
         let oldMainOut = voiceOut + 2 * ToneEngine.maximumBlock
         let oldEchoOut = voiceOut + 3 * ToneEngine.maximumBlock
         let ramp = scratch + VoiceScratch.arrays * ToneEngine.maximumBlock
-        let work = VoiceScratch(base: scratch, fixed: fixedScratch, fractions: voiceOut + 5 * ToneEngine.maximumBlock,
-                                stride: ToneEngine.maximumBlock, ramp: ramp)
+        let work = VoiceScratch(
+            base: scratch, fixed: fixedScratch, fractions: voiceOut + 5 * ToneEngine.maximumBlock,
+            stride: ToneEngine.maximumBlock, ramp: ramp)
         // An echo at volume 0 that is not ramping is not heard: render the main voice only,
         // keep the echo's place in the cycle, and re-derive its phase when it is heard again.
         // And an echo with offset 0 is the main voice itself, sample for sample.
@@ -207,47 +215,65 @@ public struct ToneEngine: ~Copyable {
         if echoSilent || echoIsMain {
             VoiceKernel.renderSingle(plan: plan, voice: &main, count: count, map: map, mapStep: mapStep, scratch: work, out: mainOut)
             if fading {
-                VoiceKernel.renderSingle(plan: outgoingPlan, voice: &outgoingMain, count: count, map: oldMap, mapStep: oldStep,
-                                         scratch: work, out: oldMainOut)
+                VoiceKernel.renderSingle(
+                    plan: outgoingPlan, voice: &outgoingMain, count: count, map: oldMap, mapStep: oldStep,
+                    scratch: work, out: oldMainOut)
             }
             if echoIsMain {
                 echo = main
                 outgoingEcho = outgoingMain
                 var i = 0
-                while i < count { echoOut[i] = mainOut[i]; oldEchoOut[i] = oldMainOut[i]; i += 1 }
+                while i < count {
+                    echoOut[i] = mainOut[i]
+                    oldEchoOut[i] = oldMainOut[i]
+                    i += 1
+                }
             } else {
                 echo.cycleIndex = (echo.cycleIndex + count) % plan.cycleLength
                 if fading {
                     outgoingEcho.cycleIndex = (outgoingEcho.cycleIndex + count) % outgoingPlan.cycleLength
                     var i = 0
-                    while i < count { echoOut[i] = 0; oldEchoOut[i] = 0; i += 1 }
+                    while i < count {
+                        echoOut[i] = 0
+                        oldEchoOut[i] = 0
+                        i += 1
+                    }
                 }
             }
         } else {
-            VoiceKernel.renderPair(plan: plan, main: &main, echo: &echo, count: count, map: map, mapStep: mapStep,
-                                   scratch: work, mainOut: mainOut, echoOut: echoOut)
+            VoiceKernel.renderPair(
+                plan: plan, main: &main, echo: &echo, count: count, map: map, mapStep: mapStep,
+                scratch: work, mainOut: mainOut, echoOut: echoOut)
             if fading {
-                VoiceKernel.renderPair(plan: outgoingPlan, main: &outgoingMain, echo: &outgoingEcho, count: count, map: oldMap,
-                                       mapStep: oldStep, scratch: work, mainOut: oldMainOut, echoOut: oldEchoOut)
+                VoiceKernel.renderPair(
+                    plan: outgoingPlan, main: &outgoingMain, echo: &outgoingEcho, count: count, map: oldMap,
+                    mapStep: oldStep, scratch: work, mainOut: oldMainOut, echoOut: oldEchoOut)
             }
         }
         // Every gain is linear inside a pass (passes end where ramps end): start + step * k.
-        let echo0 = Float(echoVolume.value), echoStep = Float(echoVolume.value(after: count) - echoVolume.value) / Float(count)
-        let amp0 = amplitude.value, ampStep = (amplitude.value(after: count) - amplitude.value) / Double(count)
-        let gate0 = gate.value, gateStep = (gate.value(after: count) - gate.value) / Double(count)
+        let echo0 = Float(echoVolume.value)
+        let echoStep = Float(echoVolume.value(after: count) - echoVolume.value) / Float(count)
+        let amp0 = amplitude.value
+        let ampStep = (amplitude.value(after: count) - amplitude.value) / Double(count)
+        let gate0 = gate.value
+        let gateStep = (gate.value(after: count) - gate.value) / Double(count)
         if fading {
             let fadeStep = Float(1 / Double(fadeLength))
-            let fade0 = 1 - Float(fadeRemaining) * fadeStep   // weight of the new plan
+            let fade0 = 1 - Float(fadeRemaining) * fadeStep  // weight of the new plan
             for i in 0..<count {
                 let k = rampF[i]
-                let e = echo0 + echoStep * k, w = fade0 + fadeStep * k
+                let e = echo0 + echoStep * k
+                let w = fade0 + fadeStep * k
                 mainOut[i] = w * (mainOut[i] + e * echoOut[i]) + (1 - w) * (oldMainOut[i] + e * oldEchoOut[i])
                 echoOut[i] = 0
             }
         }
         // The mix in single precision (the output's), counting with the Float ramp.
         let framp = rampF
-        let a0 = Float(amp0), aStep = Float(ampStep), g0 = Float(gate0), gStep = Float(gateStep)
+        let a0 = Float(amp0)
+        let aStep = Float(ampStep)
+        let g0 = Float(gate0)
+        let gStep = Float(gateStep)
         // A silent echo was neither rendered nor cleared: its gain is 0, so any finite
         // samples do (the main voice's), where its stale buffer might hold anything.
         let echoSource = echoSilent && !fading ? mainOut : echoOut
@@ -256,8 +282,9 @@ public struct ToneEngine: ~Copyable {
         if aStep == 0 && gStep == 0 && echoStep == 0 {
             // Nothing ramping (nearly always): one gain. Chosen by the ramps' state, which
             // belongs to the sample, so a sample is made the same way in any period.
-            VoiceKernel.mix(level: plan.kernel, main: mainOut, echo: echoSource, echoGain: echo0, gain: 0.5 * a0 * g0, limit: a0,
-                            count: count, out: out)
+            VoiceKernel.mix(
+                level: plan.kernel, main: mainOut, echo: echoSource, echoGain: echo0, gain: 0.5 * a0 * g0, limit: a0,
+                count: count, out: out)
         } else {
             for i in 0..<count {
                 let k = framp[i]
@@ -296,8 +323,9 @@ public struct ToneEngine: ~Copyable {
     private func rampedMap(for plan: RenderPlan, count: Int) -> (FrequencyMap, FrequencyMap) {
         let start = ToneEngine.map(for: plan, min: minFrequency.value, max: maxFrequency.value, by: transposition.value)
         if !minFrequency.isMoving && !maxFrequency.isMoving && !transposition.isMoving { return (start, FrequencyMap(offset: 0, slope: 0)) }
-        let end = ToneEngine.map(for: plan, min: minFrequency.value(after: count), max: maxFrequency.value(after: count),
-                                 by: transposition.value(after: count))
+        let end = ToneEngine.map(
+            for: plan, min: minFrequency.value(after: count), max: maxFrequency.value(after: count),
+            by: transposition.value(after: count))
         let perSample = 1 / Double(count)
         return (start, FrequencyMap(offset: (end.offset - start.offset) * perSample, slope: (end.slope - start.slope) * perSample))
     }
@@ -335,7 +363,7 @@ public struct ToneEngine: ~Copyable {
     /// `samples`: the phase runs on, so the retune is continuous, without a click or glide
     /// longer than that.
     #if REALTIME_PROOF
-    @_noLocks @_noAllocation
+        @_noLocks @_noAllocation
     #endif
     public mutating func transpose(to ratio: Double, over samples: Int) {
         guard ratio.isFinite, ratio > 0, ratio != transposition.target else { return }
@@ -346,10 +374,10 @@ public struct ToneEngine: ~Copyable {
     /// advance as if rendered, the phase does not. For instrument mode, where the drone is
     /// not heard (it fades in from silence when it is heard again, so the phase jump is not).
     #if REALTIME_PROOF
-    @_noLocks @_noAllocation
+        @_noLocks @_noAllocation
     #endif
     public mutating func skip(_ count: Int) {
-        if gate.value == 0 && !gate.isMoving { return }   // stopped: holds its place, as `render` does
+        if gate.value == 0 && !gate.isMoving { return }  // stopped: holds its place, as `render` does
         advanceRamps(by: count)
         main.cycleIndex = (main.cycleIndex + count) % plan.cycleLength
         echo.cycleIndex = (echo.cycleIndex + count) % plan.cycleLength
@@ -362,7 +390,7 @@ public struct ToneEngine: ~Copyable {
     /// Starts the cycle again from `index` (JACK transport: rolling starts, or a bar line).
     /// Meant for when the output is silent (the caller fades), so the jump is not heard.
     #if REALTIME_PROOF
-    @_noLocks @_noAllocation
+        @_noLocks @_noAllocation
     #endif
     public mutating func restartCycle(at index: Int) {
         let start = max(0, min(plan.cycleLength - 1, index))
@@ -388,8 +416,9 @@ public struct ToneEngine: ~Copyable {
         outgoingEcho = echo
         // Keep the phase and the relative place in the cycle, so the new plan continues
         // the sound rather than restarting it.
-        let index = min(newPlan.cycleLength - 1,
-                        Int(Double(main.cycleIndex) * Double(newPlan.cycleLength) / Double(plan.cycleLength)))
+        let index = min(
+            newPlan.cycleLength - 1,
+            Int(Double(main.cycleIndex) * Double(newPlan.cycleLength) / Double(plan.cycleLength)))
         main = VoiceState(cycleIndex: index, integrator: main.integrator)
         // The echo keeps reading "offset ahead" of the main voice, under the new offset.
         echo = ToneEngine.echoVoice(following: main, plan: newPlan, map: liveMap(for: newPlan))

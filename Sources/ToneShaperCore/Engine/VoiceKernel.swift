@@ -1,8 +1,9 @@
 import ToneShaperDSP
 import ToneShaperKernelBaseline
+
 #if arch(x86_64)
-import ToneShaperKernelV3
-import ToneShaperKernelV4
+    import ToneShaperKernelV3
+    import ToneShaperKernelV4
 #endif
 
 /// The engine's door to the render kernel. The kernel (ToneShaperKernelBaseline, whose
@@ -14,40 +15,47 @@ import ToneShaperKernelV4
 public enum VoiceKernel {
     /// Both voices of a pair (main and echo) over `count` samples.
     #if REALTIME_PROOF
-    @_noLocks @_noAllocation
+        @_noLocks @_noAllocation
     #endif
-    public static func renderPair(plan: RenderPlan, main: inout VoiceState, echo: inout VoiceState, count: Int,
-                                  map: FrequencyMap, mapStep: FrequencyMap, scratch: VoiceScratch,
-                                  mainOut: UnsafeMutablePointer<Float>, echoOut: UnsafeMutablePointer<Float>) {
+    public static func renderPair(
+        plan: RenderPlan, main: inout VoiceState, echo: inout VoiceState, count: Int,
+        map: FrequencyMap, mapStep: FrequencyMap, scratch: VoiceScratch,
+        mainOut: UnsafeMutablePointer<Float>, echoOut: UnsafeMutablePointer<Float>
+    ) {
         let range = rangeRamp(map, mapStep)
         switch plan.kernel {
         #if arch(x86_64)
-        case .v4:
-            ToneShaperKernelV4.Kernel.renderPair(plan: plan, main: &main, echo: &echo, count: count, range: range, scratch: scratch,
-                                                 mainOut: mainOut, echoOut: echoOut)
-        case .v3:
-            ToneShaperKernelV3.Kernel.renderPair(plan: plan, main: &main, echo: &echo, count: count, range: range, scratch: scratch,
-                                                 mainOut: mainOut, echoOut: echoOut)
+            case .v4:
+                ToneShaperKernelV4.Kernel.renderPair(
+                    plan: plan, main: &main, echo: &echo, count: count, range: range, scratch: scratch,
+                    mainOut: mainOut, echoOut: echoOut)
+            case .v3:
+                ToneShaperKernelV3.Kernel.renderPair(
+                    plan: plan, main: &main, echo: &echo, count: count, range: range, scratch: scratch,
+                    mainOut: mainOut, echoOut: echoOut)
         #endif
         default:
-            ToneShaperKernelBaseline.Kernel.renderPair(plan: plan, main: &main, echo: &echo, count: count, range: range,
-                                                       scratch: scratch, mainOut: mainOut, echoOut: echoOut)
+            ToneShaperKernelBaseline.Kernel.renderPair(
+                plan: plan, main: &main, echo: &echo, count: count, range: range,
+                scratch: scratch, mainOut: mainOut, echoOut: echoOut)
         }
     }
 
     /// One voice alone: what a silent echo leaves to do.
     #if REALTIME_PROOF
-    @_noLocks @_noAllocation
+        @_noLocks @_noAllocation
     #endif
-    public static func renderSingle(plan: RenderPlan, voice: inout VoiceState, count: Int, map: FrequencyMap,
-                                    mapStep: FrequencyMap, scratch: VoiceScratch, out: UnsafeMutablePointer<Float>) {
+    public static func renderSingle(
+        plan: RenderPlan, voice: inout VoiceState, count: Int, map: FrequencyMap,
+        mapStep: FrequencyMap, scratch: VoiceScratch, out: UnsafeMutablePointer<Float>
+    ) {
         let range = rangeRamp(map, mapStep)
         switch plan.kernel {
         #if arch(x86_64)
-        case .v4:
-            ToneShaperKernelV4.Kernel.renderSingle(plan: plan, voice: &voice, count: count, range: range, scratch: scratch, out: out)
-        case .v3:
-            ToneShaperKernelV3.Kernel.renderSingle(plan: plan, voice: &voice, count: count, range: range, scratch: scratch, out: out)
+            case .v4:
+                ToneShaperKernelV4.Kernel.renderSingle(plan: plan, voice: &voice, count: count, range: range, scratch: scratch, out: out)
+            case .v3:
+                ToneShaperKernelV3.Kernel.renderSingle(plan: plan, voice: &voice, count: count, range: range, scratch: scratch, out: out)
         #endif
         default:
             ToneShaperKernelBaseline.Kernel.renderSingle(plan: plan, voice: &voice, count: count, range: range, scratch: scratch, out: out)
@@ -56,16 +64,18 @@ public enum VoiceKernel {
 
     /// The engine's steady mix (`Kernel.mix`) at `level`.
     #if REALTIME_PROOF
-    @_noLocks @_noAllocation
+        @_noLocks @_noAllocation
     #endif
-    public static func mix(level: KernelLevel, main: UnsafePointer<Float>, echo: UnsafePointer<Float>, echoGain: Float, gain: Float,
-                           limit: Float, count: Int, out: UnsafeMutablePointer<Float>) {
+    public static func mix(
+        level: KernelLevel, main: UnsafePointer<Float>, echo: UnsafePointer<Float>, echoGain: Float, gain: Float,
+        limit: Float, count: Int, out: UnsafeMutablePointer<Float>
+    ) {
         switch level {
         #if arch(x86_64)
-        case .v4:
-            ToneShaperKernelV4.Kernel.mix(main: main, echo: echo, echoGain: echoGain, gain: gain, limit: limit, count: count, out: out)
-        case .v3:
-            ToneShaperKernelV3.Kernel.mix(main: main, echo: echo, echoGain: echoGain, gain: gain, limit: limit, count: count, out: out)
+            case .v4:
+                ToneShaperKernelV4.Kernel.mix(main: main, echo: echo, echoGain: echoGain, gain: gain, limit: limit, count: count, out: out)
+            case .v3:
+                ToneShaperKernelV3.Kernel.mix(main: main, echo: echo, echoGain: echoGain, gain: gain, limit: limit, count: count, out: out)
         #endif
         default:
             ToneShaperKernelBaseline.Kernel.mix(main: main, echo: echo, echoGain: echoGain, gain: gain, limit: limit, count: count, out: out)

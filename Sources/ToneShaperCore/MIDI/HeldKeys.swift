@@ -22,7 +22,10 @@ struct HeldKeys: BitwiseCopyable {
         while i < count {
             if keys[i] == note {
                 var j = i
-                while j + 1 < count { keys[j] = keys[j + 1]; j += 1 }
+                while j + 1 < count {
+                    keys[j] = keys[j + 1]
+                    j += 1
+                }
                 count -= 1
             } else {
                 i += 1

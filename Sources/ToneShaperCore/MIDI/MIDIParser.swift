@@ -20,8 +20,9 @@ public struct MIDIEvent: Sendable, BitwiseCopyable, Equatable {
 
     /// An event from up to the first three bytes of `bytes`.
     public init(frame: Int, bytes: UnsafePointer<UInt8>, size: Int) {
-        self.init(frame: frame, size: size, byte0: size > 0 ? bytes[0] : 0,
-                  byte1: size > 1 ? bytes[1] : 0, byte2: size > 2 ? bytes[2] : 0)
+        self.init(
+            frame: frame, size: size, byte0: size > 0 ? bytes[0] : 0,
+            byte1: size > 1 ? bytes[1] : 0, byte2: size > 2 ? bytes[2] : 0)
     }
 }
 
@@ -37,7 +38,8 @@ public enum MIDIMessage: Sendable, Equatable, BitwiseCopyable {
     public var channel: UInt8 {
         switch self {
         case .noteOn(let c, _, _), .noteOff(let c, _), .controlChange(let c, _, _),
-             .programChange(let c, _), .pitchBend(let c, _): return c
+            .programChange(let c, _), .pitchBend(let c, _):
+            return c
         }
     }
 }
@@ -53,12 +55,14 @@ public struct MIDIParser: Sendable {
     public init() {}
 
     #if REALTIME_PROOF
-    @_noLocks @_noAllocation
+        @_noLocks @_noAllocation
     #endif
     public mutating func parse(_ event: MIDIEvent) -> MIDIMessage? {
         guard event.size > 0 else { return nil }
         var status = event.byte0
-        var data0: UInt8, data1: UInt8, available: Int
+        var data0: UInt8
+        var data1: UInt8
+        var available: Int
         if status < 0x80 {
             // Running status: the event starts with data; the last status applies.
             guard runningStatus != 0 else { return nil }
@@ -67,9 +71,9 @@ public struct MIDIParser: Sendable {
             data1 = event.byte1
             available = min(event.size, 2)
         } else if status >= 0xF8 {
-            return nil      // real-time bytes (clock, start, stop) leave the running status alone
+            return nil  // real-time bytes (clock, start, stop) leave the running status alone
         } else if status >= 0xF0 {
-            runningStatus = 0   // sysex and system common messages cancel it
+            runningStatus = 0  // sysex and system common messages cancel it
             return nil
         } else {
             runningStatus = status
@@ -87,7 +91,7 @@ public struct MIDIParser: Sendable {
         case 0xB0: return .controlChange(channel: channel, controller: data0, value: data1)
         case 0xC0: return .programChange(channel: channel, program: data0)
         case 0xE0: return .pitchBend(channel: channel, value: (Int(data1) << 7 | Int(data0)) - 8192)
-        default: return nil   // 0xA0 polyphonic aftertouch, 0xD0 channel pressure
+        default: return nil  // 0xA0 polyphonic aftertouch, 0xD0 channel pressure
         }
     }
 }

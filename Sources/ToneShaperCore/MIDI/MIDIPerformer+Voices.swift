@@ -19,7 +19,11 @@ extension MIDIPerformer {
             }
         }
         // One pass over the pool: how many sound, which to steal, where the new one goes.
-        var sounding = 0, victim = -1, victimReleased = false, free = -1, quietest = -1
+        var sounding = 0
+        var victim = -1
+        var victimReleased = false
+        var free = -1
+        var quietest = -1
         for i in 0..<MIDIPerformer.poolSize {
             switch pool[i].stage {
             case .free:
@@ -112,8 +116,9 @@ extension MIDIPerformer {
 
     private mutating func start(_ i: Int, note: UInt8, channel: UInt8, ratio: Double, velocity: UInt8, engine: borrowing ToneEngine) {
         let plan = engine.plan
-        let map = ToneEngine.map(for: plan, min: engine.minFrequency.value, max: engine.maxFrequency.value,
-                                 by: engine.transposition.value * ratio)
+        let map = ToneEngine.map(
+            for: plan, min: engine.minFrequency.value, max: engine.maxFrequency.value,
+            by: engine.transposition.value * ratio)
         serial &+= 1
         var voice = InstrumentVoice()
         voice.stage = .held
@@ -143,23 +148,33 @@ extension MIDIPerformer {
     /// into `out` (overwriting it), at the engine's range, gains and bend as they are now
     /// (call it before the engine renders the same samples).
     #if REALTIME_PROOF
-    @_noLocks @_noAllocation
+        @_noLocks @_noAllocation
     #endif
     mutating func renderVoices(into out: UnsafeMutablePointer<Float>, count: Int, engine: borrowing ToneEngine) {
         let b = MIDIPerformer.block
-        let mainOut = floats, echoOut = floats + b
+        let mainOut = floats
+        let echoOut = floats + b
         let ramp = floats + 6 * b
         var i = 0
-        while i < count { out[i] = 0; i += 1 }
-        let gate0 = engine.gate.value, gate1 = engine.gate.value(after: count)
+        while i < count {
+            out[i] = 0
+            i += 1
+        }
+        let gate0 = engine.gate.value
+        let gate1 = engine.gate.value(after: count)
         if gate0 == 0 && gate1 == 0 { return }
         let plan = engine.plan
-        let work = VoiceScratch(base: scratch, fixed: fixedScratch, fractions: floats + 2 * b, stride: b,
-                                ramp: scratch + VoiceScratch.arrays * b)
-        let min0 = engine.minFrequency.value, min1 = engine.minFrequency.value(after: count)
-        let max0 = engine.maxFrequency.value, max1 = engine.maxFrequency.value(after: count)
-        let bend0 = engine.transposition.value, bend1 = engine.transposition.value(after: count)
-        let e0 = Float(engine.echoVolume.value), e1 = Float(engine.echoVolume.value(after: count))
+        let work = VoiceScratch(
+            base: scratch, fixed: fixedScratch, fractions: floats + 2 * b, stride: b,
+            ramp: scratch + VoiceScratch.arrays * b)
+        let min0 = engine.minFrequency.value
+        let min1 = engine.minFrequency.value(after: count)
+        let max0 = engine.maxFrequency.value
+        let max1 = engine.maxFrequency.value(after: count)
+        let bend0 = engine.transposition.value
+        let bend1 = engine.transposition.value(after: count)
+        let e0 = Float(engine.echoVolume.value)
+        let e1 = Float(engine.echoVolume.value(after: count))
         let eStep = (e1 - e0) / Float(count)
         let echoSilent = e0 == 0 && e1 == 0
         var rendered = 0
@@ -179,15 +194,18 @@ extension MIDIPerformer {
             }
             let r0 = pool[v].ratio
             let r1 = pool[v].ratioLeft > 0 ? r0 + pool[v].ratioStep * Double(min(count, pool[v].ratioLeft)) : r0
-            renderVoice(plan: plan, main: &pool[v].main, echo: &pool[v].echo, count: count,
-                        from: (min0, max0, bend0 * r0), to: (min1, max1, bend1 * r1),
-                        echoSilent: echoSilent, work: work, mainOut: mainOut, echoOut: echoOut)
+            renderVoice(
+                plan: plan, main: &pool[v].main, echo: &pool[v].echo, count: count,
+                from: (min0, max0, bend0 * r0), to: (min1, max1, bend1 * r1),
+                echoSilent: echoSilent, work: work, mainOut: mainOut, echoOut: echoOut)
             if pool[v].fadingFrom != 0 {
                 if let old = fadingPlan, old.storageID == pool[v].fadingFrom {
-                    let oldMainOut = floats + 7 * b, oldEchoOut = floats + 8 * b
-                    renderVoice(plan: old, main: &pool[v].oldMain, echo: &pool[v].oldEcho, count: count,
-                                from: (min0, max0, bend0 * r0), to: (min1, max1, bend1 * r1),
-                                echoSilent: echoSilent, work: work, mainOut: oldMainOut, echoOut: oldEchoOut)
+                    let oldMainOut = floats + 7 * b
+                    let oldEchoOut = floats + 8 * b
+                    renderVoice(
+                        plan: old, main: &pool[v].oldMain, echo: &pool[v].oldEcho, count: count,
+                        from: (min0, max0, bend0 * r0), to: (min1, max1, bend1 * r1),
+                        echoSilent: echoSilent, work: work, mainOut: oldMainOut, echoOut: oldEchoOut)
                     // Both plans' echoes as separate voices when either has one (an echo at
                     // offset 0 is the main voice itself).
                     let newEcho = plan.echoOffset == 0 ? mainOut : echoOut
@@ -205,7 +223,8 @@ extension MIDIPerformer {
             let echoIsMain = plan.echoOffset == 0 && pool[v].fadingFrom == 0
             // The voice's gain: velocity times the envelope, linear inside the block.
             let velocity = pool[v].velocityGain
-            let level = pool[v].level, levelStep = pool[v].levelStep
+            let level = pool[v].level
+            let levelStep = pool[v].levelStep
             if levelStep == 0 {
                 // Held at a steady level (nearly always): one gain for the block.
                 let g = level * velocity
@@ -237,9 +256,11 @@ extension MIDIPerformer {
             advance(v, by: count, cycleLength: plan.cycleLength)
         }
         // The engine's gains, as in its own mix: (sum) / 2 * amplitude * gate, never beyond the amplitude.
-        let a0 = Float(engine.amplitude.value), a1 = Float(engine.amplitude.value(after: count))
+        let a0 = Float(engine.amplitude.value)
+        let a1 = Float(engine.amplitude.value(after: count))
         let aStep = (a1 - a0) / Float(count)
-        let g0 = Float(gate0), gStep = Float(gate1 - gate0) / Float(count)
+        let g0 = Float(gate0)
+        let gStep = Float(gate1 - gate0) / Float(count)
         if rendered == 0 { return }
         for k in 0..<count {
             let a = a0 + aStep * ramp[k]
@@ -251,9 +272,11 @@ extension MIDIPerformer {
     /// One voice of `plan` (main and, when heard and not the main voice itself, echo),
     /// its map moving from `from` to `to` (min, max, transposition) across the block.
     @inline(__always)
-    private func renderVoice(plan: RenderPlan, main: inout VoiceState, echo: inout VoiceState, count: Int,
-                             from: (Double, Double, Double), to: (Double, Double, Double), echoSilent: Bool,
-                             work: VoiceScratch, mainOut: UnsafeMutablePointer<Float>, echoOut: UnsafeMutablePointer<Float>) {
+    private func renderVoice(
+        plan: RenderPlan, main: inout VoiceState, echo: inout VoiceState, count: Int,
+        from: (Double, Double, Double), to: (Double, Double, Double), echoSilent: Bool,
+        work: VoiceScratch, mainOut: UnsafeMutablePointer<Float>, echoOut: UnsafeMutablePointer<Float>
+    ) {
         let map = ToneEngine.map(for: plan, min: from.0, max: from.1, by: from.2)
         let end = ToneEngine.map(for: plan, min: to.0, max: to.1, by: to.2)
         let perSample = 1 / Double(count)
@@ -262,18 +285,20 @@ extension MIDIPerformer {
             VoiceKernel.renderSingle(plan: plan, voice: &main, count: count, map: map, mapStep: step, scratch: work, out: mainOut)
             echo.cycleIndex = (echo.cycleIndex + count) % plan.cycleLength
         } else {
-            VoiceKernel.renderPair(plan: plan, main: &main, echo: &echo, count: count, map: map, mapStep: step,
-                                   scratch: work, mainOut: mainOut, echoOut: echoOut)
+            VoiceKernel.renderPair(
+                plan: plan, main: &main, echo: &echo, count: count, map: map, mapStep: step,
+                scratch: work, mainOut: mainOut, echoOut: echoOut)
         }
     }
 
     /// The drone's share, while instrument mode fades in or out: `out += level * drone`.
     #if REALTIME_PROOF
-    @_noLocks @_noAllocation
+        @_noLocks @_noAllocation
     #endif
     mutating func mixDrone(_ drone: UnsafePointer<Float>, into out: UnsafeMutablePointer<Float>, count: Int, limit: Float) {
         let ramp = floats + 6 * MIDIPerformer.block
-        let d0 = Float(droneLevel.value), d1 = Float(droneLevel.value(after: count))
+        let d0 = Float(droneLevel.value)
+        let d1 = Float(droneLevel.value(after: count))
         let dStep = (d1 - d0) / Float(count)
         for k in 0..<count {
             let w = d0 + dStep * ramp[k]

@@ -115,7 +115,7 @@ public struct MIDIPerformer: ~Copyable {
 
     /// A performance parameter changed (from the controller, or a mapped controller).
     #if REALTIME_PROOF
-    @_noLocks @_noAllocation
+        @_noLocks @_noAllocation
     #endif
     mutating func set(_ id: ParameterID, _ value: Double) {
         let wasInstrument = settings.instrument
@@ -144,7 +144,7 @@ public struct MIDIPerformer: ~Copyable {
 
     /// One event, at the current frame.
     #if REALTIME_PROOF
-    @_noLocks @_noAllocation
+        @_noLocks @_noAllocation
     #endif
     mutating func handle(_ event: MIDIEvent, engine: borrowing ToneEngine) -> MIDIAction {
         guard let message = parser.parse(event) else { return .none }
@@ -186,11 +186,11 @@ public struct MIDIPerformer: ~Copyable {
             if sustain && !down { pedalUp(engine: engine) }
             sustain = down
             return sustain || settings.instrument ? .none : .transpose(engineRatio)
-        case 120:   // all sound off
+        case 120:  // all sound off
             held.removeAll()
             releaseAll(fast: true)
             return .transpose(engineRatio)
-        case 123:   // all notes off
+        case 123:  // all notes off
             held.removeAll()
             sustainedKeys = (0, 0)
             releaseAll(fast: false)
@@ -304,7 +304,7 @@ enum AudioControllerScale {
         case .instrument, .oneShot, .transport: return value >= 64 ? 1 : 0
         case .rootNote: return Double(min(value, 127))
         case .bendRange: return x * 48
-        case .voices: return Double(Int(1.5 + x * Double(PerformanceSettings.maximumVoices - 1)))   // rounded
+        case .voices: return Double(Int(1.5 + x * Double(PerformanceSettings.maximumVoices - 1)))  // rounded
         case .release: return x * 10_000
         case .beats: return x * 1024
         default: return nil

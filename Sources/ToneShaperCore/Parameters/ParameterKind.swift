@@ -23,7 +23,10 @@ public enum ParameterKind: Sendable {
             guard let d = value.numeric else { throw ControlError(.value, "expects a number\(unit.isEmpty ? "" : " in \(unit)"), got \"\(value)\"") }
             guard d.isFinite else { throw ControlError(.value, "expects a finite number, got \(d)") }
             guard range.contains(d) else {
-                throw ControlError(.value, "\(ParameterKind.plain(d)) is out of range \(ParameterKind.plain(range.lowerBound))...\(ParameterKind.plain(range.upperBound))\(units)")
+                throw ControlError(
+                    .value,
+                    "\(ParameterKind.plain(d)) is out of range \(ParameterKind.plain(range.lowerBound))...\(ParameterKind.plain(range.upperBound))\(units)"
+                )
             }
             return .real(d)
         case .integer(let range):
@@ -73,7 +76,8 @@ public enum ParameterKind: Sendable {
     /// The range as text for help and descriptions ("0...96000 Hz", "Sine, Square, ...").
     public func describeValues(unit: String) -> String {
         switch self {
-        case .real(let range): return "\(ParameterKind.plain(range.lowerBound))...\(ParameterKind.plain(range.upperBound))\(unit.isEmpty ? "" : " " + unit)"
+        case .real(let range):
+            return "\(ParameterKind.plain(range.lowerBound))...\(ParameterKind.plain(range.upperBound))\(unit.isEmpty ? "" : " " + unit)"
         case .integer(let range): return "\(range.lowerBound)...\(range.upperBound)"
         case .choice(let names): return names.joined(separator: ", ")
         case .terms: return "a count of at least 1, or nyquist"

@@ -44,12 +44,14 @@ public struct ParameterSpec: Sendable {
     /// the cycle); nil when it may take any value of its kind.
     let constraint: (@Sendable (ToneShape, ParameterValue) -> ControlError?)?
 
-    init(id: ParameterID, documentKey: String, oscPath: String, flag: String, kind: ParameterKind,
-         defaultValue: ParameterValue?, unit: String, change: ChangeStyle, help: String,
-         read: @escaping @Sendable (ToneShape) -> ParameterValue,
-         store: @escaping @Sendable (inout ToneShape, ParameterValue) -> Void,
-         sideEffect: (@Sendable (inout ToneShape, ParameterValue) -> Void)? = nil,
-         constraint: (@Sendable (ToneShape, ParameterValue) -> ControlError?)? = nil) {
+    init(
+        id: ParameterID, documentKey: String, oscPath: String, flag: String, kind: ParameterKind,
+        defaultValue: ParameterValue?, unit: String, change: ChangeStyle, help: String,
+        read: @escaping @Sendable (ToneShape) -> ParameterValue,
+        store: @escaping @Sendable (inout ToneShape, ParameterValue) -> Void,
+        sideEffect: (@Sendable (inout ToneShape, ParameterValue) -> Void)? = nil,
+        constraint: (@Sendable (ToneShape, ParameterValue) -> ControlError?)? = nil
+    ) {
         self.id = id
         self.documentKey = documentKey
         self.oscPath = oscPath

@@ -34,7 +34,7 @@ struct CommandSchedule: ~Copyable {
 
     /// Inserts after every entry due at or before `entry`. False (nothing stored) when full.
     #if REALTIME_PROOF
-    @_noLocks @_noAllocation
+        @_noLocks @_noAllocation
     #endif
     @discardableResult
     mutating func insert(_ entry: Entry) -> Bool {
@@ -50,7 +50,7 @@ struct CommandSchedule: ~Copyable {
     }
 
     #if REALTIME_PROOF
-    @_noLocks @_noAllocation
+        @_noLocks @_noAllocation
     #endif
     mutating func removeFirst() {
         guard count > 0 else { return }
@@ -79,7 +79,7 @@ struct CommandSchedule: ~Copyable {
     /// The entry at `index` (0 is the next due), for index in 0..<count.
     func entry(at index: Int) -> Entry { slots[index] }
 
-    func forEach(_ body: (Entry) -> Void) {
+    func forEachEntry(_ body: (Entry) -> Void) {
         for i in 0..<count { body(slots[i]) }
     }
 }

@@ -48,7 +48,7 @@ extension RealtimeRenderer {
     /// Renders `count` samples: the engine alone in drone mode, else the voices, with the
     /// drone mixed in while the mode switch fades.
     #if REALTIME_PROOF
-    @_noLocks @_noAllocation
+        @_noLocks @_noAllocation
     #endif
     mutating func renderSegment(into out: UnsafeMutablePointer<Float>, count: Int) {
         if performer.isPlainDrone {
@@ -61,7 +61,7 @@ extension RealtimeRenderer {
             performer.renderVoices(into: out + done, count: n, engine: engine)
             let limit = Float(max(engine.amplitude.value, engine.amplitude.value(after: n)))
             if performer.droneIsSilent {
-                engine.skip(n)      // not heard: its ramps and fades run on, its kernel does not
+                engine.skip(n)  // not heard: its ramps and fades run on, its kernel does not
             } else {
                 let drone = performer.droneBuffer
                 engine.render(into: drone, count: n)
@@ -73,7 +73,7 @@ extension RealtimeRenderer {
 
     /// One MIDI event, now.
     #if REALTIME_PROOF
-    @_noLocks @_noAllocation
+        @_noLocks @_noAllocation
     #endif
     mutating func handle(_ event: MIDIEvent) {
         switch performer.handle(event, engine: engine) {
@@ -91,11 +91,11 @@ extension RealtimeRenderer {
     /// A mapped controller moved: the audio side changes what it can itself (ramps,
     /// performance settings); the rest goes to the control side.
     #if REALTIME_PROOF
-    @_noLocks @_noAllocation
+        @_noLocks @_noAllocation
     #endif
     private mutating func moveMapped(_ id: ParameterID, _ value: UInt8) {
         guard var number = AudioControllerScale.number(id, value) else {
-            report.note(.controller(id, value: value))   // needs a new plan: the control side's
+            report.note(.controller(id, value: value))  // needs a new plan: the control side's
             return
         }
         // Keep the range the right way round, as the controller's checks would.
@@ -106,7 +106,7 @@ extension RealtimeRenderer {
 
     /// A performance setting changed: the performer takes it; the engine's transposition follows.
     #if REALTIME_PROOF
-    @_noLocks @_noAllocation
+        @_noLocks @_noAllocation
     #endif
     mutating func setPerformance(_ id: ParameterID, _ value: Double) {
         let wasFollowing = performer.settings.transport
@@ -124,7 +124,7 @@ extension RealtimeRenderer {
     /// Once a period: silent while the transport is stopped; from the cycle's start (or the
     /// place the bar lines give) when it starts rolling; a tempo asks for the cycle to last `beats`.
     #if REALTIME_PROOF
-    @_noLocks @_noAllocation
+        @_noLocks @_noAllocation
     #endif
     mutating func followTransport(_ transport: TransportState?, frames: Int) {
         guard performer.settings.transport, let transport else { return }
@@ -150,7 +150,8 @@ extension RealtimeRenderer {
             let wanted = performer.settings.beats * 60 / bbt.beatsPerMinute
             let playing = Double(engine.plan.cycleLength) / engine.plan.sampleRate
             if abs(wanted - playing) > 1e-3 * wanted && abs(wanted - requestedDuration) > 1e-6 * wanted
-                && wanted >= ToneShapeLimits.minimumDuration && wanted <= ToneShapeLimits.maximumDuration {
+                && wanted >= ToneShapeLimits.minimumDuration && wanted <= ToneShapeLimits.maximumDuration
+            {
                 requestedDuration = wanted
                 report.note(.duration(wanted))
             }
@@ -171,7 +172,7 @@ extension RealtimeRenderer {
 
     /// The transport's gain over the period (1 and still: nothing to do).
     #if REALTIME_PROOF
-    @_noLocks @_noAllocation
+        @_noLocks @_noAllocation
     #endif
     mutating func applyTransportGain(_ out: UnsafeMutablePointer<Float>, frames: Int) {
         if !transportGain.isMoving && transportGain.value == 1 { return }

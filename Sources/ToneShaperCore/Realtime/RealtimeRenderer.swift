@@ -27,8 +27,10 @@ public struct RealtimeRenderer: ~Copyable {
     /// The duration last asked of the control side for the transport's tempo (0: none).
     var requestedDuration = 0.0
 
-    init(engine: consuming ToneEngine, performer: consuming MIDIPerformer, commands: consuming SPSCConsumer<TimedCommand>,
-         handback: consuming SPSCProducer<AudioHandback>) {
+    init(
+        engine: consuming ToneEngine, performer: consuming MIDIPerformer, commands: consuming SPSCConsumer<TimedCommand>,
+        handback: consuming SPSCProducer<AudioHandback>
+    ) {
         self.engine = engine
         self.performer = performer
         if self.performer.settings.transport { transportGain = Ramp(0) }
@@ -41,7 +43,7 @@ public struct RealtimeRenderer: ~Copyable {
         // playing, one fading out, retired ones not yet reported, and any in commands.
         handback.push(.retiredPlan(storageID: engine.plan.storageID))
         engine.forEachHeldPlan { handback.push(.retiredPlan(storageID: $0)) }
-        schedule.forEach { entry in
+        schedule.forEachEntry { entry in
             if case .replacePlan(let plan) = entry.command { handback.push(.retiredPlan(storageID: plan.storageID)) }
         }
         while let queued = commands.pop() {
@@ -68,7 +70,7 @@ public struct RealtimeRenderer: ~Copyable {
     /// each one. A new plan while the engine cannot take one (a cross-fade still running)
     /// waits, and so does everything after it, to keep the controller's order.
     #if REALTIME_PROOF
-    @_noLocks @_noAllocation
+        @_noLocks @_noAllocation
     #endif
     public mutating func renderPeriod(into out: UnsafeMutablePointer<Float>, frames: Int, clock: PeriodClock) {
         renderPeriod(into: out, frames: frames, clock: clock, midi: UnsafeBufferPointer(start: nil, count: 0), transport: nil)
@@ -82,10 +84,12 @@ public struct RealtimeRenderer: ~Copyable {
     /// Renders one period, applying `midi` (sorted by frame, as JACK gives them) and
     /// following `transport` when the `transport` setting is on (nil: no transport).
     #if REALTIME_PROOF
-    @_noLocks @_noAllocation
+        @_noLocks @_noAllocation
     #endif
-    public mutating func renderPeriod(into out: UnsafeMutablePointer<Float>, frames: Int, clock: PeriodClock,
-                                      midi: UnsafeBufferPointer<MIDIEvent>, transport: TransportState?) {
+    public mutating func renderPeriod(
+        into out: UnsafeMutablePointer<Float>, frames: Int, clock: PeriodClock,
+        midi: UnsafeBufferPointer<MIDIEvent>, transport: TransportState?
+    ) {
         // Continuous changes ramp across one period (SPEC 8), whatever the period is now.
         if engine.rampLength != frames { engine.rampLength = frames }
         takeQueuedCommands(clock: clock)
@@ -130,7 +134,10 @@ public struct RealtimeRenderer: ~Copyable {
                 position = scheduledAt
             }
             guard let next = schedule.first else { break }
-            if next.command.replacesPlan && !engine.canAcceptPlan { scheduleBlocked = true; continue }
+            if next.command.replacesPlan && !engine.canAcceptPlan {
+                scheduleBlocked = true
+                continue
+            }
             schedule.removeFirst()
             apply(next)
         }
@@ -149,7 +156,7 @@ public struct RealtimeRenderer: ~Copyable {
     /// A change made on the audio thread itself (a MIDI event at `offset` frames into the
     /// coming period, say): applied now, and reported back to the control side.
     #if REALTIME_PROOF
-    @_noLocks @_noAllocation
+        @_noLocks @_noAllocation
     #endif
     public mutating func applyAudioSideChange(_ change: AudioSideChange) {
         switch change {
@@ -165,7 +172,7 @@ public struct RealtimeRenderer: ~Copyable {
     }
 
     #if REALTIME_PROOF
-    @_noLocks @_noAllocation
+        @_noLocks @_noAllocation
     #endif
     private mutating func apply(_ entry: CommandSchedule.Entry) {
         if entry.scheduled { report.scheduledFinished += 1 }
@@ -200,7 +207,7 @@ public struct RealtimeRenderer: ~Copyable {
     /// Moves queued commands into the schedule. The controller bounds the scheduled ones,
     /// so the schedule has room for them; a command without a time goes to the front.
     #if REALTIME_PROOF
-    @_noLocks @_noAllocation
+        @_noLocks @_noAllocation
     #endif
     private mutating func takeQueuedCommands(clock: PeriodClock) {
         while let queued = commands.peek() {
@@ -220,7 +227,7 @@ public struct RealtimeRenderer: ~Copyable {
             // Untimed commands wait behind the schedule's due entries only if one is a
             // plan that cannot be taken yet; otherwise they are due this period.
             if !schedule.insert(CommandSchedule.Entry(frame: due, command: queued.command, scheduled: scheduled)) {
-                return   // cannot happen while the controller keeps its bound; stays queued
+                return  // cannot happen while the controller keeps its bound; stays queued
             }
             _ = commands.pop()
         }
@@ -304,16 +311,23 @@ struct AudioReport {
 
 /// 32 values in place (no heap), indexed like an array.
 struct FixedSlots<Element: BitwiseCopyable> {
-    private var storage: (Element, Element, Element, Element, Element, Element, Element, Element,
-                          Element, Element, Element, Element, Element, Element, Element, Element,
-                          Element, Element, Element, Element, Element, Element, Element, Element,
-                          Element, Element, Element, Element, Element, Element, Element, Element)
+    private var storage:
+        (
+            Element, Element, Element, Element, Element, Element, Element, Element,
+            Element, Element, Element, Element, Element, Element, Element, Element,
+            Element, Element, Element, Element, Element, Element, Element, Element,
+            Element, Element, Element, Element, Element, Element, Element, Element
+        )
     init(_ value: Element) {
-        storage = (value, value, value, value, value, value, value, value, value, value, value, value, value, value, value, value,
-                   value, value, value, value, value, value, value, value, value, value, value, value, value, value, value, value)
+        storage = (
+            value, value, value, value, value, value, value, value, value, value, value, value, value, value, value, value,
+            value, value, value, value, value, value, value, value, value, value, value, value, value, value, value, value
+        )
     }
     subscript(index: Int) -> Element {
         get { withUnsafeBytes(of: storage) { $0.load(fromByteOffset: index * MemoryLayout<Element>.stride, as: Element.self) } }
-        set { withUnsafeMutableBytes(of: &storage) { $0.storeBytes(of: newValue, toByteOffset: index * MemoryLayout<Element>.stride, as: Element.self) } }
+        set {
+            withUnsafeMutableBytes(of: &storage) { $0.storeBytes(of: newValue, toByteOffset: index * MemoryLayout<Element>.stride, as: Element.self) }
+        }
     }
 }

@@ -12,8 +12,8 @@ public final class SPSCChannel<Element: BitwiseCopyable>: Sendable {
     // rather than generic code reached through type metadata.
     @usableFromInline nonisolated(unsafe) let storage: UnsafeMutablePointer<Element>
     public let capacity: Int
-    @usableFromInline let head = Atomic<Int>(0)   // next slot to read; written by the consumer
-    @usableFromInline let tail = Atomic<Int>(0)   // next slot to write; written by the producer
+    @usableFromInline let head = Atomic<Int>(0)  // next slot to read; written by the consumer
+    @usableFromInline let tail = Atomic<Int>(0)  // next slot to write; written by the producer
     /// False once the consumer's handle is gone: nobody will ever pop again.
     let consumerAlive = Atomic<Bool>(true)
     /// False once the producer's handle is gone: nothing more will arrive.
@@ -48,7 +48,8 @@ public final class SPSCChannel<Element: BitwiseCopyable>: Sendable {
     /// A snapshot of how many values wait (either side may ask).
     @inlinable
     public var count: Int {
-        let t = tail.load(ordering: .acquiring), h = head.load(ordering: .acquiring)
+        let t = tail.load(ordering: .acquiring)
+        let h = head.load(ordering: .acquiring)
         return (t - h + capacity) % capacity
     }
 }

@@ -23,9 +23,11 @@ public enum OfflineRenderer {
     /// length and a function that renders it into a buffer of the caller's (a file writer's
     /// slot, say), and the number of frames done once the block is rendered. `fill` may
     /// throw to stop early. The one render loop of every offline render.
-    public static func render(_ shape: ToneShape, sampleRate: Double, frames: Int, blockSize: Int,
-                              fill: (_ count: Int, _ render: (UnsafeMutablePointer<Float>) -> Void) throws -> Void,
-                              progress: (_ done: Int) throws -> Void) rethrows {
+    public static func render(
+        _ shape: ToneShape, sampleRate: Double, frames: Int, blockSize: Int,
+        fill: (_ count: Int, _ render: (UnsafeMutablePointer<Float>) -> Void) throws -> Void,
+        progress: (_ done: Int) throws -> Void
+    ) rethrows {
         let controller = EngineController(shape: shape, sampleRate: sampleRate)
         var engine = controller.makeEngine()
         var done = 0
@@ -40,16 +42,20 @@ public enum OfflineRenderer {
 
     /// Renders `frames` frames in blocks of up to `blockSize`, handing each to `sink` with
     /// the number of frames done so far. `sink` may throw to stop early.
-    public static func render(_ shape: ToneShape, sampleRate: Double, frames: Int, blockSize: Int = 8192,
-                              sink: (UnsafeBufferPointer<Float>, _ done: Int) throws -> Void) rethrows {
+    public static func render(
+        _ shape: ToneShape, sampleRate: Double, frames: Int, blockSize: Int = 8192,
+        sink: (UnsafeBufferPointer<Float>, _ done: Int) throws -> Void
+    ) rethrows {
         let buffer = UnsafeMutablePointer<Float>.allocate(capacity: blockSize)
         defer { buffer.deallocate() }
         var done = 0
-        try render(shape, sampleRate: sampleRate, frames: frames, blockSize: blockSize, fill: { count, render in
-            render(buffer)
-            done += count
-            try sink(UnsafeBufferPointer(start: buffer, count: count), done)
-        }, progress: { _ in })
+        try render(
+            shape, sampleRate: sampleRate, frames: frames, blockSize: blockSize,
+            fill: { count, render in
+                render(buffer)
+                done += count
+                try sink(UnsafeBufferPointer(start: buffer, count: count), done)
+            }, progress: { _ in })
     }
 
     /// Renders into an array (for tests and small jobs).

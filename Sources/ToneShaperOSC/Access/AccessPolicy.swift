@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Which senders may control the node.
@@ -31,13 +31,15 @@ public struct AccessPolicy: Sendable, CustomStringConvertible {
                 if !AddressRange.loopback.contains(where: { $0.contains(address) }) {
                     guard let subnet = LocalInterfaces.subnet(of: address) else {
                         throw OSCConfigurationError(
-                            "host \(host) is not an address of this machine's interfaces; use one of them, 0.0.0.0 for every interface, or leave it out for loopback only")
+                            "host \(host) is not an address of this machine's interfaces; use one of them, 0.0.0.0 for every interface, or leave it out for loopback only"
+                        )
                     }
                     ranges.append(subnet)
                 }
             } else {
                 throw OSCConfigurationError(
-                    "host \"\(host)\" is not a numeric address; use an interface address such as 192.168.1.10, 0.0.0.0 for every interface, or leave it out for loopback only")
+                    "host \"\(host)\" is not a numeric address; use an interface address such as 192.168.1.10, 0.0.0.0 for every interface, or leave it out for loopback only"
+                )
             }
         }
         for range in allow where !ranges.contains(range) { ranges.append(range) }

@@ -53,9 +53,9 @@ public struct AddressRange: Hashable, Sendable, CustomStringConvertible {
     /// address they carry, on both sides.
     public func contains(_ address: IPAddress) -> Bool {
         switch (network.unmappedRange(prefixLength), address.unmapped) {
-        case let ((.v4(net), length), .v4(bits)):
+        case ((.v4(let net), let length), .v4(let bits)):
             return length == 0 || bits & ~UInt32(0) << (32 - length) == net
-        case let ((.v6(net), length), .v6(bits)):
+        case ((.v6(let net), let length), .v6(let bits)):
             return length == 0 || bits & ~UInt128(0) << (128 - length) == net
         default:
             return false
@@ -101,7 +101,8 @@ extension String {
     var trimmingWhitespace: String {
         let scalars = unicodeScalars
         guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
-              let last = scalars.lastIndex(where: { !$0.properties.isWhitespace }) else { return "" }
+            let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })
+        else { return "" }
         return String(scalars[first...last])
     }
 }

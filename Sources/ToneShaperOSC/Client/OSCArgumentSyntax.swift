@@ -16,7 +16,8 @@ extension OSCValue {
     /// `:s` (`a:f:s` is the string "a:f").
     public init(commandLine word: String) throws(OSCArgumentError) {
         if let colon = word.lastIndex(of: ":"), word.index(after: colon) != word.endIndex,
-           word[word.index(after: colon)...].count == 1, let tag = word.last, "ifdhs".contains(tag) {
+            word[word.index(after: colon)...].count == 1, let tag = word.last, "ifdhs".contains(tag)
+        {
             let body = String(word[..<colon])
             func fail(_ what: String) -> OSCArgumentError {
                 OSCArgumentError("\"\(word)\": \"\(body)\" is not \(what) (write \(word):s to send it as a string)")

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Sends OSC messages to a node and collects what comes back: `toneshaper send`, and the
@@ -48,7 +48,8 @@ public final class OSCClient {
             var failure: Int32 = 0
             var length = socklen_t(MemoryLayout<Int32>.size)
             if poll(&ready, 1, Int32(connectTimeout * 1000)) != 1
-                || getsockopt(fd, SOL_SOCKET, SO_ERROR, &failure, &length) != 0 || failure != 0 {
+                || getsockopt(fd, SOL_SOCKET, SO_ERROR, &failure, &length) != 0 || failure != 0
+            {
                 let why = failure != 0 ? String(cString: strerror(failure)) : "no answer within \(connectTimeout) s"
                 close(fd)
                 throw OSCConfigurationError("cannot connect to \(target.description) over TCP: \(why)")
@@ -111,8 +112,10 @@ public final class OSCClient {
 
     /// Sends one message and waits for its reply (the node answers every message from
     /// an allowed sender once). Empty when nothing came back in time.
-    public func request(_ path: String, _ arguments: [OSCValue] = [], at timeTag: OSCTimeTag? = nil,
-                        timeout: Double = 1) throws(OSCConfigurationError) -> [OSCMessage] {
+    public func request(
+        _ path: String, _ arguments: [OSCValue] = [], at timeTag: OSCTimeTag? = nil,
+        timeout: Double = 1
+    ) throws(OSCConfigurationError) -> [OSCMessage] {
         drainSocket()
         try send(path, arguments, at: timeTag)
         return receive(timeout: timeout) { !$0.isEmpty }

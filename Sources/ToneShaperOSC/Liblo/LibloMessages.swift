@@ -1,9 +1,9 @@
 import CLiblo
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Moving arguments between liblo's C representation and `OSCValue`, defensively: a
@@ -11,8 +11,10 @@ import Darwin
 enum LibloMessages {
     /// The arguments of a message liblo dispatched, or nil when liblo's own view of the
     /// message is inconsistent (which would make reading `argv` unsafe).
-    static func arguments(types: UnsafePointer<CChar>?, argv: UnsafeMutablePointer<UnsafeMutablePointer<lo_arg>?>?,
-                          argc: Int32, message: lo_message?) -> [OSCValue]? {
+    static func arguments(
+        types: UnsafePointer<CChar>?, argv: UnsafeMutablePointer<UnsafeMutablePointer<lo_arg>?>?,
+        argc: Int32, message: lo_message?
+    ) -> [OSCValue]? {
         guard argc >= 0, let message, lo_message_get_argc(message) == argc else { return nil }
         if argc == 0 { return [] }
         guard let types, let argv, strlen(types) == Int(argc) else { return nil }

@@ -1,9 +1,9 @@
 import CLiblo
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// OSC packets as bytes, for the node's own sockets (UDP and TCP, IPv4 and IPv6). liblo
@@ -61,8 +61,9 @@ enum OSCPacket {
         copy.copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
         guard let message = lo_message_deserialise(copy, bytes.count, &result), result == 0 else { return nil }
         defer { lo_message_free(message) }
-        return LibloMessages.arguments(types: lo_message_get_types(message), argv: lo_message_get_argv(message),
-                                       argc: lo_message_get_argc(message), message: message)
+        return LibloMessages.arguments(
+            types: lo_message_get_types(message), argv: lo_message_get_argv(message),
+            argc: lo_message_get_argc(message), message: message)
     }
 
     /// The bytes of a plain message, ready to send.

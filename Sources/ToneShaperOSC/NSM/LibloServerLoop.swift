@@ -2,7 +2,7 @@ import CLiblo
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The thread that feeds the session-manager connection's liblo server its datagrams,
@@ -27,8 +27,10 @@ final class LibloServerLoop: @unchecked Sendable {
     func stop() { thread.stop() }
 
     private func run() {
-        var fds = [pollfd(fd: socket, events: Int16(POLLIN), revents: 0),
-                   pollfd(fd: thread.wakeDescriptor, events: Int16(POLLIN), revents: 0)]
+        var fds = [
+            pollfd(fd: socket, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: thread.wakeDescriptor, events: Int16(POLLIN), revents: 0),
+        ]
         while true {
             fds[0].revents = 0
             fds[1].revents = 0

@@ -65,10 +65,12 @@ public final class NSMClient {
     /// `/nsm/server/announce`: the first message, sent once the node can take an open.
     /// `name` is the name the node would give JACK on its own.
     public func announcement(name: String, executable: String, pid: Int32) -> OSCMessage {
-        OSCMessage(path: NSMProtocol.announce, arguments: [
-            .string(name), .string(capabilities.announced), .string(executable),
-            .int32(NSMProtocol.apiVersion.major), .int32(NSMProtocol.apiVersion.minor), .int32(pid),
-        ])
+        OSCMessage(
+            path: NSMProtocol.announce,
+            arguments: [
+                .string(name), .string(capabilities.announced), .string(executable),
+                .int32(NSMProtocol.apiVersion.major), .int32(NSMProtocol.apiVersion.minor), .int32(pid),
+            ])
     }
 
     /// One message from the manager (the connection has checked it comes from the manager).

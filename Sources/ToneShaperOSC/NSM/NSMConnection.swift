@@ -3,9 +3,9 @@ import Logging
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The node's socket to the session manager: a liblo server of its own on a free port, in
@@ -29,8 +29,10 @@ public final class NSMConnection: @unchecked Sendable {
 
     /// Opens the socket for `url` ("osc.udp://host:port/"). Throws when the URL is not a
     /// usable OSC URL (the API says a node then runs without session management).
-    public init(url: String, logger: Logger = Logger(label: "toneshaper.nsm"),
-                onMessage: @escaping @Sendable (String, [OSCValue]) -> Void) throws(OSCConfigurationError) {
+    public init(
+        url: String, logger: Logger = Logger(label: "toneshaper.nsm"),
+        onMessage: @escaping @Sendable (String, [OSCValue]) -> Void
+    ) throws(OSCConfigurationError) {
         self.url = url
         self.logger = logger
         self.onMessage = onMessage
@@ -42,7 +44,8 @@ public final class NSMConnection: @unchecked Sendable {
         guard let hostPointer = lo_url_get_hostname(url), let portPointer = lo_url_get_port(url) else {
             throw OSCConfigurationError("NSM_URL \"\(OSCCommandRouter.clip(url, 200))\" has no host or port")
         }
-        let host = String(cString: hostPointer), portText = String(cString: portPointer)
+        let host = String(cString: hostPointer)
+        let portText = String(cString: portPointer)
         free(hostPointer)
         free(portPointer)
         guard let port = Int(portText), (1...65_535).contains(port) else {
@@ -62,13 +65,15 @@ public final class NSMConnection: @unchecked Sendable {
         }
         self.target = target
         self.server = server
-        lo_server_add_method(server, nil, nil, { path, types, argv, argc, message, context in
-            guard let context else { return 0 }
-            Unmanaged<NSMConnection>.fromOpaque(context)._withUnsafeGuaranteedRef {
-                $0.receive(path: path, types: types, argv: argv, argc: argc, message: message)
-            }
-            return 0
-        }, Unmanaged.passUnretained(self).toOpaque())
+        lo_server_add_method(
+            server, nil, nil,
+            { path, types, argv, argc, message, context in
+                guard let context else { return 0 }
+                Unmanaged<NSMConnection>.fromOpaque(context)._withUnsafeGuaranteedRef {
+                    $0.receive(path: path, types: types, argv: argv, argc: argc, message: message)
+                }
+                return 0
+            }, Unmanaged.passUnretained(self).toOpaque())
     }
 
     deinit {
@@ -114,8 +119,10 @@ public final class NSMConnection: @unchecked Sendable {
         return sent >= 0
     }
 
-    private func receive(path: UnsafePointer<CChar>?, types: UnsafePointer<CChar>?,
-                         argv: UnsafeMutablePointer<UnsafeMutablePointer<lo_arg>?>?, argc: Int32, message: lo_message?) {
+    private func receive(
+        path: UnsafePointer<CChar>?, types: UnsafePointer<CChar>?,
+        argv: UnsafeMutablePointer<UnsafeMutablePointer<lo_arg>?>?, argc: Int32, message: lo_message?
+    ) {
         let source = message.flatMap { lo_message_get_source($0) }
         let host = source.flatMap { LibloMessages.string(lo_address_get_hostname($0)) }
         let port = source.flatMap { LibloMessages.string(lo_address_get_port($0)) }.flatMap { Int($0) }
@@ -123,7 +130,9 @@ public final class NSMConnection: @unchecked Sendable {
             // Counted and logged at most once in a while: a stranger must not fill the log.
             let n = strangers.wrappingAdd(1, ordering: .relaxed).newValue
             if n & (n - 1) == 0 {
-                logger.warning("NSM: ignored \(n == 1 ? "a message" : "\(n) messages") from \(host ?? "?"):\(port.map(String.init) ?? "?"), which is not the session manager")
+                logger.warning(
+                    "NSM: ignored \(n == 1 ? "a message" : "\(n) messages") from \(host ?? "?"):\(port.map(String.init) ?? "?"), which is not the session manager"
+                )
             }
             return
         }

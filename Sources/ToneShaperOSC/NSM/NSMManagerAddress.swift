@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Who the session manager is, from `NSM_URL`, so the node takes session messages from it
@@ -40,7 +40,8 @@ public struct NSMManagerAddress: Equatable, Sendable {
         while let e = entry {
             var buffer = [CChar](repeating: 0, count: Int(NI_MAXHOST))
             if getnameinfo(e.pointee.ai_addr, e.pointee.ai_addrlen, &buffer, socklen_t(buffer.count), nil, 0, NI_NUMERICHOST) == 0,
-               let address = IPAddress(String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)) {
+                let address = IPAddress(String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+            {
                 found.insert(address.unmapped)
             }
             entry = e.pointee.ai_next

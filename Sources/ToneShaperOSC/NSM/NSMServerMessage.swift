@@ -76,7 +76,9 @@ extension NSMServerMessage {
             return .success(.refused(code: code, message: message))
         case NSMProtocol.open:
             guard let s = strings(3) else {
-                return refuse("expects three strings (path, display name, client id), got \(arguments.count) arguments of types \(typeTags(arguments))", needsAnswer: true)
+                return refuse(
+                    "expects three strings (path, display name, client id), got \(arguments.count) arguments of types \(typeTags(arguments))",
+                    needsAnswer: true)
             }
             let request = NSMOpenRequest(path: s[0], displayName: s[1], clientID: s[2])
             if let problem = problem(with: request) { return refuse(problem, needsAnswer: true) }
@@ -120,20 +122,22 @@ extension NSMServerMessage {
     }
 
     static func typeTags(_ arguments: [OSCValue]) -> String {
-        arguments.isEmpty ? "none" : arguments.map { value -> String in
-            switch value {
-            case .int32: "i"
-            case .int64: "h"
-            case .float: "f"
-            case .double: "d"
-            case .string: "s"
-            case .bool(let b): b ? "T" : "F"
-            case .null: "N"
-            case .impulse: "I"
-            case .blob: "b"
-            case .other(let tag): String(tag)
-            }
-        }.joined()
+        arguments.isEmpty
+            ? "none"
+            : arguments.map { value -> String in
+                switch value {
+                case .int32: "i"
+                case .int64: "h"
+                case .float: "f"
+                case .double: "d"
+                case .string: "s"
+                case .bool(let b): b ? "T" : "F"
+                case .null: "N"
+                case .impulse: "I"
+                case .blob: "b"
+                case .other(let tag): String(tag)
+                }
+            }.joined()
     }
 
     static func clip(_ text: String) -> String { OSCCommandRouter.clip(text, 120) }

@@ -33,8 +33,10 @@ struct OSCCommandRouter: Sendable {
     /// The most points one UDP reply carries (liblo's datagrams stop near 64 KiB).
     static let maximumPointsInReply = 4000
 
-    func handle(path: String, arguments: [OSCValue], timeTag: OSCTimeTag,
-                now: Double = OSCTimeTag.wallClock()) -> OSCResponse {
+    func handle(
+        path: String, arguments: [OSCValue], timeTag: OSCTimeTag,
+        now: Double = OSCTimeTag.wallClock()
+    ) -> OSCResponse {
         do {
             guard let address = space.address(for: path) else {
                 return .refused(address: path, reason: unknownAddressReason(path))
@@ -58,21 +60,23 @@ struct OSCCommandRouter: Sendable {
     /// The core's error in OSC words: subjects by their full address, remedies by the
     /// address that helps.
     func phrase(_ error: ControlError) -> String {
-        error.phrased(naming: { subject in
-            switch subject {
-            case .value: return "value"
-            case .parameter(let id): return space.prefix + "/" + ParameterTable.spec(id).oscPath
-            case .command(let name): return space.prefix + "/" + name.rawValue
-            case .engine: return "engine"
-            case .time: return "time tag"
-            }
-        }, remedy: { remedy in
-            switch remedy {
-            case .setRangeTogether: return "set both with \(space.prefix)/\(ControlCommand.Name.frequencyRange.rawValue)"
-            case .startAudio: return "the node's audio is not running; is the JACK server up?"
-            default: return ControlError.neutralRemedy(remedy)
-            }
-        })
+        error.phrased(
+            naming: { subject in
+                switch subject {
+                case .value: return "value"
+                case .parameter(let id): return space.prefix + "/" + ParameterTable.spec(id).oscPath
+                case .command(let name): return space.prefix + "/" + name.rawValue
+                case .engine: return "engine"
+                case .time: return "time tag"
+                }
+            },
+            remedy: { remedy in
+                switch remedy {
+                case .setRangeTogether: return "set both with \(space.prefix)/\(ControlCommand.Name.frequencyRange.rawValue)"
+                case .startAudio: return "the node's audio is not running; is the JACK server up?"
+                default: return ControlError.neutralRemedy(remedy)
+                }
+            })
     }
 
     private func reply(to query: ControlQuery) throws(ControlError) -> OSCMessage {
@@ -81,7 +85,8 @@ struct OSCCommandRouter: Sendable {
         case .points:
             let points = controller.shape.points
             guard points.count <= OSCCommandRouter.maximumPointsInReply else {
-                throw ControlError(.command(.points), "the curve has \(points.count) points, more than one reply carries (\(OSCCommandRouter.maximumPointsInReply))")
+                throw ControlError(
+                    .command(.points), "the curve has \(points.count) points, more than one reply carries (\(OSCCommandRouter.maximumPointsInReply))")
             }
             return OSCMessage(path: space.prefix + "/points", arguments: OSCCommandRouter.flatPoints(points))
         case .stats:
@@ -148,12 +153,14 @@ struct OSCCommandRouter: Sendable {
     /// `/stats`: key/value pairs; times in microseconds as floats, counts as int32
     /// (saturating at 2^31 - 1).
     func statsReply(_ s: NodeStatistics) -> OSCMessage {
-        OSCMessage(path: space.statsAddress, arguments: [
-            .string("p50"), .float(Float(s.p50)), .string("p99"), .float(Float(s.p99)),
-            .string("p999"), .float(Float(s.p999)), .string("max"), .float(Float(s.max)),
-            .string("xruns"), .int32(Int32(clamping: s.xruns)), .string("periods"), .int32(Int32(clamping: s.periods)),
-            .string("bufferSize"), .int32(Int32(clamping: s.bufferSize)), .string("sampleRate"), .float(Float(s.sampleRate)),
-        ])
+        OSCMessage(
+            path: space.statsAddress,
+            arguments: [
+                .string("p50"), .float(Float(s.p50)), .string("p99"), .float(Float(s.p99)),
+                .string("p999"), .float(Float(s.p999)), .string("max"), .float(Float(s.max)),
+                .string("xruns"), .int32(Int32(clamping: s.xruns)), .string("periods"), .int32(Int32(clamping: s.periods)),
+                .string("bufferSize"), .int32(Int32(clamping: s.bufferSize)), .string("sampleRate"), .float(Float(s.sampleRate)),
+            ])
     }
 
     /// OSC arguments as the core's values: ints and floats as numbers (NaN and infinity

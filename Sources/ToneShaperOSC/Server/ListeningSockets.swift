@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The node's two listening sockets: UDP and TCP on the same port number, each dual-stack
@@ -57,7 +57,8 @@ struct ListeningSockets {
         guard fd >= 0 else {
             throw OSCConfigurationError("cannot open an OSC \(kind) socket: \(String(cString: strerror(errno)))")
         }
-        var on: Int32 = 1, off: Int32 = 0
+        var on: Int32 = 1
+        var off: Int32 = 0
         if type == Int32(SOCK_STREAM.rawValue) {
             // A restarted node can take its port back while old connections linger in TIME_WAIT.
             setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))

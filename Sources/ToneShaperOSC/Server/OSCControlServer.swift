@@ -3,9 +3,9 @@ import Synchronization
 import ToneShaperCore
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The OSC control surface of the node (SPEC 10): one thread receiving OSC over UDP and
@@ -62,21 +62,25 @@ public final class OSCControlServer: @unchecked Sendable {
     private let ignoredSenderCount = Atomic<Int>(0)
 
     /// - Throws: `OSCConfigurationError` naming the configuration field that is wrong.
-    public init(controller: EngineController, configuration: Configuration = Configuration(),
-                services: OSCHostServices = OSCHostServices(),
-                logger: Logger = Logger(label: "toneshaper.osc")) throws(OSCConfigurationError) {
+    public init(
+        controller: EngineController, configuration: Configuration = Configuration(),
+        services: OSCHostServices = OSCHostServices(),
+        logger: Logger = Logger(label: "toneshaper.osc")
+    ) throws(OSCConfigurationError) {
         let (prefix, policy) = try configuration.validated()
         self.configuration = configuration
         self.controller = controller
         self.policy = policy
         self.logger = logger
         addressSpace = OSCAddressSpace(prefix: prefix)
-        router = OSCCommandRouter(space: addressSpace, controller: controller, services: services,
-                                  maximumStringLength: configuration.maximumStringLength)
-        throttles = Mutex(Throttles(
-            replies: ReplyLimiter(rate: configuration.errorRepliesPerSecond, burst: configuration.errorReplyBurst),
-            errorLog: LogThrottle(linesPerSecond: configuration.logLinesPerSecond),
-            refusalLog: LogThrottle(linesPerSecond: configuration.logLinesPerSecond)))
+        router = OSCCommandRouter(
+            space: addressSpace, controller: controller, services: services,
+            maximumStringLength: configuration.maximumStringLength)
+        throttles = Mutex(
+            Throttles(
+                replies: ReplyLimiter(rate: configuration.errorRepliesPerSecond, burst: configuration.errorReplyBurst),
+                errorLog: LogThrottle(linesPerSecond: configuration.logLinesPerSecond),
+                refusalLog: LogThrottle(linesPerSecond: configuration.logLinesPerSecond)))
     }
 
     deinit {
@@ -91,16 +95,17 @@ public final class OSCControlServer: @unchecked Sendable {
             guard !running else { return }
             let sockets = try ListeningSockets.open(port: configuration.port)
             let policy = self.policy
-            guard let loop = OSCReceiveLoop(
-                sockets: sockets,
-                admit: { [weak self] peer in
-                    guard let self else { return false }
-                    if self.policy.permits(host: peer.ip.map(\.description)) { return true }
-                    self.refuseSender(peer.ip?.description)
-                    return false
-                },
-                note: { [weak self] line in self?.logThrottled(\.errorLog) { line } },
-                handler: { [weak self] packet, origin in self?.receive(packet, from: origin) })
+            guard
+                let loop = OSCReceiveLoop(
+                    sockets: sockets,
+                    admit: { [weak self] peer in
+                        guard let self else { return false }
+                        if self.policy.permits(host: peer.ip.map(\.description)) { return true }
+                        self.refuseSender(peer.ip?.description)
+                        return false
+                    },
+                    note: { [weak self] line in self?.logThrottled(\.errorLog) { line } },
+                    handler: { [weak self] packet, origin in self?.receive(packet, from: origin) })
             else {
                 sockets.close()
                 throw OSCConfigurationError("cannot start the OSC receiving thread (no pipe available)")
@@ -122,7 +127,9 @@ public final class OSCControlServer: @unchecked Sendable {
             self.subscriptions = subscriptions
             loop.start()
             running = true
-            logger.info("listening on \(url) and \(tcpURL)\(sockets.family == AF_INET6 ? " (IPv4 and IPv6)" : "") (prefix \(addressSpace.prefix.isEmpty ? "none" : addressSpace.prefix)); accepting \(policy)")
+            logger.info(
+                "listening on \(url) and \(tcpURL)\(sockets.family == AF_INET6 ? " (IPv4 and IPv6)" : "") (prefix \(addressSpace.prefix.isEmpty ? "none" : addressSpace.prefix)); accepting \(policy)"
+            )
         }
     }
 
@@ -178,9 +185,10 @@ public final class OSCControlServer: @unchecked Sendable {
     }
 
     public var counters: Counters {
-        Counters(received: receivedCount.load(ordering: .relaxed), applied: appliedCount.load(ordering: .relaxed),
-                 refused: refusedCount.load(ordering: .relaxed), ignoredSenders: ignoredSenderCount.load(ordering: .relaxed),
-                 suppressedReplies: throttles.withLock { $0.replies.suppressed })
+        Counters(
+            received: receivedCount.load(ordering: .relaxed), applied: appliedCount.load(ordering: .relaxed),
+            refused: refusedCount.load(ordering: .relaxed), ignoredSenders: ignoredSenderCount.load(ordering: .relaxed),
+            suppressedReplies: throttles.withLock { $0.replies.suppressed })
     }
 
     // MARK: Handling (the receiving thread)
@@ -264,7 +272,8 @@ public final class OSCControlServer: @unchecked Sendable {
         default: port = nil
         }
         guard let port, (0...65535).contains(port) else {
-            return .refused(address: address, reason: "\(arguments[0]) is not a port; give a whole number 1...65535, or 0 to reply to the source port again")
+            return .refused(
+                address: address, reason: "\(arguments[0]) is not a port; give a whole number 1...65535, or 0 to reply to the source port again")
         }
         throttles.withLock { $0.replyPorts.set(port, for: sender) }
         return .applied(address: address, notes: [])
@@ -301,7 +310,9 @@ public final class OSCControlServer: @unchecked Sendable {
             return .applied(address: path, notes: [])
         }
         guard subscriptions.add(address) else {
-            return .refused(address: path, reason: "\(OSCSubscriptions.maximum) controllers are subscribed already, the most this node serves; unsubscribe one first")
+            return .refused(
+                address: path,
+                reason: "\(OSCSubscriptions.maximum) controllers are subscribed already, the most this node serves; unsubscribe one first")
         }
         // The whole state once, so the controller starts from what plays.
         if let packet = OSCPacket.encode(router.stateReply()) { subscriptions.push(packet, to: address) }

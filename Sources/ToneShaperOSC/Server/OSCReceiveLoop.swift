@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Where a packet came from, and so where its replies go.
@@ -128,7 +128,8 @@ final class OSCReceiveLoop: @unchecked Sendable {
                 continue
             }
             if connections.count >= OSCReceiveLoop.maximumConnections,
-               let idlest = connections.min(by: { $0.lastActivity < $1.lastActivity }) {
+                let idlest = connections.min(by: { $0.lastActivity < $1.lastActivity })
+            {
                 note("\(OSCReceiveLoop.maximumConnections) TCP clients connected; closing the one idle longest (\(idlest.peer.description))")
                 drop(idlest)
             }

@@ -61,7 +61,8 @@ extension OSCControlServer {
             }
             let policy = try AccessPolicy(host: host, allow: ranges)
             guard errorRepliesPerSecond > 0, errorReplyBurst >= 1, logLinesPerSecond >= 1, maximumScheduleAhead > 0,
-                  maximumStringLength >= 1 else {
+                maximumStringLength >= 1
+            else {
                 throw OSCConfigurationError("OSC rate limits and sizes must be positive")
             }
             return (prefix, policy)

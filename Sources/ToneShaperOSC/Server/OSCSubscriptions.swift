@@ -3,7 +3,7 @@ import Synchronization
 import ToneShaperCore
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Controllers that asked to be told of every change (`<prefix>/subscribe [port] [host]`):
@@ -35,8 +35,10 @@ final class OSCSubscriptions: Sendable {
     /// - Parameters:
     ///   - send: sends one packet to an address (by UDP; any thread).
     ///   - messages: the messages that say the current value of each changed key.
-    init(send: @escaping @Sendable ([UInt8], SocketAddress) -> Bool,
-         messages: @escaping @Sendable (Set<StateKey>) -> [OSCMessage]) {
+    init(
+        send: @escaping @Sendable ([UInt8], SocketAddress) -> Bool,
+        messages: @escaping @Sendable (Set<StateKey>) -> [OSCMessage]
+    ) {
         self.send = send
         self.messages = messages
     }
@@ -49,7 +51,10 @@ final class OSCSubscriptions: Sendable {
 
     /// Stops listening, and waits for a push under way.
     func stop() {
-        feed.withLock { $0?.cancel(); $0 = nil }
+        feed.withLock {
+            $0?.cancel()
+            $0 = nil
+        }
         queue.sync {}
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A thread that sleeps in poll() on its sockets and on a wake-up pipe, so an idle node

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Seconds on a monotonic clock, for rate limits (the wall clock may jump).
@@ -70,7 +70,10 @@ struct ReplyLimiter: Sendable {
             allowed = buckets[sender]!.take(now: now)
         } else {
             if buckets.count >= maximumSenders {
-                buckets = buckets.filter { _, bucket in var b = bucket; return !b.isFull(now: now) }
+                buckets = buckets.filter { _, bucket in
+                    var b = bucket
+                    return !b.isFull(now: now)
+                }
             }
             if buckets.count < maximumSenders {
                 var bucket = TokenBucket(rate: rate, burst: burst, now: now)

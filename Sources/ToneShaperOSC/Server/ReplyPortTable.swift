@@ -28,7 +28,8 @@ struct ReplyPortTable {
         }
         clock += 1
         if ports[sender] == nil, ports.count >= ReplyPortTable.capacity,
-           let oldest = ports.min(by: { $0.value.lastUsed < $1.value.lastUsed })?.key {
+            let oldest = ports.min(by: { $0.value.lastUsed < $1.value.lastUsed })?.key
+        {
             ports[oldest] = nil
         }
         ports[sender] = (port, clock)

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// One OSC-over-TCP client. Everything is non-blocking, so a client that stalls (sends
@@ -65,7 +65,10 @@ final class StreamConnection {
                 total += n
                 continue
             }
-            if n == 0 { closedReason = .some(nil); break }
+            if n == 0 {
+                closedReason = .some(nil)
+                break
+            }
             if errno == EINTR { continue }
             if errno != EAGAIN && errno != EWOULDBLOCK { closedReason = .some(String(cString: strerror(errno))) }
             break
@@ -100,7 +103,10 @@ final class StreamConnection {
     func flush() -> Bool {
         while sent < output.count {
             let n = output.withUnsafeBytes { send(fd, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_NOSIGNAL)) }
-            if n > 0 { sent += n; continue }
+            if n > 0 {
+                sent += n
+                continue
+            }
             if n < 0 && errno == EINTR { continue }
             return n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)
         }

@@ -2,7 +2,7 @@ import Dispatch
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Opens the editor's URL in the user's browser, as the desktop does: the first program of
@@ -51,7 +51,8 @@ enum EditorLauncher {
         let status = posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, environ)
         guard status == 0 else {
             let program = arguments[0]
-            let advice = program == "xdg-open"
+            let advice =
+                program == "xdg-open"
                 ? "install xdg-utils, or set BROWSER to your browser"
                 : "check the BROWSER variable"
             return "cannot start \(program) (\(String(cString: strerror(status)))); \(advice), or open \(url) yourself"

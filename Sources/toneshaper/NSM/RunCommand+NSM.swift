@@ -1,13 +1,13 @@
 import ArgumentParser
 import Foundation
 import Logging
+import Synchronization
 import ToneShaperCore
 import ToneShaperFiles
 import ToneShaperOSC
-import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `toneshaper run` under a session manager (NSM_URL set, as nsmd, RaySession, Agordejo
@@ -35,10 +35,12 @@ extension RunCommand {
         let oscConfiguration = noOSC ? nil : OSCControlServer.Configuration(port: 0, host: oscHost, prefix: oscPrefix, allow: oscAllow)
         if httpPort != nil { logger.notice("NSM: --http-port is ignored; the editor takes the session's port, or any free one") }
         let webConfiguration = noHTTP ? nil : try self.webConfiguration()
-        let session = SessionNode(options: .init(startShape: shape, serverName: serverName, stereo: stereo,
-                                                 connect: connect, osc: oscConfiguration, web: webConfiguration, announce: !noMDNS,
-                                                 midiInput: !midi.noMIDI, midiConnect: midi.connect, midiChannel: try midi.channel()),
-                                  logger: logger)
+        let session = SessionNode(
+            options: .init(
+                startShape: shape, serverName: serverName, stereo: stereo,
+                connect: connect, osc: oscConfiguration, web: webConfiguration, announce: !noMDNS,
+                midiInput: !midi.noMIDI, midiConnect: midi.connect, midiChannel: try midi.channel()),
+            logger: logger)
         let connection: NSMConnection
         do {
             connection = try NSMConnection(url: url) { [weak session] path, arguments in
@@ -60,7 +62,7 @@ extension RunCommand {
         let refused = Mutex(false)
         session.onRefused = { _ in
             refused.withLock { $0 = true }
-            kill(getpid(), SIGTERM)   // the main thread's sigwait ends the node
+            kill(getpid(), SIGTERM)  // the main thread's sigwait ends the node
         }
         try connection.start()
         let executable = CommandLine.arguments.first ?? "toneshaper"

@@ -114,7 +114,8 @@ final class SessionNode: NSMSessionHost, @unchecked Sendable {
         let state = controller.state
         let settings = SessionDocument.NodeSettings(
             playing: state.playing, stereo: nodeStereo, jackClient: node?.clientName, jackPorts: node?.portNames ?? [],
-            oscURL: osc?.url, oscPort: osc?.port, editorURL: web?.editorURL, httpPort: web.map(\.port), savedBy: "toneshaper \(ToneShaperVersion.string)")
+            oscURL: osc?.url, oscPort: osc?.port, editorURL: web?.editorURL, httpPort: web.map(\.port),
+            savedBy: "toneshaper \(ToneShaperVersion.string)")
         do {
             try SessionDocument(shape: state.shape, settings: settings).write(to: file)
         } catch {
@@ -157,7 +158,8 @@ final class SessionNode: NSMSessionHost, @unchecked Sendable {
         // the manager believing the GUI is up.
         queue.asyncAfter(deadline: .now() + SessionNode.browserPatience) { [weak self] in
             guard let self, let web = self.web, web.pages.count == 0, self.client?.reportedGUIShown == true else { return }
-            self.logger.warning("NSM: no editor page connected within \(Int(SessionNode.browserPatience)) s of opening the browser; the GUI is reported hidden")
+            self.logger.warning(
+                "NSM: no editor page connected within \(Int(SessionNode.browserPatience)) s of opening the browser; the GUI is reported hidden")
             self.client?.report(guiShown: false)
         }
         return true
@@ -251,8 +253,9 @@ final class SessionNode: NSMSessionHost, @unchecked Sendable {
         configuration.oscPort = osc?.port
         configuration.name = nodeClientID ?? configuration.name
         configuration.searchFreePort = false
-        let services = WebHostServices(statistics: { [weak self] in self?.node?.stats() }, library: DocumentLibrary(),
-                                       scope: .listening(server: options.serverName) { [weak self] in self?.node })
+        let services = WebHostServices(
+            statistics: { [weak self] in self?.node?.stats() }, library: DocumentLibrary(),
+            scope: .listening(server: options.serverName) { [weak self] in self?.node })
         for port in [preferredPort, 0].compactMap({ $0 }) {
             configuration.port = port
             do {
@@ -265,9 +268,12 @@ final class SessionNode: NSMSessionHost, @unchecked Sendable {
                     self.queue.async { self.client?.report(guiShown: open) }
                 }
                 if let osc, options.announce {
-                    announcer = ServiceAnnouncer(name: configuration.name, services: [
-                        .init(type: "_oscjson._tcp", port: server.port), .init(type: "_osc._udp", port: osc.port),
-                        .init(type: "_osc._tcp", port: osc.port)])
+                    announcer = ServiceAnnouncer(
+                        name: configuration.name,
+                        services: [
+                            .init(type: "_oscjson._tcp", port: server.port), .init(type: "_osc._udp", port: osc.port),
+                            .init(type: "_osc._tcp", port: osc.port),
+                        ])
                 }
                 FileHandle.standardOutput.write(Data("Editor: \(server.editorURL)\n".utf8))
                 return

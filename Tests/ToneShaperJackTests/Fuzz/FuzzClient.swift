@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A UDP socket bound on loopback and connected to the node, so that the node's replies to
@@ -23,8 +23,12 @@ final class FuzzClient {
         address.sin_port = 0
         var node = address
         node.sin_port = in_port_t(UInt16(port).bigEndian)
-        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
-        let connected = withUnsafePointer(to: &node) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        let connected = withUnsafePointer(to: &node) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
         guard bound == 0, connected == 0 else { throw JackTestError("bind/connect failed") }
     }
 
@@ -48,9 +52,7 @@ final class FuzzClient {
             guard n > 0 else { return nil }
             let bytes = Array(buffer[0..<n])
             let path = String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
-            if path.hasSuffix("/error") { errorReplies += 1 }
-            else if path.hasSuffix("/ok") { okReplies += 1 }
-            else { otherReplies += 1 }
+            if path.hasSuffix("/error") { errorReplies += 1 } else if path.hasSuffix("/ok") { okReplies += 1 } else { otherReplies += 1 }
             if let want, path == want { return OSCDatagram.decodeArguments(bytes) }
         }
     }

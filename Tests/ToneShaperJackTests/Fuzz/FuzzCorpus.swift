@@ -47,19 +47,21 @@ struct FuzzCorpus {
         case 0:
             let a = Double(rng.below(1001)) / 1000 * FuzzCorpus.amplitudeCeiling
             expected["amplitude"] = a
-            return rng.below(2) == 0 ? OSCPacket.message(prefix + "/amplitude", [.float(Float(a))])
-                                     : OSCPacket.message(prefix + "/amplitude", [.double(a)])
+            return rng.below(2) == 0
+                ? OSCPacket.message(prefix + "/amplitude", [.float(Float(a))])
+                : OSCPacket.message(prefix + "/amplitude", [.double(a)])
         case 1:
             let e = Double(rng.below(101)) / 100
             expected["echo/volume"] = e
             return OSCPacket.message(prefix + "/echo/volume", [.float(Float(e))])
         case 2:
-            let lo = Double(50 + rng.below(400)), hi = lo + Double(rng.below(2000))
+            let lo = Double(50 + rng.below(400))
+            let hi = lo + Double(rng.below(2000))
             expected["frequency/min"] = lo
             expected["frequency/max"] = hi
             return OSCPacket.message(prefix + "/frequency/range", [.int(Int32(lo)), .float(Float(hi))])
         default:
-            let db = -Double(rng.below(60)) - 6.0206   // <= -6 dB keeps it under the ceiling
+            let db = -Double(rng.below(60)) - 6.0206  // <= -6 dB keeps it under the ceiling
             let linear = pow(10, db / 20)
             expected["amplitude"] = Double(Float(linear))
             return OSCPacket.message(prefix + "/amplitude/db", [.float(Float(db))])
@@ -68,9 +70,11 @@ struct FuzzCorpus {
 
     // MARK: Hostile messages
 
-    static let addresses = ["/frequency/range", "/frequency/min", "/frequency/max", "/wave", "/echo", "/echo/offset",
-                            "/echo/volume", "/amplitude", "/amplitude/db", "/scale", "/duration", "/fidelity", "/points",
-                            "/load", "/save", "/play", "/stop", "/fourier-terms", "/anti-alias"]
+    static let addresses = [
+        "/frequency/range", "/frequency/min", "/frequency/max", "/wave", "/echo", "/echo/offset",
+        "/echo/volume", "/amplitude", "/amplitude/db", "/scale", "/duration", "/fidelity", "/points",
+        "/load", "/save", "/play", "/stop", "/fourier-terms", "/anti-alias",
+    ]
 
     private mutating func anyAddress() -> String { prefix + FuzzCorpus.addresses[rng.below(FuzzCorpus.addresses.count)] }
 
@@ -122,8 +126,10 @@ struct FuzzCorpus {
     }
 
     private mutating func unknownAddress() -> [UInt8] {
-        let paths = ["/nope", "/toneshaper", "/toneshaper/", "/toneshaper/amplitude/x", "/toneshaper/*", "/toneshaper/[a-z]",
-                     "/TONESHAPER/AMPLITUDE", "//", "/toneshaper/frequency", String(repeating: "/a", count: 200)]
+        let paths = [
+            "/nope", "/toneshaper", "/toneshaper/", "/toneshaper/amplitude/x", "/toneshaper/*", "/toneshaper/[a-z]",
+            "/TONESHAPER/AMPLITUDE", "//", "/toneshaper/frequency", String(repeating: "/a", count: 200),
+        ]
         return OSCPacket.message(paths[rng.below(paths.count)], [.float(0.1)])
     }
 
@@ -165,7 +171,12 @@ struct FuzzCorpus {
 /// OSC 1.0 encoding with every argument type the fuzzer needs.
 enum OSCPacket {
     enum Argument {
-        case int(Int32), float(Float), double(Double), int64(Int64), string(String), blob([UInt8])
+        case int(Int32)
+        case float(Float)
+        case double(Double)
+        case int64(Int64)
+        case string(String)
+        case blob([UInt8])
         case trueValue, falseValue, nilValue
     }
 
@@ -182,13 +193,24 @@ enum OSCPacket {
         var payload: [UInt8] = []
         for a in arguments {
             switch a {
-            case .int(let i): tags += "i"; payload += bigEndian(UInt32(bitPattern: i))
-            case .float(let f): tags += "f"; payload += bigEndian(f.bitPattern)
-            case .double(let d): tags += "d"; payload += bigEndian(d.bitPattern)
-            case .int64(let h): tags += "h"; payload += bigEndian(UInt64(bitPattern: h))
-            case .string(let s): tags += "s"; payload += padded(s)
+            case .int(let i):
+                tags += "i"
+                payload += bigEndian(UInt32(bitPattern: i))
+            case .float(let f):
+                tags += "f"
+                payload += bigEndian(f.bitPattern)
+            case .double(let d):
+                tags += "d"
+                payload += bigEndian(d.bitPattern)
+            case .int64(let h):
+                tags += "h"
+                payload += bigEndian(UInt64(bitPattern: h))
+            case .string(let s):
+                tags += "s"
+                payload += padded(s)
             case .blob(let b):
-                tags += "b"; payload += bigEndian(UInt32(b.count)) + b
+                tags += "b"
+                payload += bigEndian(UInt32(b.count)) + b
                 while payload.count % 4 != 0 { payload.append(0) }
             case .trueValue: tags += "T"
             case .falseValue: tags += "F"

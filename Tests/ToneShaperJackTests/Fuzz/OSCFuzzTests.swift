@@ -31,7 +31,8 @@ extension WithJackServer {
 
             var corpus = FuzzCorpus(seed: Self.seed)
             let started = Date()
-            var sent = 0, barriers = 0
+            var sent = 0
+            var barriers = 0
             while sent < total {
                 // Bursts at full speed, then a /state round trip as a barrier, so the
                 // node's receive buffer never overflows and drops a valid message.
@@ -49,7 +50,8 @@ extension WithJackServer {
             let statsAfter = try #require(try OSCDatagram.stats(port: port))
             client.drain()
 
-            print("""
+            print(
+                """
                 fuzz: \(sent) messages (\(corpus.validCount) valid) in \(String(format: "%.1f", elapsed)) s, \
                 \(client.errorReplies) /error replies, \(client.okReplies) /ok, \(barriers + 2) state checks; \
                 xruns \(Int(statsBefore["xruns"] ?? 0)) -> \(Int(statsAfter["xruns"] ?? 0)), \

@@ -29,9 +29,9 @@ extension WithJackServer {
             ]
             for sent in 0..<6_000 {
                 switch rng.below(3) {
-                case 0:   // valid, scheduled 10 to 50 s ahead: the first 64 are taken, the rest refused
+                case 0:  // valid, scheduled 10 to 50 s ahead: the first 64 are taken, the rest refused
                     client.send(OSCDatagram.bundle(at: now + 10 + 40 * rng.nextUnit(), [silencing[rng.below(silencing.count)]]))
-                case 1:   // too far ahead: refused
+                case 1:  // too far ahead: refused
                     client.send(OSCDatagram.bundle(at: now + 61 + 3600 * rng.nextUnit(), [silencing[0]]))
                 default:
                     client.send(corpus.next().packet)

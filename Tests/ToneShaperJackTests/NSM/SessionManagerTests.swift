@@ -3,7 +3,7 @@ import Testing
 import ToneShaperTestSupport
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 extension WithJackServer {
@@ -11,8 +11,10 @@ extension WithJackServer {
     /// executable by the tests' own manager on a private JACK server.
     @Suite struct SessionManager {
         /// A node started as nsmd starts it: no arguments (unless given), NSM_URL set.
-        static func start(_ manager: TestSessionManager, on server: PrivateJackServer, arguments: [String] = [],
-                          environment: [String: String] = [:]) async throws -> NodeProcess {
+        static func start(
+            _ manager: TestSessionManager, on server: PrivateJackServer, arguments: [String] = [],
+            environment: [String: String] = [:]
+        ) async throws -> NodeProcess {
             let node = try NodeProcess(arguments, server: server, environment: manager.environment.merging(environment) { $1 })
             let announce = try #require(await manager.expect("/nsm/server/announce"), "no announce; stderr: \(node.stderr.text)")
             // The browser editor is the optional GUI; without it (--no-http) there is none.
@@ -52,10 +54,13 @@ extension WithJackServer {
             let node = try await Self.start(manager, on: server)
             let announce = try #require(manager.received.last)
             #expect(announce.arguments.count == 6)
-            if case .int(let major) = announce.arguments[3], case .int(let minor) = announce.arguments[4], case .int(let pid) = announce.arguments[5] {
+            if case .int(let major) = announce.arguments[3], case .int(let minor) = announce.arguments[4], case .int(let pid) = announce.arguments[5]
+            {
                 #expect((major, minor) == (1, 1))
                 #expect(pid == node.process.processIdentifier)
-            } else { Issue.record("announce arguments: \(announce)") }
+            } else {
+                Issue.record("announce arguments: \(announce)")
+            }
             #expect(announce.strings[2].hasSuffix("toneshaper"))
 
             // Nothing in JACK before the open.
@@ -92,8 +97,9 @@ extension WithJackServer {
 
             // Session messages sent to the control port are not answered as unknown addresses.
             #expect(try OSCDatagram.request(OSCDatagram.message("/nsm/client/save", []), toPort: oscPort, timeout: 0.5) == nil)
-            #expect(try OSCDatagram.request(OSCDatagram.message("/toneshaper/no-such-thing", []), toPort: oscPort) != nil,
-                    "other unknown addresses are still answered")
+            #expect(
+                try OSCDatagram.request(OSCDatagram.message("/toneshaper/no-such-thing", []), toPort: oscPort) != nil,
+                "other unknown addresses are still answered")
 
             // nsmd's quit: SIGTERM closes cleanly, without saving.
             try OSCDatagram.send(OSCDatagram.message("/toneshaper/amplitude", [.float(0.1)]), toPort: oscPort)
@@ -152,7 +158,8 @@ extension WithJackServer {
             let f1 = SignalAnalysis.dominantFrequency(after.samples, sampleRate: after.sampleRate, start: 8192, size: 32_768)
             #expect(abs(f0 - 440) < 1 && abs(f1 - 440) < 1, "\(f0) Hz, \(f1) Hz")
             // A triangle at 0.3: RMS 0.3/√3, not the template's sine at 0.5.
-            let r0 = SignalAnalysis.rms(before.samples), r1 = SignalAnalysis.rms(after.samples)
+            let r0 = SignalAnalysis.rms(before.samples)
+            let r1 = SignalAnalysis.rms(after.samples)
             #expect(abs(r0 - 0.3 / 3.0.squareRoot()) < 0.01 && abs(r1 - r0) < 0.005, "RMS \(r0), \(r1)")
             let p0 = Self.harmonicProfile(before.samples, rate: before.sampleRate, fundamental: 440, amplitude: 0.3)
             let p1 = Self.harmonicProfile(after.samples, rate: after.sampleRate, fundamental: 440, amplitude: 0.3)
@@ -228,7 +235,8 @@ extension WithJackServer {
             let node = try await Self.start(manager, on: server, arguments: [template])
             let pid = node.process.processIdentifier
             try manager.welcome()
-            #expect(try await manager.open(scratch.url.appendingPathComponent("toneshaper.nAAAA").path, clientID: "toneshaper.nAAAA")?.path == "/reply")
+            #expect(
+                try await manager.open(scratch.url.appendingPathComponent("toneshaper.nAAAA").path, clientID: "toneshaper.nAAAA")?.path == "/reply")
             try await node.waitUntilReady()
             let port = try #require(node.oscPort)
 
@@ -266,7 +274,8 @@ extension WithJackServer {
 
             // A stranger on the machine cannot open a session (nor make the node write files).
             let strangerPath = scratch.url.appendingPathComponent("stolen").path
-            try manager.send(raw: OSCDatagram.message("/nsm/client/open", [.string(strangerPath), .string("x"), .string("evil")]), fromStranger: true)
+            try manager.send(
+                raw: OSCDatagram.message("/nsm/client/open", [.string(strangerPath), .string("x"), .string("evil")]), fromStranger: true)
             try await Task.sleep(for: .milliseconds(500))
             #expect(!Self.clients(of: server).contains("evil"))
 
@@ -279,13 +288,13 @@ extension WithJackServer {
 
             try manager.send(raw: OSCDatagram.message("/nsm/client/save", []), fromStranger: true)
             try manager.send(raw: Array("not OSC at all".utf8))
-            try manager.send(raw: [0x2F, 0x6E, 0x73, 0x6D])   // "/nsm", truncated
+            try manager.send(raw: [0x2F, 0x6E, 0x73, 0x6D])  // "/nsm", truncated
             let refusals: [([OSCDatagram.Argument], Int32)] = [
-                ([.string(path)], -1),                                                       // too few arguments
-                ([.string(path), .string("x"), .int(7)], -1),                               // wrong type
+                ([.string(path)], -1),  // too few arguments
+                ([.string(path), .string("x"), .int(7)], -1),  // wrong type
                 ([.string("relative/toneshaper.nX"), .string("x"), .string("toneshaper.nX")], -1),
                 ([.string(scratch.url.path + "/../../tmp/x"), .string("x"), .string("toneshaper.nX")], -1),
-                ([.string(path), .string("x"), .string("system:capture_1")], -1),            // not a JACK client name
+                ([.string(path), .string("x"), .string("system:capture_1")], -1),  // not a JACK client name
                 ([.string(scratch.url.path + "/missing/toneshaper.nX"), .string("x"), .string("toneshaper.nX")], -10),  // ERR_CREATE_FAILED
             ]
             for (arguments, code) in refusals {

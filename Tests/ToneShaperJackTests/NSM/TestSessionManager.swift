@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A session manager of the tests' own, speaking NSM over plain UDP as nsmd does: it waits
@@ -34,7 +34,10 @@ final class TestSessionManager: @unchecked Sendable {
                 bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
             }
         }
-        guard bound else { close(fd); throw JackTestError("bind() failed") }
+        guard bound else {
+            close(fd)
+            throw JackTestError("bind() failed")
+        }
         socketFD = fd
         port = Int(UInt16(bigEndian: address.sin_port))
     }
@@ -102,7 +105,9 @@ final class TestSessionManager: @unchecked Sendable {
 
     /// The announce reply nsmd sends.
     func welcome() throws {
-        try send("/reply", [.string("/nsm/server/announce"), .string("Welcome"), .string("Test Session Manager"), .string(":server-control:optional-gui:")])
+        try send(
+            "/reply",
+            [.string("/nsm/server/announce"), .string("Welcome"), .string("Test Session Manager"), .string(":server-control:optional-gui:")])
     }
 
     /// `/nsm/client/open`, and the answer (a `/reply` or an `/error` to it).

@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Finding and running the command-line tools the JACK tests drive (jackd, jack_lsp,
@@ -38,8 +38,10 @@ enum ExternalTools {
     /// Runs a tool to completion (killed after `timeout` seconds) and returns its exit status
     /// and standard output.
     @discardableResult
-    static func run(_ tool: String, _ arguments: [String], environment: [String: String] = [:],
-                    timeout: Double = 10) throws -> (status: Int32, output: String) {
+    static func run(
+        _ tool: String, _ arguments: [String], environment: [String: String] = [:],
+        timeout: Double = 10
+    ) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path(of: tool) ?? tool)
         process.arguments = arguments

@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `toneshaper run ...` as a child process, talking to a private JACK server.
@@ -83,9 +83,9 @@ final class ScratchDirectory {
     func constantTone(frequency: Double, amplitude: Double, wave: String = "Sine") throws -> String {
         let path = url.appendingPathComponent("constant-\(Int(frequency)).toneshaper").path
         let json = """
-        {"points": [[0, \(frequency)]], "duration": 1, "minFrequency": 20, "maxFrequency": 2000,
-         "componentType": "\(wave)", "scaleType": "None", "amplitude": \(amplitude)}
-        """
+            {"points": [[0, \(frequency)]], "duration": 1, "minFrequency": 20, "maxFrequency": 2000,
+             "componentType": "\(wave)", "scaleType": "None", "amplitude": \(amplitude)}
+            """
         try json.write(toFile: path, atomically: true, encoding: .utf8)
         return path
     }

@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A minimal OSC encoder and UDP sender for the tests: plain messages (what `oscsend`
@@ -15,9 +15,15 @@ enum OSCDatagram {
 
     static func message(_ path: String, _ arguments: [Argument]) -> [UInt8] {
         var bytes = padded(path)
-        bytes += padded("," + arguments.map { a -> String in
-            switch a { case .float: "f"; case .int: "i"; case .string: "s" }
-        }.joined())
+        bytes += padded(
+            ","
+                + arguments.map { a -> String in
+                    switch a {
+                    case .float: "f"
+                    case .int: "i"
+                    case .string: "s"
+                    }
+                }.joined())
         for argument in arguments {
             switch argument {
             case .float(let f): bytes += bigEndian(f.bitPattern)
@@ -80,9 +86,15 @@ enum OSCDatagram {
         var arguments: [Argument] = []
         for tag in tags.dropFirst() {
             switch tag {
-            case "f": guard let w = word(at: &offset) else { return nil }; arguments.append(.float(Float(bitPattern: w)))
-            case "i": guard let w = word(at: &offset) else { return nil }; arguments.append(.int(Int32(bitPattern: w)))
-            case "s": guard let s = string(at: &offset) else { return nil }; arguments.append(.string(s))
+            case "f":
+                guard let w = word(at: &offset) else { return nil }
+                arguments.append(.float(Float(bitPattern: w)))
+            case "i":
+                guard let w = word(at: &offset) else { return nil }
+                arguments.append(.int(Int32(bitPattern: w)))
+            case "s":
+                guard let s = string(at: &offset) else { return nil }
+                arguments.append(.string(s))
             default: return nil
             }
         }
@@ -97,8 +109,12 @@ enum OSCDatagram {
         for argument in reply {
             switch argument {
             case .string(let s): key = s
-            case .float(let f): if let k = key { result[k] = Double(f) }; key = nil
-            case .int(let i): if let k = key { result[k] = Double(i) }; key = nil
+            case .float(let f):
+                if let k = key { result[k] = Double(f) }
+                key = nil
+            case .int(let i):
+                if let k = key { result[k] = Double(i) }
+                key = nil
             }
         }
         return result

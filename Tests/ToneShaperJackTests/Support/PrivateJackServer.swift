@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A JACK server of the test's own: the dummy driver (no sound card), not real-time, under
@@ -69,7 +69,8 @@ final class PrivateJackServer: @unchecked Sendable {
     /// `jack_lsp -c`: every port and what it is connected to (nil if the server is away).
     func connections() -> [String: [String]]? {
         guard let result = try? ExternalTools.run("jack_lsp", ["-c"], environment: environment, timeout: 3),
-              result.status == 0 else { return nil }
+            result.status == 0
+        else { return nil }
         var ports: [String: [String]] = [:]
         var current: String?
         for line in result.output.split(separator: "\n") {
@@ -87,9 +88,11 @@ final class PrivateJackServer: @unchecked Sendable {
     func record(_ port: String, seconds: Double, into directory: URL) throws -> (samples: [Float], sampleRate: Double) {
         let file = directory.appendingPathComponent("capture-\(UUID().uuidString).wav")
         defer { try? FileManager.default.removeItem(at: file) }
-        let result = try ExternalTools.run("jack_capture", [
-            "--channels", "1", "--port", port, "--recording-time", String(seconds), "--daemon", file.path,
-        ], environment: environment, timeout: seconds + 10)
+        let result = try ExternalTools.run(
+            "jack_capture",
+            [
+                "--channels", "1", "--port", port, "--recording-time", String(seconds), "--daemon", file.path,
+            ], environment: environment, timeout: seconds + 10)
         guard result.status == 0, FileManager.default.fileExists(atPath: file.path) else {
             throw JackTestError("jack_capture failed (status \(result.status))")
         }

@@ -45,7 +45,7 @@ struct RecordingAnalysis {
         let window = 48
         let omega = 2 * Double.pi * frequency / sampleRate
         return jumps.filter { j in
-            guard j >= window, j + window <= samples.count else { return false }   // too near an edge to judge
+            guard j >= window, j + window <= samples.count else { return false }  // too near an edge to judge
             let before = fit(omega: omega, range: (j - window)..<j)
             let after = fit(omega: omega, range: j..<(j + window))
             let levelsAgree = [before.amplitude, after.amplitude].allSatisfy { a in
@@ -64,10 +64,20 @@ struct RecordingAnalysis {
     /// Least-squares fit of a sin(omega n) + b cos(omega n) over `range`: amplitude and
     /// phase of the sine, in absolute sample numbering.
     func fit(omega: Double, range: Range<Int>) -> (amplitude: Double, phase: Double) {
-        var ss = 0.0, cc = 0.0, sc = 0.0, xs = 0.0, xc = 0.0
+        var ss = 0.0
+        var cc = 0.0
+        var sc = 0.0
+        var xs = 0.0
+        var xc = 0.0
         for n in range {
-            let s = sin(omega * Double(n)), c = cos(omega * Double(n)), x = Double(samples[n])
-            ss += s * s; cc += c * c; sc += s * c; xs += x * s; xc += x * c
+            let s = sin(omega * Double(n))
+            let c = cos(omega * Double(n))
+            let x = Double(samples[n])
+            ss += s * s
+            cc += c * c
+            sc += s * c
+            xs += x * s
+            xc += x * c
         }
         let det = ss * cc - sc * sc
         let a = (xs * cc - xc * sc) / det

@@ -8,7 +8,7 @@ import Synchronization
 /// its callback takes a lock (the dummy server runs without real-time scheduling).
 final class TestMIDIClient: @unchecked Sendable {
     private struct Pending {
-        var frame: UInt32       // JACK frame time
+        var frame: UInt32  // JACK frame time
         var bytes: [UInt8]
     }
 
@@ -22,9 +22,11 @@ final class TestMIDIClient: @unchecked Sendable {
 
     init(server: PrivateJackServer, name: String = "testmidi", connectTo destination: String?) throws {
         var status = JackStatus(rawValue: 0)
-        guard let client = name.withCString({ n in
-            server.name.withCString { toneshaper_jack_client_open_on(n, JackNoStartServer, &status, $0) }
-        }) else { throw JackTestError("the test MIDI client could not open (status \(status.rawValue))") }
+        guard
+            let client = name.withCString({ n in
+                server.name.withCString { toneshaper_jack_client_open_on(n, JackNoStartServer, &status, $0) }
+            })
+        else { throw JackTestError("the test MIDI client could not open (status \(status.rawValue))") }
         guard let port = jack_port_register(client, "out", toneshaper_jack_midi_type(), UInt(JackPortIsOutput.rawValue), 0) else {
             jack_client_close(client)
             throw JackTestError("the test MIDI client could not register its port")
@@ -32,11 +34,13 @@ final class TestMIDIClient: @unchecked Sendable {
         self.client = client
         self.port = port
         rate = Double(jack_get_sample_rate(client))
-        jack_set_process_callback(client, { frames, arg in
-            guard let arg else { return 0 }
-            Unmanaged<TestMIDIClient>.fromOpaque(arg).takeUnretainedValue().process(frames)
-            return 0
-        }, Unmanaged.passUnretained(self).toOpaque())
+        jack_set_process_callback(
+            client,
+            { frames, arg in
+                guard let arg else { return 0 }
+                Unmanaged<TestMIDIClient>.fromOpaque(arg).takeUnretainedValue().process(frames)
+                return 0
+            }, Unmanaged.passUnretained(self).toOpaque())
         guard jack_activate(client) == 0 else {
             jack_client_close(client)
             throw JackTestError("the test MIDI client could not activate")
@@ -65,7 +69,10 @@ final class TestMIDIClient: @unchecked Sendable {
             var kept: [Pending] = []
             for event in pending {
                 let offset = Int64(Int32(bitPattern: event.frame &- start))
-                if offset >= Int64(frames) { kept.append(event); continue }
+                if offset >= Int64(frames) {
+                    kept.append(event)
+                    continue
+                }
                 let at = UInt32(max(0, offset))
                 let result = event.bytes.withUnsafeBufferPointer { jack_midi_event_write(buffer, at, $0.baseAddress, $0.count) }
                 if result == 0 { written.wrappingAdd(1, ordering: .relaxed) } else { refused.wrappingAdd(1, ordering: .relaxed) }

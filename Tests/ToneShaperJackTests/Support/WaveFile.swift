@@ -13,9 +13,12 @@ struct WaveFile {
         func u16(_ i: Int) -> Int { Int(bytes[i]) | Int(bytes[i + 1]) << 8 }
         func u32(_ i: Int) -> Int { u16(i) | u16(i + 2) << 16 }
         guard bytes.count >= 12, String(decoding: bytes[0..<4], as: UTF8.self) == "RIFF",
-              String(decoding: bytes[8..<12], as: UTF8.self) == "WAVE" else { throw JackTestError("\(url.path): not a WAV file") }
-        var format = 0, bits = 0
-        var rate = 0, channelCount = 0
+            String(decoding: bytes[8..<12], as: UTF8.self) == "WAVE"
+        else { throw JackTestError("\(url.path): not a WAV file") }
+        var format = 0
+        var bits = 0
+        var rate = 0
+        var channelCount = 0
         var offset = 12
         var decoded: [Float]?
         while offset + 8 <= bytes.count {

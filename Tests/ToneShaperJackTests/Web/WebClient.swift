@@ -1,16 +1,17 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A real HTTP client for the node's web side: URLSession for ordinary requests, and raw
 /// bytes over TCP for the ones URLSession will not send (a forged Host, a lying
 /// Content-Length).
 struct WebClient {
-    let base: String   // "http://127.0.0.1:PORT"
+    let base: String  // "http://127.0.0.1:PORT"
 
     var port: Int { Int(base.split(separator: ":").last ?? "") ?? 0 }
 
@@ -64,9 +65,11 @@ struct WebClient {
             // One response is enough: stop once its body has arrived.
             let reply = String(decoding: received, as: UTF8.self)
             if let headerEnd = reply.range(of: "\r\n\r\n"),
-               let lengthLine = reply[..<headerEnd.lowerBound].split(separator: "\r\n").first(where: { $0.lowercased().hasPrefix("content-length:") }),
-               let length = Int(lengthLine.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)),
-               reply.utf8.distance(from: reply.utf8.startIndex, to: headerEnd.upperBound) + length <= received.count {
+                let lengthLine = reply[..<headerEnd.lowerBound].split(separator: "\r\n").first(where: { $0.lowercased().hasPrefix("content-length:") }
+                ),
+                let length = Int(lengthLine.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)),
+                reply.utf8.distance(from: reply.utf8.startIndex, to: headerEnd.upperBound) + length <= received.count
+            {
                 break
             }
         }

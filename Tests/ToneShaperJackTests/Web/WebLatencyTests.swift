@@ -7,7 +7,7 @@ import ToneShaperTestSupport
 import ToneShaperWeb
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// When the client sent its WebSocket message, and when the first process callback found
@@ -30,7 +30,8 @@ extension WithJackServer {
         static let hooks = RealtimeCycleHooks(
             enter: {
                 if webSentAt.load(ordering: .acquiring) != 0 && webSeenAt.load(ordering: .relaxed) == 0,
-                   let controller = webWatchedController, controller.queuedCommandCount > 0 {
+                    let controller = webWatchedController, controller.queuedCommandCount > 0
+                {
                     webSeenAt.store(nanoseconds(), ordering: .releasing)
                 }
             },
@@ -42,12 +43,15 @@ extension WithJackServer {
             let controller = EngineController(shape: .defaultShape, sampleRate: 48_000)
             webWatchedController = controller
             defer { webWatchedController = nil }
-            let node = JackNode(controller: controller, configuration: JackNodeConfiguration(
-                clientName: "ts-web-latency", serverName: server.name, autoConnect: false, cycleHooks: Self.hooks))
+            let node = JackNode(
+                controller: controller,
+                configuration: JackNodeConfiguration(
+                    clientName: "ts-web-latency", serverName: server.name, autoConnect: false, cycleHooks: Self.hooks))
             try node.start()
             defer { node.stop() }
-            let web = try WebControlServer(controller: controller, configuration: WebConfiguration(port: 0, searchFreePort: false),
-                                           services: WebHostServices(statistics: { node.stats() }))
+            let web = try WebControlServer(
+                controller: controller, configuration: WebConfiguration(port: 0, searchFreePort: false),
+                services: WebHostServices(statistics: { node.stats() }))
             try web.start()
             defer { web.stop() }
             let socket = try RawWebSocket(port: web.port)
@@ -79,12 +83,16 @@ extension WithJackServer {
                 latencies.sort()
                 func at(_ q: Double) -> Double { latencies.isEmpty ? -1 : latencies[min(latencies.count - 1, Int(q * Double(latencies.count)))] }
                 medians.append(at(0.5))
-                report.append(String(format: "%@: p50 %.2f ms, p90 %.2f ms, max %.2f ms (%d of 60 applied)",
-                                     name, at(0.5), at(0.9), latencies.last ?? -1, latencies.count))
+                report.append(
+                    String(
+                        format: "%@: p50 %.2f ms, p90 %.2f ms, max %.2f ms (%d of 60 applied)",
+                        name, at(0.5), at(0.9), latencies.last ?? -1, latencies.count))
                 #expect(latencies.count >= 55, "\(name)")
             }
-            print(String(format: "web latency, WebSocket message to the callback that renders it (period %d frames = %.2f ms; goal <= %.2f ms):",
-                         period, periodMs, periodMs + 15))
+            print(
+                String(
+                    format: "web latency, WebSocket message to the callback that renders it (period %d frames = %.2f ms; goal <= %.2f ms):",
+                    period, periodMs, periodMs + 15))
             for line in report { print("  " + line) }
             // The goal, on the medians: a shared 2-core machine's worst cases are its own.
             for median in medians { #expect(median <= periodMs + 15) }
@@ -102,7 +110,10 @@ final class RawWebSocket {
         socket = try LoopbackTCP(port: port)
         var noDelay: Int32 = 1
         setsockopt(socket.fd, Int32(IPPROTO_TCP), TCP_NODELAY, &noDelay, socklen_t(MemoryLayout<Int32>.size))
-        try socket.write(Array("GET / HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n".utf8))
+        try socket.write(
+            Array(
+                "GET / HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+                    .utf8))
         var reply = [UInt8]()
         var byte: UInt8 = 0
         while !(reply.count >= 4 && reply.suffix(4) == [13, 10, 13, 10]) {
@@ -119,7 +130,9 @@ final class RawWebSocket {
     func sendText(_ text: String) throws {
         let payload = Array(text.utf8)
         var frame: [UInt8] = [0x81]
-        if payload.count < 126 { frame.append(0x80 | UInt8(payload.count)) } else {
+        if payload.count < 126 {
+            frame.append(0x80 | UInt8(payload.count))
+        } else {
             frame += [0x80 | 126, UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)]
         }
         let mask: [UInt8] = [0x12, 0x34, 0x56, 0x78]

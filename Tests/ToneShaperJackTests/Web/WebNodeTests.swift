@@ -11,8 +11,9 @@ extension WithJackServer {
         static let sirenDuration = 4.0
 
         static func startSiren(_ server: PrivateJackServer, _ extra: [String] = [], library: URL? = nil) async throws -> (NodeProcess, WebClient) {
-            let node = try NodeProcess(["siren", "--no-auto-connect", "--osc-port", "0", "--http-port", "0"] + extra, server: server,
-                                       environment: library.map { ["TONESHAPER_LIBRARY": $0.path] } ?? [:])
+            let node = try NodeProcess(
+                ["siren", "--no-auto-connect", "--osc-port", "0", "--http-port", "0"] + extra, server: server,
+                environment: library.map { ["TONESHAPER_LIBRARY": $0.path] } ?? [:])
             try await node.waitUntilReady()
             return (node, try await node.webClient())
         }
@@ -59,7 +60,11 @@ extension WithJackServer {
             // The OSC side sees the same node.
             let port = try #require(node.oscPort)
             let reply = try #require(try OSCDatagram.request(OSCDatagram.message("/toneshaper/state", []), toPort: port))
-            #expect(reply.contains { if case .float(let f) = $0 { return f == 0.5 }; return false })
+            #expect(
+                reply.contains {
+                    if case .float(let f) = $0 { return f == 0.5 }
+                    return false
+                })
 
             // Refusals: each says why, in the page's words, and nothing changes.
             let before = try await web.get("/state").body
@@ -77,9 +82,12 @@ extension WithJackServer {
             let rebound = try web.raw("GET /state HTTP/1.1\r\nHost: attacker.example:\(web.port)\r\n\r\n")
             #expect(rebound.status == 421)
             // Another site's page in the same browser.
-            let foreign = try web.raw("POST /control/amplitude HTTP/1.1\r\nHost: 127.0.0.1:\(web.port)\r\nOrigin: http://attacker.example\r\nContent-Length: 3\r\n\r\n[0]")
+            let foreign = try web.raw(
+                "POST /control/amplitude HTTP/1.1\r\nHost: 127.0.0.1:\(web.port)\r\nOrigin: http://attacker.example\r\nContent-Length: 3\r\n\r\n[0]")
             #expect(foreign.status == 403)
-            let websocket = try web.raw("GET / HTTP/1.1\r\nHost: 127.0.0.1:\(web.port)\r\nOrigin: http://attacker.example\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+            let websocket = try web.raw(
+                "GET / HTTP/1.1\r\nHost: 127.0.0.1:\(web.port)\r\nOrigin: http://attacker.example\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+            )
             #expect(websocket.status == 403)
             #expect(try await web.get("/state").body == before)
             #expect(await node.stop() == 0)

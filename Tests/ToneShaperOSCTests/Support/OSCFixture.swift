@@ -1,9 +1,10 @@
 import Testing
 import ToneShaperCore
+
 @testable import ToneShaperOSC
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A controller with no audio thread, an OSC server on a free loopback port, and a client
@@ -15,9 +16,11 @@ final class OSCFixture {
     /// The audio side, never run: what the controller sends waits in its channel.
     let audio: AudioSideBox
 
-    init(_ configure: (inout OSCControlServer.Configuration) -> Void = { _ in },
-         services: OSCHostServices = OSCHostServices(), documents: (any DocumentStore)? = nil,
-         clientHost: String = "127.0.0.1") throws {
+    init(
+        _ configure: (inout OSCControlServer.Configuration) -> Void = { _ in },
+        services: OSCHostServices = OSCHostServices(), documents: (any DocumentStore)? = nil,
+        clientHost: String = "127.0.0.1"
+    ) throws {
         controller = EngineController(shape: .defaultShape, sampleRate: 48_000, documents: documents)
         audio = AudioSideBox(controller.makeRenderer())
         var configuration = OSCControlServer.Configuration(port: 0)
@@ -32,8 +35,10 @@ final class OSCFixture {
     }
 
     /// Sends one message and returns the single reply (nil after `timeout`).
-    func request(_ path: String, _ arguments: [OSCValue] = [], at tag: OSCTimeTag? = nil,
-                 timeout: Double = 2) throws -> OSCMessage? {
+    func request(
+        _ path: String, _ arguments: [OSCValue] = [], at tag: OSCTimeTag? = nil,
+        timeout: Double = 2
+    ) throws -> OSCMessage? {
         let replies = try client.request(path, arguments, at: tag, timeout: timeout)
         return replies.first
     }
@@ -83,7 +88,8 @@ func firstInterfaceAddress(family: Int32, _ pick: (UnsafePointer<sockaddr>) -> S
     while let entry = cursor {
         defer { cursor = entry.pointee.ifa_next }
         guard let address = entry.pointee.ifa_addr, address.pointee.sa_family == sa_family_t(family),
-              entry.pointee.ifa_flags & UInt32(IFF_UP) != 0 else { continue }
+            entry.pointee.ifa_flags & UInt32(IFF_UP) != 0
+        else { continue }
         if let text = pick(address) { return text }
     }
     return nil
