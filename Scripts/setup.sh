@@ -9,8 +9,9 @@ cd "$(dirname "$0")/.."
 # (desktop-file-utils: the install test validates the desktop entry; chromium and
 # chromium-driver: the browser test of the web editor; libcurl4-openssl-dev: the static
 # link of Foundation's networking, which the web server package brings in;
-# libavahi-client-dev: announcing the node over mDNS; avahi-utils: its test).
-packages=(libsndfile1-dev libjack-jackd2-dev liblo-dev jackd2 jack-capture liblo-tools sox desktop-file-utils chromium chromium-driver libcurl4-openssl-dev libavahi-client-dev avahi-utils)
+# libavahi-client-dev: announcing the node over mDNS; avahi-utils, avahi-daemon, dbus and
+# iproute2: its test, which Scripts/test-mdns.sh gives a private responder).
+packages=(libsndfile1-dev libjack-jackd2-dev liblo-dev jackd2 jack-capture liblo-tools sox desktop-file-utils chromium chromium-driver libcurl4-openssl-dev libavahi-client-dev avahi-utils avahi-daemon dbus iproute2)
 
 say() { printf '==> %s\n' "$*"; }
 
