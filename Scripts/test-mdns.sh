@@ -24,7 +24,9 @@ start() {
     fi
     rm -rf "$state"
     mkdir -p "$state"
-    if [[ ! -S /run/dbus/system_bus_socket ]]; then
+    if ! dbus-send --system --print-reply --dest=org.freedesktop.DBus / org.freedesktop.DBus.GetId >/dev/null 2>&1; then
+        # None answers: a socket or pid file left is stale (a bus killed without cleaning up).
+        rm -f /run/dbus/system_bus_socket /run/dbus/pid
         mkdir -p /run/dbus
         dbus-daemon --system --fork --print-pid >"$state/dbus.pid"
         say "mDNS: started a system D-Bus for the run (pid $(cat "$state/dbus.pid"))"
@@ -69,6 +71,7 @@ stop() {
     fi
     if [[ -f "$state/dbus.pid" ]]; then
         kill "$(cat "$state/dbus.pid")" 2>/dev/null || true
+        rm -f /run/dbus/system_bus_socket /run/dbus/pid
     fi
     rm -rf "$state"
 }
