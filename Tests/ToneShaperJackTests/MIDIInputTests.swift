@@ -40,11 +40,12 @@ extension WithJackServer {
 
             deinit { midiClient = nil }
 
-            /// Records `seconds`; `events` are sent at their delays (seconds from the call).
+            /// Records `seconds`; `events` are sent at their delays (seconds from the moment the
+            /// recorder is connected, so from about the recording's start).
             func record(seconds: Double, _ events: [(Double, [[UInt8]])] = []) async throws -> [Float] {
+                let recording = try await server.startRecording(node.ports[0], seconds: seconds, into: fixture.scratch.url)
                 for (delay, messages) in events { midi.send(messages, after: delay) }
-                let (port, directory, server) = (node.ports[0], fixture.scratch.url, server)
-                let (samples, rate) = try await Task.detached { try server.record(port, seconds: seconds, into: directory) }.value
+                let (samples, rate) = try await recording.value
                 #expect(rate == MIDIInput.rate)
                 return samples
             }
@@ -245,12 +246,12 @@ extension WithJackServer {
         @Test func transportStartAndStopDriveTheNode() async throws {
             try await Self.withRig(["--transport"]) { rig in
                 let transport = try TransportTool(server: rig.server)
-                let recording = Task.detached { [rig] in try await rig.record(seconds: 3.5) }
+                let recording = try await rig.server.startRecording(rig.node.ports[0], seconds: 3.5, into: rig.fixture.scratch.url)
                 try await Task.sleep(for: .milliseconds(1000))
                 transport.send("play")
                 try await Task.sleep(for: .milliseconds(1200))
                 transport.send("stop")
-                let samples = try await recording.value
+                let samples = try await recording.value.samples
                 transport.send("quit")
                 let span = try #require(Self.soundingSpan(samples), "never sounded")
                 #expect(span.lowerBound > Self.seconds(0.5), "silent before the transport rolls")

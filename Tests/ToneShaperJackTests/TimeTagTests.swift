@@ -25,8 +25,7 @@ extension WithJackServer {
 
             // A busy machine may put a server xrun right where a change is; record again then.
             let (starts, dues, rate) = try await retryingOnBusyHost("three time-tagged gain changes") { _ in
-                let (portName, directory, server) = (fixture.node.ports[0], fixture.scratch.url, fixture.server)
-                let recording = Task.detached { try server.record(portName, seconds: 2, into: directory) }
+                let recording = try await fixture.server.startRecording(fixture.node.ports[0], seconds: 2, into: fixture.scratch.url)
                 try await Task.sleep(for: .milliseconds(300))
                 let now = wallClockSeconds()
                 let dues = [now + 0.4, now + 0.8, now + 1.2]

@@ -22,9 +22,7 @@ extension WithJackServer {
             // Record while the corpus is sent; the recording covers the whole flood.
             let total = Self.messages
             let seconds = 3 + Double(total) / 8_000
-            let (portName, directory) = (node.ports[0], scratch.url)
-            let recording = Task.detached { try server.record(portName, seconds: seconds, into: directory) }
-            try await Task.sleep(for: .milliseconds(500))
+            let recording = try await server.startRecording(node.ports[0], seconds: seconds, into: scratch.url)
 
             var corpus = FuzzCorpus(seed: Self.seed)
             let started = Date()

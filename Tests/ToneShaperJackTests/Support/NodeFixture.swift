@@ -51,8 +51,7 @@ final class NodeFixture: @unchecked Sendable {
     ) {
         let port = try oscPort
         let before = try #require(try OSCDatagram.stats(port: port))["xruns"] ?? 0
-        let (portName, directory, server) = (node.ports[0], scratch.url, server)
-        let recording = Task.detached { try server.record(portName, seconds: seconds, into: directory) }
+        let recording = try await server.startRecording(node.ports[0], seconds: seconds, into: scratch.url)
         if let message {
             try await Task.sleep(for: .milliseconds(Int(delay * 1000)))
             try OSCDatagram.send(message, toPort: port)
