@@ -36,7 +36,7 @@ else
         exit 1
     fi
     # jackd2 asks whether to enable real-time priorities; answer "no" in advance so the
-    # install never stops at a prompt (the node runs fine without them; see README).
+    # install never stops at a prompt (the node runs fine without them; see the Installing article in the DocC catalog).
     say "Preseeding jackd2: jackd/tweak_rt_limits = false"
     echo "jackd2 jackd/tweak_rt_limits boolean false" | "${as_root[@]}" debconf-set-selections
     say "apt-get update"
@@ -60,7 +60,7 @@ fi
 say "Swift: $(swift --version 2>&1 | head -n 1)"
 
 # The Swift runtime and Foundation linked in statically: the node then maps only the parts
-# it uses, which keeps its resident memory under 20 MB (README, Speed).
+# it uses, which keeps its resident memory under 20 MB (the Speed article in the DocC catalog).
 say "swift build -c release --static-swift-stdlib"
 swift build -c release --static-swift-stdlib
 say "Built $(swift build -c release --show-bin-path)/toneshaper"
