@@ -108,9 +108,10 @@ extension WithJackServer {
             var latencies: [Double] = []
             var problems: [String] = []
             for i in 0..<changes {
-                // Well after the last change's cross-fade; the event lands one to two periods
-                // ahead, so at a random frame of its period.
-                try await Task.sleep(for: .microseconds(20_000 + Int.random(in: 0..<10_000)))
+                // Well after the last change's cross-fade, at a random point of the control
+                // loop's 50 ms round (a change that waited for the round would show); the
+                // event lands one to two periods ahead, so at a random frame of its period.
+                try await Task.sleep(for: .microseconds(20_000 + Int.random(in: 0..<50_000)))
                 let wave: WaveType = i % 2 == 0 ? .sawtoothFourier : .sine
                 probe.reset()
                 midi.send([[0xB0, 21, i % 2 == 0 ? 127 : 0]], after: Double(period + Int.random(in: 0..<period)) / rate)
