@@ -477,21 +477,25 @@ struct RetiredPlans: ~Copyable {
     /// did, the plan's memory would never be freed: that stops here instead.
     mutating func push(_ id: Int) {
         precondition(hasRoom, "a retired plan found no room: the engine took a plan it had no slot for")
-        withUnsafeMutableBytes(of: &ids) { $0.storeBytes(of: id, toByteOffset: count * MemoryLayout<Int>.stride, as: Int.self) }
+        // The offset first: a closure that read `count` would capture the (noncopyable) list.
+        let offset = count * MemoryLayout<Int>.stride
+        withUnsafeMutableBytes(of: &ids) { $0.storeBytes(of: id, toByteOffset: offset, as: Int.self) }
         count += 1
     }
 
     mutating func pop() -> Int? {
         guard count > 0 else { return nil }
         count -= 1
-        return withUnsafeBytes(of: &ids) { $0.load(fromByteOffset: count * MemoryLayout<Int>.stride, as: Int.self) }
+        let offset = count * MemoryLayout<Int>.stride
+        return withUnsafeBytes(of: &ids) { $0.load(fromByteOffset: offset, as: Int.self) }
     }
 
     func forEach(_ body: (Int) -> Void) {
         var index = count
         while index > 0 {
             index -= 1
-            body(withUnsafeBytes(of: ids) { $0.load(fromByteOffset: index * MemoryLayout<Int>.stride, as: Int.self) })
+            let offset = index * MemoryLayout<Int>.stride
+            body(withUnsafeBytes(of: ids) { $0.load(fromByteOffset: offset, as: Int.self) })
         }
     }
 }
