@@ -3,8 +3,8 @@ import PackageDescription
 
 // The render kernel is compiled into one binary several times, once per x86-64 level
 // (Sources/ToneShaperKernelV3 and V4 are symbolic links to Sources/ToneShaperKernelBaseline),
-// and a level the CPU runs is chosen at start-up from cpuid (`KernelLevel`: v3 where the CPU
-// has it; TONESHAPER_KERNEL=baseline|v3|v4 forces one). So `swift build -c release` gives the
+// and a level the CPU runs is chosen at start-up from cpuid (`KernelLevel`: the highest the
+// CPU has, v4 with AVX-512; TONESHAPER_KERNEL=baseline|v3|v4 forces one). So `swift build -c release` gives the
 // same binary on every machine, fast on every x86-64 CPU. The levels target the generic
 // x86-64-vN CPUs (no tuning for one vendor): the binary is meant to be copied and packaged.
 // The level goes to the compiler as the C importer's -march, which Swift's code generation

@@ -2,18 +2,29 @@
 /// off the audio thread. It is plain data (the curve grid is behind a pointer), so the
 /// audio thread can receive it through a lock-free queue and copy it without allocating,
 /// retaining or locking. The grid belongs to a `CurveStorage` that the control side keeps
-/// alive until the audio thread hands the plan back.
-public struct RenderPlan: @unchecked Sendable {
-    public let grid: UnsafePointer<Double>
+/// alive until the audio thread hands the plan back. `Sendable` as the compiler checks it:
+/// the memory it points to is reached through `ReadOnlyMemory`, whose promise is stated there.
+public struct RenderPlan: Sendable {
+    @usableFromInline let gridMemory: ReadOnlyMemory<Double>
+    @usableFromInline let cumulativeMemory: ReadOnlyMemory<Double>
+    @usableFromInline let sampleCurveMemory: ReadOnlyMemory<Double>?
+
+    @inlinable public var grid: UnsafePointer<Double> {
+        @inline(__always) get { gridMemory.address }
+    }
     /// cumulative[i] = integral of the grid's linear interpolant from 0 to i (grid units):
     /// lets the echo voice find the phase it must have in O(1) (see `phaseAhead`).
-    public let cumulative: UnsafePointer<Double>
+    @inlinable public var cumulative: UnsafePointer<Double> {
+        @inline(__always) get { cumulativeMemory.address }
+    }
     public let fidelity: Int
     /// The curve already read at every sample of the cycle (`gridValue` at
     /// n * gridStep), when the grid is so fine that cells are under 16 samples long, so
     /// that the kernel reads it in a row instead of picking cells sample by sample; nil
     /// otherwise. It is at most 16 times the grid, and at most `sampleCurveLimit` samples.
-    public let sampleCurve: UnsafePointer<Double>?
+    @inlinable public var sampleCurve: UnsafePointer<Double>? {
+        @inline(__always) get { sampleCurveMemory?.address }
+    }
     /// S: samples in one cycle.
     public let cycleLength: Int
     /// N / (S - 1): grid positions per sample.
@@ -50,10 +61,10 @@ public struct RenderPlan: @unchecked Sendable {
         nyquist: Double, halfSamplePeriod: Double, baseMinFrequency: Double, baseMaxFrequency: Double, storageID: Int,
         kernel: KernelLevel = .selected
     ) {
-        self.grid = grid
-        self.cumulative = cumulative
+        gridMemory = ReadOnlyMemory(grid)
+        cumulativeMemory = ReadOnlyMemory(cumulative)
         self.fidelity = fidelity
-        self.sampleCurve = sampleCurve
+        sampleCurveMemory = sampleCurve.map(ReadOnlyMemory.init)
         self.cycleLength = cycleLength
         self.gridStep = gridStep
         self.cycleFractionPerSample = cycleFractionPerSample

@@ -5,10 +5,13 @@
 
 /// One band-limited single-cycle table: the cubic B-spline coefficients of a Fourier wave
 /// holding the partials up to `top`. Plain data, read by the audio thread.
-public struct WavetableLevel: @unchecked Sendable {
+public struct WavetableLevel: Sendable {
+    @usableFromInline let coefficientMemory: ReadOnlyMemory<Float>
     /// c[0] of the coefficients c[-1 ... length + 1]: c[-1] = c[length - 1], c[length] = c[0]
     /// and c[length + 1] = c[1] are copies, so the 4-point evaluation needs no wrap checks.
-    public let coefficients: UnsafePointer<Float>
+    @inlinable public var coefficients: UnsafePointer<Float> {
+        @inline(__always) get { coefficientMemory.address }
+    }
     /// Coefficients per cycle, L (a power of two), as a Double.
     public let length: Double
     /// L - 1.
@@ -17,7 +20,7 @@ public struct WavetableLevel: @unchecked Sendable {
     public let top: Int
 
     public init(coefficients: UnsafePointer<Float>, length: Double, mask: Int, top: Int) {
-        self.coefficients = coefficients
+        coefficientMemory = ReadOnlyMemory(coefficients)
         self.length = length
         self.mask = mask
         self.top = top
@@ -27,19 +30,25 @@ public struct WavetableLevel: @unchecked Sendable {
 
 /// What a render plan of a Fourier wave carries to choose a table per sample: the wave's
 /// shared levels, and the level of exactly `fourierTerms` terms. Plain data.
-public struct FourierTablePlan: @unchecked Sendable {
+public struct FourierTablePlan: Sendable {
+    @usableFromInline let levelMemory: ReadOnlyMemory<WavetableLevel>
+    @usableFromInline let levelIndexMemory: ReadOnlyMemory<UInt8>
     /// The wave's shared levels (see `FourierWavetables`).
-    public let levels: UnsafePointer<WavetableLevel>
+    @inlinable public var levels: UnsafePointer<WavetableLevel> {
+        @inline(__always) get { levelMemory.address }
+    }
     /// levelIndex[K], K in 0...maximumPartials: the index of the largest level <= K.
-    public let levelIndex: UnsafePointer<UInt8>
+    @inlinable public var levelIndex: UnsafePointer<UInt8> {
+        @inline(__always) get { levelIndexMemory.address }
+    }
     /// The top harmonic `fourierTerms` allows, at most `UnitWave.maximumPartials`.
     public let termsTop: Int
     /// The table of exactly the partials up to `termsTop`.
     public let termsLevel: WavetableLevel
 
     public init(levels: UnsafePointer<WavetableLevel>, levelIndex: UnsafePointer<UInt8>, termsTop: Int, termsLevel: WavetableLevel) {
-        self.levels = levels
-        self.levelIndex = levelIndex
+        levelMemory = ReadOnlyMemory(levels)
+        levelIndexMemory = ReadOnlyMemory(levelIndex)
         self.termsTop = termsTop
         self.termsLevel = termsLevel
     }

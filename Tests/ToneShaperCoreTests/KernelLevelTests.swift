@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import ToneShaperCore
@@ -14,7 +15,9 @@ import Testing
         #expect(available == available.sorted())
         #expect(available.contains(KernelLevel.selected))
         #expect(KernelLevel.choose(forced: nil).level == KernelLevel.automatic)
-        #expect(KernelLevel.automatic == (available.contains(.v3) ? .v3 : .baseline))
+        // The highest level the CPU runs: v4 where it has AVX-512, else v3, else the baseline.
+        #expect(KernelLevel.automatic == (available.contains(.v4) ? .v4 : available.contains(.v3) ? .v3 : .baseline))
+        #expect(KernelLevel.automatic == available.last)
         #expect(KernelLevel.choose(forced: "baseline").level == .baseline)
         #expect(KernelLevel.choose(forced: "BASELINE").level == .baseline)
         let bogus = KernelLevel.choose(forced: "avx9000")
@@ -23,6 +26,26 @@ import Testing
             #expect(KernelLevel.choose(forced: level.rawValue).level == KernelLevel.automatic)
         }
         for level in available { #expect(KernelLevel.choose(forced: level.rawValue).level == level) }
+    }
+
+    /// cpuid and xgetbv agree with what Linux says the CPU and the OS support: the flags of
+    /// /proc/cpuinfo (which leave out AVX and AVX-512 when the OS does not save their
+    /// registers). So the automatic choice is v4 exactly where the CPU has AVX-512.
+    @Test func levelsFollowTheFlagsLinuxReports() throws {
+        #if os(Linux) && arch(x86_64)
+            let cpuinfo = try String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)
+            let line = try #require(cpuinfo.split(separator: "\n").first { $0.hasPrefix("flags") })
+            let flags = Set(line.split(separator: ":", maxSplits: 1).last!.split(separator: " ").map(String.init))
+            // x86-64-v3 and -v4 as the psABI defines them (LZCNT is "abm" in Linux's names).
+            let v3 = ["avx", "avx2", "fma", "bmi1", "bmi2", "abm", "movbe", "f16c"]
+            let v4 = ["avx512f", "avx512bw", "avx512cd", "avx512dq", "avx512vl"]
+            let hasV3 = v3.allSatisfy(flags.contains)
+            let hasV4 = hasV3 && v4.allSatisfy(flags.contains)
+            #expect(KernelLevel.available.contains(.v3) == hasV3)
+            #expect(KernelLevel.available.contains(.v4) == hasV4)
+            #expect(KernelLevel.automatic == (hasV4 ? .v4 : hasV3 ? .v3 : .baseline))
+            print("kernel levels: CPU flags give v3 \(hasV3), v4 \(hasV4); automatic choice \(KernelLevel.automatic)")
+        #endif
     }
 
     /// Shapes that take every way through the kernel: each wave (plain, anti-aliased,

@@ -1,7 +1,10 @@
 import ToneShaperDSP
 
-/// Owner of a plan's grid memory. Lives on the control side only.
-public final class CurveStorage: @unchecked Sendable {
+/// Owner of a plan's grid memory. Lives on the control side only, in the controller's
+/// locked state (so it is not `Sendable`: the compiler keeps it there); what crosses to the
+/// audio thread is its `plan`, which points into it, and the storage is freed only once the
+/// audio side has handed that plan back (`EngineController.collectHandback`).
+public final class CurveStorage {
     public let id: Int
     let buffer: UnsafeMutableBufferPointer<Double>
     let cumulativeBuffer: UnsafeMutableBufferPointer<Double>

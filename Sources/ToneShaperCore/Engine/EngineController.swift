@@ -34,7 +34,10 @@ extension DocumentStore {
 public final class EngineController: Sendable {
     /// Plans built and not yet handed back at which further plan-building changes are
     /// refused: when the audio thread stops taking changes, a flood of new curves must not
-    /// pile up memory without bound.
+    /// pile up memory without bound. Every plan a renderer is sent after its first comes
+    /// from `issuePlan`, which keeps this bound; so no renderer ever holds more plans than
+    /// this, and the lists a plan passes through on its way back are sized for that many
+    /// (`RealtimeRenderer.handbackSlotsForPlans`), which the renderer checks.
     public static let maximumLivePlans = 8
     /// Scheduled (time-tagged) commands that may wait at once; one more is refused, so the
     /// audio side's schedule can never overflow and an acknowledged change always sounds.
@@ -143,7 +146,9 @@ public final class EngineController: Sendable {
             for inbox in s.inboxes {
                 while let item = inbox.consumer.pop() {
                     switch item {
-                    case .retiredPlan(let id): s.storages[id] = nil
+                    case .retiredPlan(let id):
+                        let freed = s.storages.removeValue(forKey: id)
+                        assert(freed != nil, "plan \(id) was handed back twice, or was never built")
                     case .scheduledFinished(let n): if inbox === current { s.scheduled = max(0, s.scheduled - n) }
                     case .change(.parameter(let id, let value)):
                         if let shape = try? s.shape.setting(id, to: .real(value)) { s.shape = shape }
@@ -198,7 +203,10 @@ public final class EngineController: Sendable {
             let previous = s.sampleRate
             s.sampleRate = rate
             guard EngineController.audioIsListening(s) else { return true }
-            let plan = EngineController.buildPlan(&s)
+            guard let plan = EngineController.issuePlan(&s) else {
+                s.sampleRate = previous
+                return false
+            }
             if (try? EngineController.send([TimedCommand(.replacePlan(plan))], &s)) == nil {
                 s.storages[plan.storageID] = nil
                 s.sampleRate = previous
@@ -344,13 +352,13 @@ public final class EngineController: Sendable {
             for controller in 0..<128 where new.midiMap[controller] != old.midiMap[controller] {
                 batch.append(TimedCommand(.mapController(UInt8(controller), new.midiMap[controller]), time: time))
             }
-            let newPlan = EngineController.needsNewPlan(old, new)
-            if listening && newPlan && s.storages.count >= EngineController.maximumLivePlans {
-                throw ControlError(.engine, "the audio thread is not taking new curves right now", remedy: .startAudio)
-            }
             s.shape = new
-            if listening && newPlan {
-                batch.append(TimedCommand(.replacePlan(EngineController.buildPlan(&s)), time: time))
+            if listening && EngineController.needsNewPlan(old, new) {
+                guard let plan = EngineController.issuePlan(&s) else {
+                    s.shape = old
+                    throw ControlError(.engine, "the audio thread is not taking new curves right now", remedy: .startAudio)
+                }
+                batch.append(TimedCommand(.replacePlan(plan), time: time))
             }
             if listening {
                 do throws(ControlError) {
@@ -410,11 +418,22 @@ public final class EngineController: Sendable {
         }
     }
 
+    /// A plan of the current shape and rate, its storage kept until the plan is handed back.
+    /// Only for an engine's first plan (a new renderer's, an offline engine's); a plan sent
+    /// to a running renderer comes from `issuePlan`.
     private static func buildPlan(_ s: inout State) -> RenderPlan {
         let storage = CurveStorage(shape: s.shape, sampleRate: s.sampleRate, id: s.nextID)
         s.nextID += 1
         s.storages[storage.id] = storage
         return storage.plan
+    }
+
+    /// A new plan for the running renderer, or nil while `maximumLivePlans` are live: the
+    /// one way a renderer gets a plan after its first, so the bound holds by construction
+    /// (the renderer checks it as the plans arrive, and its channel back is sized for it).
+    private static func issuePlan(_ s: inout State) -> RenderPlan? {
+        guard s.storages.count < maximumLivePlans else { return nil }
+        return buildPlan(&s)
     }
 
     /// Queues a batch whole or not at all, so a full channel never applies half a change,
@@ -436,7 +455,11 @@ public final class EngineController: Sendable {
             throw ControlError(.engine, "too many changes are waiting for the audio thread", remedy: .retryShortly)
         }
         switch s.commands {
-        case .some(let producer): for command in batch { producer.push(command) }
+        case .some(let producer):
+            for command in batch {
+                let queued = producer.push(command)
+                precondition(queued, "the channel had room for the batch a moment ago, and only this side pushes")
+            }
         case .none: break
         }
         s.scheduled += timed

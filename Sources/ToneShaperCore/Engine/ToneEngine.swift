@@ -81,9 +81,12 @@ public struct ToneEngine: ~Copyable {
 
     public var isPlaying: Bool { gate.target > 0 }
     public var isCrossfading: Bool { fadeRemaining > 0 }
-    /// False while a cross-fade runs or retired plans wait to be collected: the host keeps
-    /// a `replacePlan` command queued until then (at most a few milliseconds).
-    public var canAcceptPlan: Bool { fadeRemaining == 0 && retired.count < RetiredPlans.capacity - 1 }
+    /// False while a cross-fade runs or the list of retired plans is full: the host keeps a
+    /// `replacePlan` command queued until then (at most a few milliseconds). A plan taken
+    /// retires exactly one plan (the one it replaces, at once or when the fade ends), and no
+    /// other plan is taken before that: so the free slot asked for here is the one that
+    /// plan goes to, and the list's `push` never finds it full (it checks).
+    public var canAcceptPlan: Bool { fadeRemaining == 0 && retired.hasRoom }
 
     /// The storage ID of a plan the engine no longer reads, if any; its owner may free it.
     public mutating func takeRetiredPlan() -> Int? { retired.pop() }
@@ -457,25 +460,42 @@ public struct ToneEngine: ~Copyable {
 }
 
 /// A fixed stack of storage IDs the engine has stopped reading, waiting for the host.
-struct RetiredPlans {
+/// `~Copyable`: the engine's one list, which no copy can duplicate or drop an id from.
+struct RetiredPlans: ~Copyable {
     static let capacity = 8
     private var ids: (Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0)
     private(set) var count = 0
 
+    init() {
+        precondition(MemoryLayout.size(ofValue: ids) == RetiredPlans.capacity * MemoryLayout<Int>.stride)
+    }
+
+    var hasRoom: Bool { count < RetiredPlans.capacity }
+
+    /// Adds an id. The engine takes a plan only while there is room for the one it
+    /// replaces (`ToneEngine.canAcceptPlan`), so this never finds the list full; if it ever
+    /// did, the plan's memory would never be freed: that stops here instead.
     mutating func push(_ id: Int) {
-        guard count < RetiredPlans.capacity else { return }
-        withUnsafeMutableBytes(of: &ids) { $0.storeBytes(of: id, toByteOffset: count * MemoryLayout<Int>.stride, as: Int.self) }
+        precondition(hasRoom, "a retired plan found no room: the engine took a plan it had no slot for")
+        // The offset first: a closure that read `count` would capture the (noncopyable) list.
+        let offset = count * MemoryLayout<Int>.stride
+        withUnsafeMutableBytes(of: &ids) { $0.storeBytes(of: id, toByteOffset: offset, as: Int.self) }
         count += 1
     }
 
     mutating func pop() -> Int? {
         guard count > 0 else { return nil }
         count -= 1
-        return withUnsafeBytes(of: &ids) { $0.load(fromByteOffset: count * MemoryLayout<Int>.stride, as: Int.self) }
+        let offset = count * MemoryLayout<Int>.stride
+        return withUnsafeBytes(of: &ids) { $0.load(fromByteOffset: offset, as: Int.self) }
     }
 
     func forEach(_ body: (Int) -> Void) {
-        var copy = self
-        while let id = copy.pop() { body(id) }
+        var index = count
+        while index > 0 {
+            index -= 1
+            let offset = index * MemoryLayout<Int>.stride
+            body(withUnsafeBytes(of: ids) { $0.load(fromByteOffset: offset, as: Int.self) })
+        }
     }
 }

@@ -6,11 +6,25 @@
 /// It owns its engine and the audio ends of its channels (`~Copyable`: one owner, one
 /// thread). Made by `EngineController.makeRenderer`; when it is destroyed (off the audio
 /// thread) it hands every plan it still holds back, so the controller can free them.
+///
+/// Plans cannot be lost on the way back. The controller sends a renderer a new plan only
+/// while fewer than `EngineController.maximumLivePlans` are live, so a renderer never holds
+/// more than that many (`heldPlans` counts them and checks it); the channel back keeps that
+/// many slots for plans (`AudioReport` leaves them free), so handing one back always finds
+/// room; and every push of a plan checks that it did. A broken bound stops the program where
+/// it broke rather than leaking a plan's memory silently.
 public struct RealtimeRenderer: ~Copyable {
+    /// Slots of the channel back that only plans may take: one for every plan a renderer
+    /// can hold.
+    static let handbackSlotsForPlans = EngineController.maximumLivePlans
+
     public internal(set) var engine: ToneEngine
     private var schedule = CommandSchedule()
     private let commands: SPSCConsumer<TimedCommand>
     private let handback: SPSCProducer<AudioHandback>
+    /// Plans this renderer has taken and not handed back: the engine's (playing, fading
+    /// out, retired) and those in the schedule. At most `EngineController.maximumLivePlans`.
+    private var heldPlans = 1
     /// Frames rendered since this renderer's first period: the schedule's clock.
     public private(set) var frame: Int64 = 0
     /// What the audio side changed itself and has not yet reported (a full channel defers it).
@@ -31,6 +45,9 @@ public struct RealtimeRenderer: ~Copyable {
         engine: consuming ToneEngine, performer: consuming MIDIPerformer, commands: consuming SPSCConsumer<TimedCommand>,
         handback: consuming SPSCProducer<AudioHandback>
     ) {
+        precondition(
+            handback.space > RealtimeRenderer.handbackSlotsForPlans,
+            "the channel back must hold the plans a renderer may hold, and more")
         self.engine = engine
         self.performer = performer
         if self.performer.settings.transport { transportGain = Ramp(0) }
@@ -40,15 +57,36 @@ public struct RealtimeRenderer: ~Copyable {
 
     deinit {
         // Every plan this side still holds goes back, so none is lost with it: the one
-        // playing, one fading out, retired ones not yet reported, and any in commands.
-        handback.push(.retiredPlan(storageID: engine.plan.storageID))
-        engine.forEachHeldPlan { handback.push(.retiredPlan(storageID: $0)) }
+        // playing, one fading out, retired ones not yet reported, those in the schedule and
+        // any still in the channel of commands. All of them are live plans of this
+        // renderer's, so the slots kept for plans have room for each (checked).
+        RealtimeRenderer.handBack(plan: engine.plan.storageID, into: handback)
+        engine.forEachHeldPlan { RealtimeRenderer.handBack(plan: $0, into: handback) }
         schedule.forEachEntry { entry in
-            if case .replacePlan(let plan) = entry.command { handback.push(.retiredPlan(storageID: plan.storageID)) }
+            if case .replacePlan(let plan) = entry.command { RealtimeRenderer.handBack(plan: plan.storageID, into: handback) }
         }
         while let queued = commands.pop() {
-            if case .replacePlan(let plan) = queued.command { handback.push(.retiredPlan(storageID: plan.storageID)) }
+            if case .replacePlan(let plan) = queued.command { RealtimeRenderer.handBack(plan: plan.storageID, into: handback) }
         }
+    }
+
+    /// Queues a plan's storage id on the channel back, which always has room for it (the
+    /// slots kept for plans); a push that failed would lose the plan's memory for good.
+    #if REALTIME_PROOF
+        @_noLocks @_noAllocation
+    #endif
+    private static func handBack(plan storageID: Int, into handback: borrowing SPSCProducer<AudioHandback>) {
+        let queued = handback.push(.retiredPlan(storageID: storageID))
+        precondition(queued, "a plan found no room on the channel back: more plans live than the slots kept for them")
+    }
+
+    /// Hands a plan back and counts it out of `heldPlans`.
+    #if REALTIME_PROOF
+        @_noLocks @_noAllocation
+    #endif
+    private mutating func handBack(plan storageID: Int) {
+        RealtimeRenderer.handBack(plan: storageID, into: handback)
+        heldPlans -= 1
     }
 
     /// Takes the commands waiting in the channel without applying them, for inspection
@@ -158,11 +196,8 @@ public struct RealtimeRenderer: ~Copyable {
         applyTransportGain(out, frames: frames)
         frame += Int64(frames)
 
-        // Hand back plans the engine no longer reads; leave them in the engine (which then
-        // refuses new plans for a while) rather than lose one when the channel is full.
-        while handback.space > 1, let id = engine.takeRetiredPlan() {
-            handback.push(.retiredPlan(storageID: id))
-        }
+        // Hand back plans the engine no longer reads (the channel back keeps room for them).
+        while let id = engine.takeRetiredPlan() { handBack(plan: id) }
         report.flush(into: handback)
     }
 
@@ -194,6 +229,11 @@ public struct RealtimeRenderer: ~Copyable {
         case .ramp(let id, let value) where PerformanceSettings.isPerformance(id): setPerformance(id, value)
         case .mapController(let controller, let id): performer.map(controller: controller, to: id)
         case .learnController(let id): performer.learn(id)
+        case .replacePlan:
+            // `renderPeriod` applies a plan only when the engine can take it: a refused
+            // plan here would be in no list that hands it back.
+            let taken = engine.apply(entry.command)
+            precondition(taken, "a plan was applied while the engine could not take it")
         default: engine.apply(entry.command)
         }
     }
@@ -206,10 +246,7 @@ public struct RealtimeRenderer: ~Copyable {
             let entry = schedule.entry(at: index)
             if entry.scheduled {
                 dropped += 1
-                if case .replacePlan(let plan) = entry.command {
-                    // The channel has room for the (at most a few) plans the controller lets live.
-                    handback.push(.retiredPlan(storageID: plan.storageID))
-                }
+                if case .replacePlan(let plan) = entry.command { handBack(plan: plan.storageID) }
             }
             index += 1
         }
@@ -243,6 +280,12 @@ public struct RealtimeRenderer: ~Copyable {
                 return  // cannot happen while the controller keeps its bound; stays queued
             }
             _ = commands.pop()
+            if queued.command.replacesPlan {
+                heldPlans += 1
+                precondition(
+                    heldPlans <= EngineController.maximumLivePlans,
+                    "a renderer was sent more plans than EngineController.maximumLivePlans")
+            }
         }
     }
 }
@@ -285,37 +328,40 @@ struct AudioReport {
         }
     }
 
+    /// Sends what it can, leaving the slots kept for plans free (what does not fit waits for
+    /// the next period): a report can never crowd out a plan on its way back.
     mutating func flush(into handback: borrowing SPSCProducer<AudioHandback>) {
-        if scheduledFinished > 0, handback.space > 1 {
+        let keep = RealtimeRenderer.handbackSlotsForPlans
+        if scheduledFinished > 0, handback.space > keep {
             handback.push(.scheduledFinished(scheduledFinished))
             scheduledFinished = 0
         }
-        if let on = playing, handback.space > 1 {
+        if let on = playing, handback.space > keep {
             handback.push(.change(.playing(on)))
             playing = nil
         }
         var index = 0
-        while (dirty | controllersDirty) != 0 && index < ParameterIndex.count && handback.space > 1 {
+        while (dirty | controllersDirty) != 0 && index < ParameterIndex.count && handback.space > keep {
             let bit: UInt32 = 1 << UInt32(index)
             if dirty & bit != 0 {
                 handback.push(.change(.parameter(ParameterIndex.id(at: index), values[index])))
                 dirty &= ~bit
             }
-            if controllersDirty & bit != 0 && handback.space > 1 {
+            if controllersDirty & bit != 0 && handback.space > keep {
                 handback.push(.request(.controller(ParameterIndex.id(at: index), value: controllers[index])))
                 controllersDirty &= ~bit
             }
             index += 1
         }
-        if let (controller, id) = learned, handback.space > 1 {
+        if let (controller, id) = learned, handback.space > keep {
             handback.push(.request(.learned(controller: controller, id)))
             learned = nil
         }
-        if let n = program, handback.space > 1 {
+        if let n = program, handback.space > keep {
             handback.push(.request(.program(n)))
             program = nil
         }
-        if let seconds = duration, handback.space > 1 {
+        if let seconds = duration, handback.space > keep {
             handback.push(.request(.duration(seconds)))
             duration = nil
         }
