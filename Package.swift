@@ -81,15 +81,18 @@ let package = Package(
             "ToneShaperCore", "CJack",
             .product(name: "Logging", package: "swift-log"),
         ]),
+        // What OSC and the web side share on the wire: the access policy (who may control
+        // the node) and the OSC packet codec (liblo's, plus bundles).
+        .target(name: "ToneShaperWire", dependencies: ["CLiblo"]),
         .target(name: "ToneShaperOSC", dependencies: [
-            "ToneShaperCore", "CLiblo",
+            "ToneShaperCore", "ToneShaperWire", "CLiblo",
             .product(name: "Logging", package: "swift-log"),
         ]),
 
         // The browser editor and OSCQuery: HTTP + WebSocket in front of the controller. The
         // page is embedded in the binary, so an installed program needs no resource folder.
         .target(name: "ToneShaperWeb", dependencies: [
-            "ToneShaperCore", "ToneShaperFiles", "ToneShaperOSC", "CAvahi",
+            "ToneShaperCore", "ToneShaperFiles", "ToneShaperWire", "CAvahi",
             .product(name: "FlyingFox", package: "FlyingFox"),
             .product(name: "Logging", package: "swift-log"),
         ], resources: [
@@ -98,7 +101,7 @@ let package = Package(
 
         // The command line.
         .executableTarget(name: "toneshaper", dependencies: [
-            "ToneShaperCore", "ToneShaperFiles", "ToneShaperJack", "ToneShaperOSC", "ToneShaperWeb",
+            "ToneShaperCore", "ToneShaperFiles", "ToneShaperJack", "ToneShaperOSC", "ToneShaperWeb", "ToneShaperWire",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -112,9 +115,9 @@ let package = Package(
         .target(name: "CAllocationCounter", path: "Tests/CAllocationCounter"),
         .testTarget(name: "ToneShaperCoreTests", dependencies: ["ToneShaperCore", "ToneShaperDSP", "ToneShaperTestSupport", "CAllocationCounter"]
                     + kernelLevels.map { .target(name: $0.name) }),
-        .testTarget(name: "ToneShaperJackTests", dependencies: ["ToneShaperJack", "ToneShaperOSC", "ToneShaperWeb", "ToneShaperCore", "ToneShaperTestSupport", "toneshaper", "CAllocationCounter"]),
-        .testTarget(name: "ToneShaperOSCTests", dependencies: ["ToneShaperOSC", "ToneShaperCore", "ToneShaperTestSupport"]),
-        .testTarget(name: "ToneShaperWebTests", dependencies: ["ToneShaperWeb", "ToneShaperCore", "ToneShaperTestSupport", "toneshaper"]),
+        .testTarget(name: "ToneShaperJackTests", dependencies: ["ToneShaperJack", "ToneShaperOSC", "ToneShaperWeb", "ToneShaperWire", "ToneShaperCore", "ToneShaperTestSupport", "toneshaper", "CAllocationCounter"]),
+        .testTarget(name: "ToneShaperOSCTests", dependencies: ["ToneShaperOSC", "ToneShaperWire", "ToneShaperCore", "ToneShaperTestSupport"]),
+        .testTarget(name: "ToneShaperWebTests", dependencies: ["ToneShaperWeb", "ToneShaperWire", "ToneShaperCore", "ToneShaperTestSupport", "toneshaper"]),
         .testTarget(name: "ToneShaperFilesTests", dependencies: ["ToneShaperFiles", "ToneShaperCore", "ToneShaperTestSupport", "toneshaper"]),
     ]
 )

@@ -1,4 +1,5 @@
 import ToneShaperCore
+import ToneShaperWire
 
 /// The node's namespace as the OSCQuery proposal (Vidvox) describes it, derived from
 /// `ControlAddress.all` and the parameter table: a new parameter appears here, and in the
@@ -149,11 +150,11 @@ struct OSCQueryNamespace: Sendable {
     }
 
     /// A parameter's value as an OSC argument, typed as the namespace declares it.
-    static func oscArgument(_ spec: ParameterSpec, _ value: ParameterValue) -> OSCPacket.Argument {
+    static func oscArgument(_ spec: ParameterSpec, _ value: ParameterValue) -> OSCValue {
         switch (spec.kind, value) {
         case (.terms, _): return .string(value.description)
         case (_, .real(let d)): return .float(Float(d))
-        case (_, .integer(let i)): return .int(Int32(clamping: i))
+        case (_, .integer(let i)): return .int32(Int32(clamping: i))
         case (_, .text(let s)): return .string(s)
         case (_, .flag(let b)): return .bool(b)
         }

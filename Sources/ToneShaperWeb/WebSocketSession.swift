@@ -2,6 +2,7 @@ import FlyingFox
 import Foundation
 import Synchronization
 import ToneShaperCore
+import ToneShaperWire
 
 /// One WebSocket connection: the editor page's, or an OSCQuery controller's.
 ///
@@ -59,7 +60,7 @@ final class WebSocketSession: WSMessageHandler, Sendable {
                 let path = context.namespace.fullPath(of: spec)
                 guard wanted.listening.contains(path) else { continue }
                 let argument = OSCQueryNamespace.oscArgument(spec, spec.value(in: update.state.shape))
-                continuation.yield(.data(OSCPacket.message(path, [argument])))
+                if let packet = OSCPacket.encode(OSCMessage(path: path, arguments: [argument])) { continuation.yield(.data(Data(packet))) }
             }
         }
         let onEnd = self.onEnd

@@ -6,6 +6,7 @@ import ToneShaperFiles
 import ToneShaperJack
 import ToneShaperOSC
 import ToneShaperWeb
+import ToneShaperWire
 
 /// `toneshaper run`: the live node. Plays a tone shape as a JACK client and takes changes
 /// over OSC until SIGINT or SIGTERM.

@@ -1,4 +1,5 @@
 import ToneShaperCore
+import ToneShaperWire
 
 /// What the host (the JACK node) lends the OSC server beyond the controller.
 public struct OSCHostServices: Sendable {
