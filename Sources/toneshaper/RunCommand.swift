@@ -116,7 +116,7 @@ struct RunCommand: ParsableCommand {
         }
         // The MIDI options are refused before anything starts, like the others.
         _ = try midi.channel()
-        _ = try midi.controllerMap(over: MIDIControllerMap())
+        _ = try midi.apply(to: .defaultShape)
         guard Logger.Level(rawValue: logLevel.lowercased()) != nil else {
             throw ValidationError("unknown log level \"\(logLevel)\"; use trace, debug, info, notice, warning, error or critical")
         }
@@ -145,7 +145,7 @@ struct RunCommand: ParsableCommand {
             for warning in ToneShapeDocument.warnings(for: shape) { logger.warning("\(document): \(warning)") }
         }
         shape = try parameters.apply(to: shape)
-        shape.midiMap = try midi.controllerMap(over: shape.midiMap)
+        shape = try midi.apply(to: shape)
         // The node adopts the server's rate before the first sound.
         let controller = EngineController(shape: shape, sampleRate: 48_000, playing: !paused, documents: library)
 

@@ -29,7 +29,7 @@ extension RunCommand {
             do { shape = try DocumentLibrary().load(document) } catch { throw ValidationError(error.description) }
         }
         shape = try parameters.apply(to: shape)
-        shape.midiMap = try midi.controllerMap(over: shape.midiMap)
+        shape = try midi.apply(to: shape)
         if saveName != nil { logger.notice("NSM: --save is ignored; the session manager decides when the node saves") }
 
         let oscConfiguration = noOSC ? nil : OSCControlServer.Configuration(port: 0, host: oscHost, prefix: oscPrefix, allow: oscAllow)
