@@ -73,9 +73,7 @@ final class NodeHost: Sendable {
         let services = OSCHostServices(statistics: { [weak self] in self?.node?.stats() })
         let server = try openFirst(ports(choice, configured: configuration.port), "OSC control") { port in
             configuration.port = port
-            let server = try OSCControlServer(controller: controller, configuration: configuration, services: services)
-            try server.start()
-            return server
+            return try OSCControlServer(controller: controller, configuration: configuration, services: services)
         }
         parts.withLock { $0.osc = server }
     }
@@ -92,9 +90,7 @@ final class NodeHost: Sendable {
             scope: .listening(server: options.serverName) { [weak self] in self?.node })
         let server = try openFirst(ports(choice, configured: configuration.port), "the editor") { port in
             configuration.port = port
-            let server = try WebControlServer(controller: controller, configuration: configuration, services: services)
-            try server.start()
-            return server
+            return try WebControlServer(controller: controller, configuration: configuration, services: services)
         }
         parts.withLock { $0.web = server }
     }
@@ -119,9 +115,14 @@ final class NodeHost: Sendable {
         }
     }
 
-    /// The one retry policy of the surfaces: each port in turn; what kept the last from
-    /// opening is thrown.
-    private func openFirst<Server>(_ ports: [Int], _ what: String, _ open: (Int) throws -> Server) throws -> Server {
+    /// The one retry policy of the surfaces: a server made for each port in turn until one
+    /// starts; what kept the last from starting is thrown.
+    private func openFirst<Server: NodeSurface>(_ ports: [Int], _ what: String, _ make: (Int) throws -> Server) throws -> Server {
+        func open(_ port: Int) throws -> Server {
+            let server = try make(port)
+            try server.start()
+            return server
+        }
         for port in ports.dropLast() {
             do { return try open(port) } catch { logger.notice("\(what) not on port \(port): \(error); trying another") }
         }
@@ -206,4 +207,14 @@ final class NodeHost: Sendable {
 
     /// "Editor: http://...", for the editor if it is open.
     var editorLine: String { web.map { "Editor: \($0.editorURL)\n" } ?? "" }
+}
+
+/// A surface the host opens on a port: made, then started (which opens the port).
+protocol NodeSurface {
+    func start() throws
+}
+
+extension OSCControlServer: NodeSurface {}
+extension WebControlServer: NodeSurface {
+    func start() throws { try start(timeout: 5) }
 }
