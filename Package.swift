@@ -25,20 +25,21 @@ struct KernelLevelTarget {
     let fusedMultiplyAdd: Bool
 }
 #if arch(x86_64)
-let kernelLevels = [
-    KernelLevelTarget(name: "ToneShaperKernelBaseline", flags: [], fusedMultiplyAdd: false),
-    KernelLevelTarget(name: "ToneShaperKernelV3", flags: ["-Xcc", "-march=x86-64-v3"], fusedMultiplyAdd: true),
-    KernelLevelTarget(name: "ToneShaperKernelV4", flags: ["-Xcc", "-march=x86-64-v4"], fusedMultiplyAdd: true),
-]
+    let kernelLevels = [
+        KernelLevelTarget(name: "ToneShaperKernelBaseline", flags: [], fusedMultiplyAdd: false),
+        KernelLevelTarget(name: "ToneShaperKernelV3", flags: ["-Xcc", "-march=x86-64-v3"], fusedMultiplyAdd: true),
+        KernelLevelTarget(name: "ToneShaperKernelV4", flags: ["-Xcc", "-march=x86-64-v4"], fusedMultiplyAdd: true),
+    ]
 #else
-// Elsewhere (arm64) one level: the architecture's own baseline, which has FMA and 128-bit vectors.
-let kernelLevels = [KernelLevelTarget(name: "ToneShaperKernelBaseline", flags: [], fusedMultiplyAdd: false)]
+    // Elsewhere (arm64) one level: the architecture's own baseline, which has FMA and 128-bit vectors.
+    let kernelLevels = [KernelLevelTarget(name: "ToneShaperKernelBaseline", flags: [], fusedMultiplyAdd: false)]
 #endif
 
 let kernelTargets: [Target] = kernelLevels.map { level in
-    .target(name: level.name, dependencies: ["ToneShaperDSP"],
-            swiftSettings: [.unsafeFlags(["-O"] + level.flags), realtimeProof]
-                + (level.fusedMultiplyAdd ? [.define("FUSED_MULTIPLY_ADD")] : []))
+    .target(
+        name: level.name, dependencies: ["ToneShaperDSP"],
+        swiftSettings: [.unsafeFlags(["-O"] + level.flags), realtimeProof]
+            + (level.fusedMultiplyAdd ? [.define("FUSED_MULTIPLY_ADD")] : []))
 }
 
 let package = Package(
@@ -61,16 +62,20 @@ let package = Package(
         // wave tables' read path, the level selection. Below the kernel levels and the core.
         .target(name: "ToneShaperDSP", dependencies: ["CPUFeatures"], swiftSettings: [.unsafeFlags(["-O"]), realtimeProof]),
         // Pure DSP: documents, curve, integrator, waves, scalings, echo, renderer.
-        .target(name: "ToneShaperCore", dependencies: ["ToneShaperDSP"] + kernelLevels.map { .target(name: $0.name) },
-                swiftSettings: [.unsafeFlags(["-O"]), realtimeProof]),
+        .target(
+            name: "ToneShaperCore", dependencies: ["ToneShaperDSP"] + kernelLevels.map { .target(name: $0.name) },
+            swiftSettings: [.unsafeFlags(["-O"]), realtimeProof]),
 
         // C libraries from Debian, wrapped as system-library modules.
-        .systemLibrary(name: "CSndFile", pkgConfig: "sndfile",
-                       providers: [.apt(["libsndfile1-dev"])]),
-        .systemLibrary(name: "CJack", pkgConfig: "jack",
-                       providers: [.apt(["libjack-jackd2-dev"])]),
-        .systemLibrary(name: "CLiblo", pkgConfig: "liblo",
-                       providers: [.apt(["liblo-dev"])]),
+        .systemLibrary(
+            name: "CSndFile", pkgConfig: "sndfile",
+            providers: [.apt(["libsndfile1-dev"])]),
+        .systemLibrary(
+            name: "CJack", pkgConfig: "jack",
+            providers: [.apt(["libjack-jackd2-dev"])]),
+        .systemLibrary(
+            name: "CLiblo", pkgConfig: "liblo",
+            providers: [.apt(["liblo-dev"])]),
         // No pkgConfig: avahi's .pc adds -D_REENTRANT, which SwiftPM refuses with a warning
         // on every build; the headers are in /usr/include and the module map links it.
         .systemLibrary(name: "CAvahi", providers: [.apt(["libavahi-client-dev"])]),
@@ -79,33 +84,45 @@ let package = Package(
         .target(name: "ToneShaperFiles", dependencies: ["ToneShaperCore", "CSndFile"]),
         // The JACK host. Its process callback is under the real-time proof too, from the
         // callback down (the C calls it makes are audited in RealtimeCalls.swift).
-        .target(name: "ToneShaperJack", dependencies: [
-            "ToneShaperCore", "CJack", "CFutex",
-            .product(name: "Logging", package: "swift-log"),
-        ], swiftSettings: [realtimeProof]),
+        .target(
+            name: "ToneShaperJack",
+            dependencies: [
+                "ToneShaperCore", "CJack", "CFutex",
+                .product(name: "Logging", package: "swift-log"),
+            ], swiftSettings: [realtimeProof]),
         // The futex system calls that let the audio thread wake the control thread.
         .target(name: "CFutex"),
-        .target(name: "ToneShaperOSC", dependencies: [
-            "ToneShaperCore", "CLiblo",
-            .product(name: "Logging", package: "swift-log"),
-        ]),
+        // What OSC and the web side share on the wire: the access policy (who may control
+        // the node) and the OSC packet codec (liblo's, plus bundles).
+        .target(name: "ToneShaperWire", dependencies: ["CLiblo"]),
+        .target(
+            name: "ToneShaperOSC",
+            dependencies: [
+                "ToneShaperCore", "ToneShaperWire", "CLiblo",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
 
         // The browser editor and OSCQuery: HTTP + WebSocket in front of the controller. The
         // page is embedded in the binary, so an installed program needs no resource folder.
-        .target(name: "ToneShaperWeb", dependencies: [
-            "ToneShaperCore", "ToneShaperFiles", "ToneShaperOSC", "CAvahi",
-            .product(name: "FlyingFox", package: "FlyingFox"),
-            .product(name: "Logging", package: "swift-log"),
-        ], resources: [
-            .embedInCode("Page/editor.html"), .embedInCode("Page/editor.css"), .embedInCode("Page/editor.js"),
-        ]),
+        .target(
+            name: "ToneShaperWeb",
+            dependencies: [
+                "ToneShaperCore", "ToneShaperFiles", "ToneShaperWire", "CAvahi",
+                .product(name: "FlyingFox", package: "FlyingFox"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            resources: [
+                .embedInCode("Page/editor.html"), .embedInCode("Page/editor.css"), .embedInCode("Page/editor.js"),
+            ]),
 
         // The command line.
-        .executableTarget(name: "toneshaper", dependencies: [
-            "ToneShaperCore", "ToneShaperFiles", "ToneShaperJack", "ToneShaperOSC", "ToneShaperWeb",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            .product(name: "Logging", package: "swift-log"),
-        ]),
+        .executableTarget(
+            name: "toneshaper",
+            dependencies: [
+                "ToneShaperCore", "ToneShaperFiles", "ToneShaperJack", "ToneShaperOSC", "ToneShaperWeb", "ToneShaperWire",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
 
         // Benchmarks of the engine (run: Scripts/bench.sh); measured, never asserted in tests.
         .executableTarget(name: "ToneShaperBench", dependencies: ["ToneShaperCore"]),
@@ -114,11 +131,20 @@ let package = Package(
         .target(name: "ToneShaperTestSupport", path: "Tests/ToneShaperTestSupport"),
         // Interposes malloc in the test executable to count allocations on one thread.
         .target(name: "CAllocationCounter", path: "Tests/CAllocationCounter"),
-        .testTarget(name: "ToneShaperCoreTests", dependencies: ["ToneShaperCore", "ToneShaperDSP", "ToneShaperTestSupport", "CAllocationCounter"]
-                    + kernelLevels.map { .target(name: $0.name) }),
-        .testTarget(name: "ToneShaperJackTests", dependencies: ["ToneShaperJack", "ToneShaperOSC", "ToneShaperWeb", "ToneShaperCore", "ToneShaperTestSupport", "toneshaper", "CAllocationCounter"]),
-        .testTarget(name: "ToneShaperOSCTests", dependencies: ["ToneShaperOSC", "ToneShaperCore", "ToneShaperTestSupport"]),
-        .testTarget(name: "ToneShaperWebTests", dependencies: ["ToneShaperWeb", "ToneShaperCore", "ToneShaperTestSupport", "toneshaper"]),
+        .testTarget(
+            name: "ToneShaperCoreTests",
+            dependencies: ["ToneShaperCore", "ToneShaperDSP", "ToneShaperTestSupport", "CAllocationCounter"]
+                + kernelLevels.map { .target(name: $0.name) }),
+        .testTarget(
+            name: "ToneShaperJackTests",
+            dependencies: [
+                "ToneShaperJack", "ToneShaperOSC", "ToneShaperWeb", "ToneShaperWire", "ToneShaperCore", "ToneShaperTestSupport", "toneshaper",
+                "CAllocationCounter",
+                .product(name: "FlyingFox", package: "FlyingFox"),
+            ]),
+        .testTarget(name: "ToneShaperOSCTests", dependencies: ["ToneShaperOSC", "ToneShaperWire", "ToneShaperCore", "ToneShaperTestSupport"]),
+        .testTarget(
+            name: "ToneShaperWebTests", dependencies: ["ToneShaperWeb", "ToneShaperWire", "ToneShaperCore", "ToneShaperTestSupport", "toneshaper"]),
         .testTarget(name: "ToneShaperFilesTests", dependencies: ["ToneShaperFiles", "ToneShaperCore", "ToneShaperTestSupport", "toneshaper"]),
     ]
 )

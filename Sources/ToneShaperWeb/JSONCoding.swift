@@ -60,20 +60,28 @@ extension JSONValue {
     }
 }
 
+/// The core's `state` and `stats` fields (`ControlState.parameterFields`,
+/// `NodeStatistics.fields`) as JSON objects.
 enum StateJSON {
     /// The whole state as the page and `GET /state` show it: every parameter by its address
     /// below the prefix, the points as [t, f] pairs, whether it plays, and the revision.
     static func object(_ state: ControlState) -> JSONValue {
-        var parameters: [String: JSONValue] = [:]
-        for spec in ParameterTable.all { parameters[spec.oscPath] = JSONValue(spec.value(in: state.shape)) }
         var object: [String: JSONValue] = [
-            "parameters": .object(parameters),
-            "points": .array(state.shape.points.map { .array([.number($0.time), .number($0.frequency)]) }),
+            "parameters": fields(state.parameterFields.map { ($0.address, $0.value) }),
+            "points": points(state.shape.points),
             "playing": .bool(state.playing),
             "revision": .number(Double(state.revision)),
         ]
         if let name = state.shape.name { object["name"] = .string(name) }
         if let description = state.shape.description { object["description"] = .string(description) }
         return .object(object)
+    }
+
+    static func stats(_ figures: NodeStatistics) -> JSONValue { fields(figures.fields.map { ($0.name, $0.value) }) }
+
+    static func points(_ points: [CurvePoint]) -> JSONValue { .array(points.map { .array([.number($0.time), .number($0.frequency)]) }) }
+
+    private static func fields(_ fields: [(String, ParameterValue)]) -> JSONValue {
+        .object(Dictionary(fields.map { ($0.0, JSONValue($0.1)) }, uniquingKeysWith: { $1 }))
     }
 }

@@ -1,4 +1,5 @@
 import ToneShaperCore
+import ToneShaperWire
 
 /// The node's namespace as the OSCQuery proposal (Vidvox) describes it, derived from
 /// `ControlAddress.all` and the parameter table: a new parameter appears here, and in the
@@ -71,55 +72,46 @@ struct OSCQueryNamespace: Sendable {
         return .object(object)
     }
 
-    /// TYPE, VALUE, RANGE, ACCESS and UNIT of an address (DESCRIPTION is added by the caller).
+    /// TYPE, VALUE, RANGE, ACCESS and UNIT of an address (DESCRIPTION is added by the
+    /// caller), read off the core's signature: a parameter can be read and written (its
+    /// VALUE is the current one), a command only written.
     static func attributes(of address: ControlAddress, state: ControlState) -> [String: JSONValue] {
+        var attributes: [String: JSONValue] = [:]
         switch address.target {
         case .parameter(let id):
+            attributes["ACCESS"] = .number(3)
             let spec = ParameterTable.spec(id)
-            var attributes: [String: JSONValue] = ["ACCESS": .number(3)]
-            let value = spec.value(in: state.shape)
-            switch spec.kind {
-            case .real(let range):
-                attributes["TYPE"] = .string("f")
-                attributes["RANGE"] = .array([.object(["MIN": .number(range.lowerBound), "MAX": .number(range.upperBound)])])
-                attributes["VALUE"] = .array([JSONValue(value)])
-            case .integer(let range):
-                attributes["TYPE"] = .string("i")
-                attributes["RANGE"] = .array([.object(["MIN": .number(Double(range.lowerBound)), "MAX": .number(Double(range.upperBound))])])
-                attributes["VALUE"] = .array([JSONValue(value)])
-            case .choice(let names):
-                attributes["TYPE"] = .string("s")
-                attributes["RANGE"] = .array([.object(["VALS": .array(names.map(JSONValue.string))])])
-                attributes["VALUE"] = .array([JSONValue(value)])
-            case .terms:
-                // A count or the word "nyquist": a string carries both (the node reads "8" as 8).
-                attributes["TYPE"] = .string("s")
-                attributes["VALUE"] = .array([.string(value.description)])
-            case .flag:
-                attributes["TYPE"] = .string("T")
-                attributes["VALUE"] = .array([JSONValue(value)])
-            }
-            if let unit = unit(spec.unit) { attributes["UNIT"] = .array([.string(unit)]) }
-            return attributes
-        case .command(let name):
-            var attributes: [String: JSONValue] = ["ACCESS": .number(2)]
-            switch name {
-            case .frequencyRange:
-                attributes["TYPE"] = .string("ff")
-                attributes["UNIT"] = .array([.string("frequency.hz"), .string("frequency.hz")])
-            case .echo: attributes["TYPE"] = .string("ff")
-            case .amplitudeDecibels:
-                attributes["TYPE"] = .string("f")
-                attributes["RANGE"] = .array([.object(["MIN": .number(-120), "MAX": .number(0)])])
-                attributes["UNIT"] = .array([.string("gain.db")])
-            case .load, .save: attributes["TYPE"] = .string("s")
-            case .midiMap: attributes["TYPE"] = .string("is")
-            case .midiLearn: attributes["TYPE"] = .string("s")
-            // Variadic (points) or no arguments (buttons): no type string describes them.
-            case .points, .play, .stop, .clearSchedule, .state, .stats: break
-            }
-            return attributes
+            attributes["VALUE"] = .array([jsonArgument(spec, spec.value(in: state.shape))])
+        case .command:
+            attributes["ACCESS"] = .number(2)
         }
+        // Repeated (points), optional (buttons) or no arguments: no type string describes them.
+        let arguments = address.signature.arguments
+        guard address.signature.arity == .exact, !arguments.isEmpty else { return attributes }
+        attributes["TYPE"] = .string(arguments.map(typeTag).joined())
+        let ranges = arguments.map(range)
+        if ranges.allSatisfy({ $0 != nil }) { attributes["RANGE"] = .array(ranges.compactMap { $0 }) }
+        let units = arguments.map { unit($0.unit) }
+        if units.allSatisfy({ $0 != nil }) { attributes["UNIT"] = .array(units.compactMap { $0 }.map(JSONValue.string)) }
+        return attributes
+    }
+
+    /// An argument's OSC type tag. A count or the word "nyquist" is a string: it carries
+    /// both (the node reads "8" as 8).
+    private static func typeTag(_ argument: ControlArgument) -> String {
+        switch argument.type {
+        case .real: return "f"
+        case .integer: return "i"
+        case .flag: return "T"
+        case .choice, .countOrNyquist, .text: return "s"
+        }
+    }
+
+    /// An argument's RANGE entry: the numbers a control spans, or the names it offers.
+    private static func range(_ argument: ControlArgument) -> JSONValue? {
+        if case .choice(let names) = argument.type { return .object(["VALS": .array(names.map(JSONValue.string))]) }
+        guard let span = argument.numericRange else { return nil }
+        return .object(["MIN": .number(span.lowerBound), "MAX": .number(span.upperBound)])
     }
 
     /// The table's units in the unit names OSCQuery controllers know (ossia's).
@@ -127,6 +119,7 @@ struct OSCQueryNamespace: Sendable {
         switch unit {
         case "Hz": return "frequency.hz"
         case "s": return "time.second"
+        case "dBFS": return "gain.db"
         default: return nil
         }
     }
@@ -148,12 +141,18 @@ struct OSCQueryNamespace: Sendable {
         return .object(info)
     }
 
+    /// A parameter's value as JSON, typed as the namespace declares it.
+    static func jsonArgument(_ spec: ParameterSpec, _ value: ParameterValue) -> JSONValue {
+        if case .terms = spec.kind { return .string(value.description) }
+        return JSONValue(value)
+    }
+
     /// A parameter's value as an OSC argument, typed as the namespace declares it.
-    static func oscArgument(_ spec: ParameterSpec, _ value: ParameterValue) -> OSCPacket.Argument {
+    static func oscArgument(_ spec: ParameterSpec, _ value: ParameterValue) -> OSCValue {
         switch (spec.kind, value) {
         case (.terms, _): return .string(value.description)
         case (_, .real(let d)): return .float(Float(d))
-        case (_, .integer(let i)): return .int(Int32(clamping: i))
+        case (_, .integer(let i)): return .int32(Int32(clamping: i))
         case (_, .text(let s)): return .string(s)
         case (_, .flag(let b)): return .bool(b)
         }

@@ -1,6 +1,6 @@
 import FlyingFox
 import Foundation
-import ToneShaperOSC
+import ToneShaperWire
 
 #if canImport(Glibc)
     import Glibc

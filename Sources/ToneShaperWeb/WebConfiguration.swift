@@ -1,4 +1,4 @@
-import ToneShaperOSC
+import ToneShaperWire
 
 /// How the web server listens and whom it serves.
 public struct WebConfiguration: Sendable {

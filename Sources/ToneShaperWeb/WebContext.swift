@@ -32,10 +32,13 @@ struct WebContext: Sendable {
     let oscPort: Int?
     let pages: EditorPages
 
+    var surface: ControlSurface { ControlSurface(controller: controller, statistics: services.statistics) }
+
     /// Performs `arguments` sent to `address` (relative, "frequency/range", or full,
-    /// "/toneshaper/frequency/range"): the meaning is the core's; the notes are what the
-    /// user should know (a clamp).
-    func perform(address: String, arguments: [JSONValue]) -> Result<[String], WebRefusal> {
+    /// "/toneshaper/frequency/range"): the meaning is the core's. The answer is the fields
+    /// of the reply object: `ok`, the notes the user should know (a clamp), and what a
+    /// query asked for (`state`, `stats`, `points`).
+    func perform(address: String, arguments: [JSONValue]) -> Result<[String: JSONValue], WebRefusal> {
         var path = address
         if path.hasPrefix(namespace.prefix + "/") { path.removeFirst(namespace.prefix.count + 1) }
         while path.hasPrefix("/") { path.removeFirst() }
@@ -51,22 +54,17 @@ struct WebContext: Sendable {
             values.append(value)
         }
         do {
-            switch try target.request(values) {
-            case .nothing: return .success([])
-            case .command(let command): return .success(try controller.perform(command).notes)
-            case .query: return .failure(WebRefusal(message: "\(namespace.prefix)/\(path) is a question: GET /state or /stats answers it"))
+            var fields: [String: JSONValue] = ["ok": .bool(true), "notes": .array([])]
+            switch try surface.perform(target, values) {
+            case .done(let notes): fields["notes"] = .array(notes.map(JSONValue.string))
+            case .state(let state): fields["state"] = StateJSON.object(state)
+            case .stats(let figures): fields["stats"] = StateJSON.stats(figures)
+            case .points(let points): fields["points"] = StateJSON.points(points)
             }
+            return .success(fields)
         } catch {
-            return .failure(WebRefusal(message: WebPhrasing.phrase(error, prefix: namespace.prefix)))
+            return .failure(WebRefusal(message: error.phrased(addressPrefix: namespace.prefix)))
         }
-    }
-
-    static func statsJSON(_ s: NodeStatistics) -> JSONValue {
-        .object([
-            "p50": .number(s.p50), "p99": .number(s.p99), "p999": .number(s.p999), "max": .number(s.max),
-            "xruns": .number(Double(s.xruns)), "periods": .number(Double(s.periods)),
-            "bufferSize": .number(Double(s.bufferSize)), "sampleRate": .number(s.sampleRate),
-        ])
     }
 
     /// The library's names, built-ins and the user's, for the page's menu.

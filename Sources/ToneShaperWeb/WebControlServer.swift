@@ -3,7 +3,7 @@ import FlyingSocks
 import Foundation
 import Synchronization
 import ToneShaperCore
-import ToneShaperOSC
+import ToneShaperWire
 
 #if canImport(Glibc)
     import Glibc

@@ -31,10 +31,11 @@ struct WebRoutes: HTTPHandler {
         case (.GET, "/editor/editor.css"): return WebRoutes.page(PackageResources.editor_css, "text/css; charset=utf-8")
         case (.GET, "/state"): return WebRoutes.json(StateJSON.object(context.controller.state))
         case (.GET, "/stats"):
-            guard let stats = context.services.statistics?() else {
-                return WebRoutes.text(.serviceUnavailable, "no statistics: the audio engine is not running")
+            do throws(ControlError) {
+                return WebRoutes.json(StateJSON.stats(try context.surface.currentStatistics()))
+            } catch {
+                return WebRoutes.text(.serviceUnavailable, error.problem)
             }
-            return WebRoutes.json(WebContext.statsJSON(stats))
         case (.GET, "/library"): return WebRoutes.json(context.libraryJSON())
         case (.GET, "/export"): return await export(request)
         case (.POST, let path) where path.hasPrefix("/control/"):
@@ -86,7 +87,7 @@ struct WebRoutes: HTTPHandler {
             }
         }
         switch context.perform(address: address, arguments: arguments) {
-        case .success(let notes): return WebRoutes.json(.object(["ok": .bool(true), "notes": .array(notes.map(JSONValue.string))]))
+        case .success(let fields): return WebRoutes.json(.object(fields))
         case .failure(let refusal): return WebRoutes.json(.object(["error": .string(refusal.message)]), status: .badRequest)
         }
     }

@@ -2,6 +2,7 @@ import FlyingFox
 import Foundation
 import Synchronization
 import ToneShaperCore
+import ToneShaperWire
 
 /// One WebSocket connection: the editor page's, or an OSCQuery controller's.
 ///
@@ -59,7 +60,7 @@ final class WebSocketSession: WSMessageHandler, Sendable {
                 let path = context.namespace.fullPath(of: spec)
                 guard wanted.listening.contains(path) else { continue }
                 let argument = OSCQueryNamespace.oscArgument(spec, spec.value(in: update.state.shape))
-                continuation.yield(.data(OSCPacket.message(path, [argument])))
+                if let packet = OSCPacket.encode(OSCMessage(path: path, arguments: [argument])) { continuation.yield(.data(Data(packet))) }
             }
         }
         let onEnd = self.onEnd
@@ -160,10 +161,11 @@ final class WebSocketSession: WSMessageHandler, Sendable {
             return nil
         }
         if message["query"]?.string == "stats" {
-            guard let stats = context.services.statistics?() else {
-                return WebSocketSession.error(id, "no statistics: the audio engine is not running")
+            do throws(ControlError) {
+                return JSONValue.object(["id": id ?? .null, "stats": StateJSON.stats(try context.surface.currentStatistics())]).text
+            } catch {
+                return WebSocketSession.error(id, error.problem)
             }
-            return JSONValue.object(["id": id ?? .null, "stats": WebContext.statsJSON(stats)]).text
         }
         guard let address = message["address"]?.string else {
             return WebSocketSession.error(id, "expects {\"address\": ..., \"args\": [...]}, {\"watch\": \"state\"} or an OSCQuery COMMAND")
@@ -175,8 +177,9 @@ final class WebSocketSession: WSMessageHandler, Sendable {
         case let single?: arguments = [single]
         }
         switch context.perform(address: address, arguments: arguments) {
-        case .success(let notes):
-            return JSONValue.object(["id": id ?? .null, "ok": .bool(true), "notes": .array(notes.map(JSONValue.string))]).text
+        case .success(var fields):
+            fields["id"] = id ?? .null
+            return JSONValue.object(fields).text
         case .failure(let reason):
             return WebSocketSession.error(id, reason.message)
         }

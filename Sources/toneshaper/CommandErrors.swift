@@ -3,6 +3,7 @@ import ToneShaperCore
 import ToneShaperFiles
 import ToneShaperJack
 import ToneShaperOSC
+import ToneShaperWire
 
 /// One exit status per kind of failure, the same in every subcommand (the Rendering article,
 /// "Errors and exit status"). The values are sysexits(3)'s where one fits, as many Unix tools use them.

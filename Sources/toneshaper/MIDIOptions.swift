@@ -30,24 +30,27 @@ struct MIDIOptions: ParsableArguments {
         return n - 1
     }
 
-    /// `map` with the `--midi-cc` mappings added.
-    func controllerMap(over map: MIDIControllerMap) throws -> MIDIControllerMap {
-        var result = map
+    /// `shape` with the `--midi-cc` mappings added, each as the core's `midi/map` takes it:
+    /// this reads the option's CC=PARAMETER syntax, the core checks and applies it.
+    func apply(to shape: ToneShape) throws -> ToneShape {
+        let map = ControlAddress.named(ControlCommand.Name.midiMap.rawValue)!
+        var result = shape
         for text in controllers {
+            let syntax = ValidationError(
+                "--midi-cc \(text): write CC=PARAMETER with CC 0...119 other than 64 (the sustain pedal), e.g. 74=frequency/max")
             let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
-            guard parts.count == 2, let cc = Int(parts[0]), MIDIControllerMap.isMappable(cc) else {
-                throw ValidationError(
-                    "--midi-cc \(text): write CC=PARAMETER with CC 0...119 other than 64 (the sustain pedal), e.g. 74=frequency/max")
+            guard parts.count == 2 else { throw syntax }
+            let controller = ParameterValue.parsing(parts[0])
+            // The controller number alone first, so that its refusal is said with the syntax.
+            guard (try? map.request([controller, .text("none")])) != nil else { throw syntax }
+            do {
+                guard case .command(let command) = try map.request([controller, .text(parts[1])]),
+                    case .mapController(let cc, let id) = command
+                else { throw syntax }
+                result = try result.settingController(cc, to: id)
+            } catch let error as ControlError {
+                throw ValidationError("--midi-cc \(text): \(error.problem)")
             }
-            if parts[1].lowercased() == "none" {
-                result[cc] = nil
-                continue
-            }
-            guard let id = MIDIControllerMap.parameter(named: parts[1]), MIDIControllerMap.canMap(id) else {
-                let names = ParameterTable.all.filter { MIDIControllerMap.canMap($0.id) }.map(\.oscPath).joined(separator: ", ")
-                throw ValidationError("--midi-cc \(text): \"\(parts[1])\" is not a parameter a controller can move; use one of \(names)")
-            }
-            result[cc] = id
         }
         return result
     }

@@ -6,6 +6,7 @@ import ToneShaperFiles
 import ToneShaperJack
 import ToneShaperOSC
 import ToneShaperWeb
+import ToneShaperWire
 
 /// `toneshaper run`: the live node. Plays a tone shape as a JACK client and takes changes
 /// over OSC until SIGINT or SIGTERM.
@@ -115,7 +116,7 @@ struct RunCommand: ParsableCommand {
         }
         // The MIDI options are refused before anything starts, like the others.
         _ = try midi.channel()
-        _ = try midi.controllerMap(over: MIDIControllerMap())
+        _ = try midi.apply(to: .defaultShape)
         guard Logger.Level(rawValue: logLevel.lowercased()) != nil else {
             throw ValidationError("unknown log level \"\(logLevel)\"; use trace, debug, info, notice, warning, error or critical")
         }
@@ -144,63 +145,40 @@ struct RunCommand: ParsableCommand {
             for warning in ToneShapeDocument.warnings(for: shape) { logger.warning("\(document): \(warning)") }
         }
         shape = try parameters.apply(to: shape)
-        shape.midiMap = try midi.controllerMap(over: shape.midiMap)
+        shape = try midi.apply(to: shape)
         // The node adopts the server's rate before the first sound.
         let controller = EngineController(shape: shape, sampleRate: 48_000, playing: !paused, documents: library)
-
-        var jack = JackNodeConfiguration(
-            clientName: clientName, serverName: serverName, stereo: stereo, connectTo: connect, autoConnect: !noAutoConnect)
-        jack.midiInput = !midi.noMIDI
-        jack.midiConnect = midi.connect
-        jack.midiChannel = try midi.channel()
-        let node = JackNode(controller: controller, configuration: jack)
+        let host = NodeHost(controller: controller, options: try hostOptions(), library: library, logger: logger)
         // OSC first: a port in use is reported before any JACK client appears.
-        let osc = noOSC ? nil : try startOSC(controller: controller, node: node, library: library)
+        try host.startOSC(.configured)
         // The web side too (its port taken, say).
-        let web: WebControlServer?
-        do {
-            web = noHTTP ? nil : try startWeb(controller: controller, node: node, library: library, oscPort: osc?.port)
-        } catch {
-            osc?.stop()
+        do { try host.startWeb(.configured, name: clientName) } catch {
+            _ = host.stop()
             throw CommandFailure(.unavailable, "\(error)")
         }
-        let started: Bool
-        do { started = try startNode(node, logger: logger) } catch {
-            web?.stop()
-            osc?.stop()
+        let node: JackNode?
+        do {
+            node = try host.startJack(
+                clientName: clientName, stereo: stereo, connect: connect, autoConnect: !noAutoConnect, waitForServer: wait)
+        } catch {
+            _ = host.stop()
             throw error
         }
         var closed = true
-        if started {
+        if let node {
             if node.clientName != clientName {
                 logger.warning("the JACK client name \"\(clientName)\" is taken; this node is \"\(node.clientName)\" (use --name to choose another)")
             }
             logger.info("playing \"\(shape.name ?? document ?? "default")\" at \(controller.sampleRate) Hz\(paused ? " (paused)" : "")")
-
-            // Controllers find the node by itself: OSCQuery and OSC over mDNS, when a daemon runs.
-            var services: [ServiceAnnouncer.Service] = []
-            if let web { services.append(.init(type: "_oscjson._tcp", port: web.port)) }
-            if let osc { services += [.init(type: "_osc._udp", port: osc.port), .init(type: "_osc._tcp", port: osc.port)] }
-            let announcer = noMDNS || services.isEmpty ? nil : ServiceAnnouncer(name: node.clientName, services: services)
-
-            // Straight to file descriptor 1, unbuffered: whoever waits for these lines (a
-            // script, a test) sees them at once even through a pipe.
-            var ready = "JACK: \(node.portNames.joined(separator: " "))\n"
-            if let midi = node.midiPortName { ready += "MIDI: \(midi)\n" }
-            if let osc { ready += "OSC: \(osc.url)\nOSC: \(osc.tcpURL)\n" }
-            if let web { ready += "Editor: \(web.editorURL)\n" }
-            FileHandle.standardOutput.write(Data(ready.utf8))
+            host.announce(name: node.clientName)
+            NodeHost.say(NodeHost.jackLines(node) + host.oscLines + host.editorLine)
 
             let signal = TerminationSignals.wait()
             logger.info("\(signal == SIGINT ? "SIGINT" : "SIGTERM"): closing")
-            announcer?.stop()
-            web?.stop()
-            osc?.stop()
-            closed = NodeShutdown.stop(node)
+            closed = host.stop()
         } else {
             // A signal while waiting for JACK: changes made over OSC meanwhile are saved too.
-            web?.stop()
-            osc?.stop()
+            _ = host.stop()
         }
         if let saveName {
             do {
@@ -213,41 +191,16 @@ struct RunCommand: ParsableCommand {
         if !closed { NodeShutdown.exitLeavingNode() }
     }
 
-    /// Starts the node; with `--wait`, waits for a server first (false: a signal came
-    /// while waiting, and the command should end without playing).
-    private func startNode(_ node: JackNode, logger: Logger) throws -> Bool {
-        var said = false
-        while true {
-            let failure: JackNodeError
-            do throws(JackNodeError) {
-                try node.start()
-                return true
-            } catch {
-                failure = error
-            }
-            guard wait, case .noServer(let name) = failure else { throw failure }
-            if !said { logger.notice("no JACK server \"\(name)\" yet; waiting for one (Ctrl-C to give up)") }
-            said = true
-            if let signal = TerminationSignals.wait(seconds: 0.25) {
-                logger.info("\(signal == SIGINT ? "SIGINT" : "SIGTERM") while waiting for JACK: closing")
-                return false
-            }
-        }
-    }
-
     private var oscConfiguration: OSCControlServer.Configuration {
         OSCControlServer.Configuration(port: oscPort, host: oscHost, prefix: oscPrefix, allow: oscAllow)
     }
 
-    /// The OSC control surface, wired to the controller, the node's statistics and the
-    /// document library.
-    private func startOSC(controller: EngineController, node: JackNode, library: DocumentLibrary) throws -> OSCControlServer {
-        let configuration = oscConfiguration
-        // Load and save go to the controller's document store (the library, names only).
-        let services = OSCHostServices(statistics: { node.stats() })
-        let server = try OSCControlServer(controller: controller, configuration: configuration, services: services)
-        try server.start()
-        return server
+    /// What the node's host starts, from the options: the same for a plain run and under a
+    /// session manager.
+    func hostOptions() throws -> NodeHost.Options {
+        NodeHost.Options(
+            serverName: serverName, osc: noOSC ? nil : oscConfiguration, web: noHTTP ? nil : try webConfiguration(),
+            announce: !noMDNS, midiInput: !midi.noMIDI, midiConnect: midi.connect, midiChannel: try midi.channel())
     }
 
     /// Where the web side listens and whom it serves, from the options.
@@ -257,19 +210,5 @@ struct RunCommand: ParsableCommand {
         return WebConfiguration(
             port: httpPort ?? WebConfiguration.defaultPort, searchFreePort: httpPort == nil,
             host: oscHost, allow: allow, name: clientName, oscPrefix: oscPrefix)
-    }
-
-    /// The editor page and OSCQuery, in front of the same controller, under the same
-    /// allow list as OSC.
-    private func startWeb(controller: EngineController, node: JackNode, library: DocumentLibrary, oscPort: Int?) throws -> WebControlServer {
-        var configuration = try webConfiguration()
-        configuration.oscPort = oscPort
-        let server = try WebControlServer(
-            controller: controller, configuration: configuration,
-            services: WebHostServices(
-                statistics: { node.stats() }, library: library,
-                scope: .listening(server: serverName) { node }))
-        try server.start()
-        return server
     }
 }

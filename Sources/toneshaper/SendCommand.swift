@@ -1,5 +1,6 @@
 import ArgumentParser
 import ToneShaperOSC
+import ToneShaperWire
 
 /// `toneshaper send`: one OSC message to a running node, and its reply.
 struct SendCommand: ParsableCommand {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ToneShaperCore
+import ToneShaperWire
 
 @testable import ToneShaperOSC
 

@@ -1,6 +1,7 @@
 import Synchronization
 import Testing
 import ToneShaperCore
+import ToneShaperWire
 
 @testable import ToneShaperOSC
 

@@ -1,5 +1,6 @@
 import Testing
 import ToneShaperCore
+import ToneShaperWire
 
 @testable import ToneShaperOSC
 

@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 import ToneShaperCore
 import ToneShaperTestSupport
+import ToneShaperWire
 
 @testable import ToneShaperOSC
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ToneShaperCore
+import ToneShaperWire
 
 @testable import ToneShaperWeb
 
@@ -38,13 +39,13 @@ import ToneShaperCore
         #expect(info["EXTENSIONS"]?["LISTEN"] == .bool(true))
     }
 
-    @Test func listenPacketsAreOSCMessages() {
-        let packet = OSCPacket.message("/toneshaper/amplitude", [.float(0.5)])
+    @Test func listenPacketsAreOSCMessages() throws {
+        let packet = try #require(OSCPacket.encode(OSCMessage(path: "/toneshaper/amplitude", arguments: [.float(0.5)])))
         #expect(packet.count == 24 + 4 + 4)  // address padded to 24, ",f" to 4, the float
         #expect(Array(packet.prefix(21)) == Array("/toneshaper/amplitude".utf8))
         #expect(Array(packet[24..<28]) == [0x2C, 0x66, 0, 0])
         #expect(Array(packet.suffix(4)) == [0x3F, 0, 0, 0])
-        #expect(OSCPacket.message("/a", [.bool(true)]) == Data([0x2F, 0x61, 0, 0, 0x2C, 0x54, 0, 0]))
+        #expect(OSCPacket.encode(OSCMessage(path: "/a", arguments: [.bool(true)])) == [0x2F, 0x61, 0, 0, 0x2C, 0x54, 0, 0])
     }
 
     @Test func hostHeadersAreParsed() {

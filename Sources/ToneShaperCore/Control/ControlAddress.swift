@@ -10,33 +10,69 @@ public struct ControlAddress: Sendable {
 
     public let path: String
     public let target: Target
-    /// What the arguments are, for people ("value (Hz, 0...96000)").
-    public let arguments: String
+    /// What the address takes: types, ranges, units.
+    public let signature: ControlSignature
     public let help: String
+
+    /// What the arguments are, for people ("value: number 0...96000 Hz").
+    public var arguments: String { signature.description }
 
     public static let all: [ControlAddress] = {
         var all = ParameterTable.all.map { spec in
-            ControlAddress(path: spec.oscPath, target: .parameter(spec.id), arguments: describe(spec), help: spec.help)
+            ControlAddress(
+                path: spec.oscPath, target: .parameter(spec.id), signature: ControlSignature([ControlArgument("value", parameter: spec.id)]),
+                help: spec.help)
         }
-        let commands: [(ControlCommand.Name, String, String)] = [
-            (.frequencyRange, "min max (Hz)", "Both ends of the range at once; the curve is remapped onto it"),
-            (.echo, "offset volume", "Both echo values at once"),
-            (.amplitudeDecibels, "dBFS (<= 0)", "Master gain in decibels; 0 dBFS is full scale"),
-            (.points, "t0 f0 t1 f1 ... (s, Hz)", "Replace the curve (times sorted, within the duration); no arguments: reply the points"),
-            (.load, "name", "Load a document by name: the user's library first, then the built-in sessions"),
-            (.save, "name", "Save the current document into the user's library"),
-            (.play, "[1]", "Start playing (fades in); a single 0 argument (a button release) is ignored"),
-            (.stop, "[1]", "Stop playing (fades out); a single 0 argument (a button release) is ignored"),
-            (.clearSchedule, "", "Forget every change scheduled for later (time-tagged bundles)"),
-            (.state, "", "Reply every parameter, \"playing\" and the points"),
-            (.stats, "", "Reply the audio callback's timing, xruns and periods"),
+        let document = ControlArgument("name", .text("a document name"))
+        let commands: [(ControlCommand.Name, ControlSignature, String)] = [
             (
-                .midiMap, "cc parameter",
+                .frequencyRange,
+                ControlSignature([ControlArgument("min", parameter: .minFrequency), ControlArgument("max", parameter: .maxFrequency)]),
+                "Both ends of the range at once; the curve is remapped onto it"
+            ),
+            (
+                .echo, ControlSignature([ControlArgument("offset", parameter: .echoOffset), ControlArgument("volume", parameter: .echoVolume)]),
+                "Both echo values at once"
+            ),
+            (
+                .amplitudeDecibels, ControlSignature([ControlArgument("level", .real(-.infinity...0), unit: "dBFS", controlRange: -120...0)]),
+                "Master gain in decibels; 0 dBFS is full scale"
+            ),
+            (
+                .points,
+                ControlSignature(
+                    [
+                        ControlArgument("time", .real(0...ToneShapeLimits.maximumDuration), unit: "s"),
+                        ControlArgument("frequency", .real(FrequencyLimit.range), unit: "Hz"),
+                    ], arity: .repeated),
+                "Replace the curve (times sorted, within the duration); no arguments: reply the points"
+            ),
+            (.load, ControlSignature([document]), "Load a document by name: the user's library first, then the built-in sessions"),
+            (.save, ControlSignature([document]), "Save the current document into the user's library"),
+            (
+                .play, ControlSignature([ControlArgument("press", .flag)], arity: .optional),
+                "Start playing (fades in); a single 0 argument (a button release) is ignored"
+            ),
+            (
+                .stop, ControlSignature([ControlArgument("press", .flag)], arity: .optional),
+                "Stop playing (fades out); a single 0 argument (a button release) is ignored"
+            ),
+            (.clearSchedule, .none, "Forget every change scheduled for later (time-tagged bundles)"),
+            (.state, .none, "Reply every parameter, \"playing\" and the points"),
+            (.stats, .none, "Reply the audio callback's timing, xruns and periods"),
+            (
+                .midiMap,
+                ControlSignature([
+                    ControlArgument("cc", .integer(0...119)), ControlArgument("parameter", .text("a parameter's address, or none")),
+                ]),
                 "Map MIDI controller cc (0...119, not 64) to a parameter (its address, e.g. frequency/max); parameter none: unmap"
             ),
-            (.midiLearn, "parameter", "Map the next MIDI controller that moves to the parameter (its address, e.g. frequency/max)"),
+            (
+                .midiLearn, ControlSignature([ControlArgument("parameter", .text("a parameter's address"))]),
+                "Map the next MIDI controller that moves to the parameter (its address, e.g. frequency/max)"
+            ),
         ]
-        all += commands.map { ControlAddress(path: $0.0.rawValue, target: .command($0.0), arguments: $0.1, help: $0.2) }
+        all += commands.map { ControlAddress(path: $0.0.rawValue, target: .command($0.0), signature: $0.1, help: $0.2) }
         return all
     }()
 
@@ -56,7 +92,7 @@ public struct ControlAddress: Sendable {
     public func request(_ arguments: [ParameterValue]) throws(ControlError) -> ControlRequest {
         switch target {
         case .parameter(let id):
-            try expect(arguments, count: 1, ParameterTable.spec(id).kind.describeValues(unit: ParameterTable.spec(id).unit))
+            try checkCount(arguments)
             return .command(.set(id, arguments[0]))
         case .command(let name):
             return try request(name, arguments)
@@ -64,15 +100,13 @@ public struct ControlAddress: Sendable {
     }
 
     private func request(_ name: ControlCommand.Name, _ args: [ParameterValue]) throws(ControlError) -> ControlRequest {
+        try checkCount(args)
         switch name {
         case .frequencyRange:
-            try expect(args, count: 2, "min max in Hz")
             return .command(.setFrequencyRange(min: args[0], max: args[1]))
         case .echo:
-            try expect(args, count: 2, "offset in s and volume 0...1")
             return .command(.setEcho(offset: args[0], volume: args[1]))
         case .amplitudeDecibels:
-            try expect(args, count: 1, "a level in dBFS, 0 or below")
             return .command(.setAmplitudeDecibels(args[0]))
         case .points:
             if args.isEmpty { return .query(.points) }
@@ -87,16 +121,12 @@ public struct ControlAddress: Sendable {
             }
             return .command(.setPoints(flat))
         case .load, .save:
-            try expect(args, count: 1, "a document name")
             guard case .text(let documentName) = args[0] else {
                 throw ControlError(.command(name), "expects a document name (text), got \"\(args[0])\"")
             }
             try ControlAddress.checkDocumentName(documentName, name)
             return .command(name == .load ? .load(name: documentName) : .save(name: documentName))
         case .play, .stop:
-            guard args.count <= 1 else {
-                throw ControlError(.command(name), "expects no arguments (or one number, as a button sends), got \(args.count)")
-            }
             if let value = args.first {
                 do {
                     if try !value.buttonPress() { return .nothing }
@@ -106,16 +136,12 @@ public struct ControlAddress: Sendable {
             }
             return .command(name == .play ? .play : .stop)
         case .clearSchedule:
-            try expect(args, count: 0, "")
             return .command(.clearSchedule)
         case .state:
-            try expect(args, count: 0, "")
             return .query(.state)
         case .stats:
-            try expect(args, count: 0, "")
             return .query(.stats)
         case .midiMap:
-            try expect(args, count: 2, "a controller number and a parameter address")
             guard let number = args[0].numeric, number == number.rounded(), MIDIControllerMap.isMappable(Int(exactly: number) ?? -1) else {
                 throw ControlError(.command(name), "expects a controller number 0...119 other than 64 (the sustain pedal), got \"\(args[0])\"")
             }
@@ -124,20 +150,33 @@ public struct ControlAddress: Sendable {
             }
             return .command(.mapController(controller: Int(number), parameter: try ControlAddress.mappableParameter(args[1], name)))
         case .midiLearn:
-            try expect(args, count: 1, "a parameter address")
             return .command(.learnController(try ControlAddress.mappableParameter(args[0], name)))
         }
     }
 
-    private func expect(_ args: [ParameterValue], count: Int, _ what: String) throws(ControlError) {
-        guard args.count == count else {
-            let subject: ControlError.Subject
-            switch target {
-            case .parameter(let id): subject = .parameter(id)
-            case .command(let name): subject = .command(name)
-            }
-            let expected = count == 0 ? "no arguments" : "\(count) argument\(count == 1 ? "" : "s") (\(what))"
-            throw ControlError(subject, "expects \(expected), got \(args.count)")
+    /// The count of arguments against the signature, before anything else is read.
+    private func checkCount(_ args: [ParameterValue]) throws(ControlError) {
+        let declared = signature.arguments.count
+        let expected: String
+        switch signature.arity {
+        case .exact:
+            if args.count == declared { return }
+            expected = declared == 0 ? "no arguments" : "\(declared) argument\(declared == 1 ? "" : "s") (\(signature))"
+        case .optional:
+            if args.isEmpty || args.count == declared { return }
+            expected = "no arguments or \(declared) (\(signature.description.dropFirst().dropLast()))"
+        case .repeated:
+            if args.count % declared == 0 { return }
+            expected = "arguments in \(declared == 2 ? "pairs" : "groups of \(declared)") (\(signature.description.dropFirst().dropLast()))"
+        }
+        throw ControlError(subject, "expects \(expected), got \(args.count)")
+    }
+
+    /// What a refusal of this address is about.
+    var subject: ControlError.Subject {
+        switch target {
+        case .parameter(let id): return .parameter(id)
+        case .command(let name): return .command(name)
         }
     }
 
@@ -154,19 +193,8 @@ public struct ControlAddress: Sendable {
     static func mappableParameter(_ value: ParameterValue, _ command: ControlCommand.Name) throws(ControlError) -> ParameterID {
         guard case .text(let text) = value, let id = MIDIControllerMap.parameter(named: text), MIDIControllerMap.canMap(id) else {
             let names = ParameterTable.all.filter { MIDIControllerMap.canMap($0.id) }.map(\.oscPath).joined(separator: ", ")
-            throw ControlError(.command(command), "expects a parameter a controller can move (\(names)), got \"\(value)\"")
+            throw ControlError(.command(command), "\"\(value)\" is not a parameter a controller can move; use one of \(names)")
         }
         return id
-    }
-
-    static func describe(_ spec: ParameterSpec) -> String {
-        let unit = spec.unit.isEmpty ? "" : "\(spec.unit), "
-        switch spec.kind {
-        case .real(let range): return "value (\(unit)\(ParameterKind.plain(range.lowerBound))...\(ParameterKind.plain(range.upperBound)))"
-        case .integer(let range): return "N (\(range.lowerBound)...\(range.upperBound))"
-        case .choice(let names): return "name or index 0...\(names.count - 1) (\(names.joined(separator: ", ")))"
-        case .terms: return "count (>= 1) or \"nyquist\""
-        case .flag: return "0 or 1"
-        }
     }
 }

@@ -50,6 +50,28 @@ public struct ControlError: Error, Equatable, Sendable, CustomStringConvertible 
         return text
     }
 
+    /// The error as the front ends that speak addresses say it (OSC, and the web page's
+    /// HTTP and WebSocket clients): subjects by their full address below `prefix`,
+    /// remedies by the address that helps.
+    public func phrased(addressPrefix prefix: String) -> String {
+        phrased(
+            naming: { subject in
+                switch subject {
+                case .parameter(let id): return prefix + "/" + ParameterTable.spec(id).oscPath
+                case .command(let name): return prefix + "/" + name.rawValue
+                case .time: return "time tag"
+                case .value, .engine: return ControlError.neutralName(subject)
+                }
+            },
+            remedy: { remedy in
+                switch remedy {
+                case .setRangeTogether: return "set both ends at once with \(prefix)/\(ControlCommand.Name.frequencyRange.rawValue)"
+                case .startAudio: return "the node's audio is not running; is the JACK server up?"
+                case .retryShortly: return ControlError.neutralRemedy(remedy)
+                }
+            })
+    }
+
     /// Neutral wording, for logs and tests: parameters by their document key.
     public var description: String {
         phrased(naming: ControlError.neutralName, remedy: ControlError.neutralRemedy)

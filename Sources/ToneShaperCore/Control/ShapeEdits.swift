@@ -50,6 +50,19 @@ extension ToneShape {
         try setting(.echoOffset, to: offset).setting(.echoVolume, to: volume)
     }
 
+    /// MIDI controller `controller` (0...119, not 64) moving parameter `id`; nil unmaps it.
+    public func settingController(_ controller: Int, to id: ParameterID?) throws(ControlError) -> ToneShape {
+        guard MIDIControllerMap.isMappable(controller) else {
+            throw ControlError(.command(.midiMap), "controller \(controller) cannot be mapped; use 0...119 other than 64 (the sustain pedal)")
+        }
+        if let id, !MIDIControllerMap.canMap(id) {
+            throw ControlError(.command(.midiMap), "\(ParameterTable.spec(id).oscPath) cannot be moved by a controller")
+        }
+        var shape = self
+        shape.midiMap[controller] = id
+        return shape
+    }
+
     /// Replaces the curve with points (t0, f0, t1, f1, ...), checked as a document's points
     /// are. The range widens to take in points that leave it, so a later range change maps
     /// them sensibly.

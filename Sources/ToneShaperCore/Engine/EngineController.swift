@@ -282,17 +282,7 @@ public final class EngineController: Sendable {
             }
             return ControlReceipt()
         case .mapController(let controller, let id):
-            guard MIDIControllerMap.isMappable(controller) else {
-                throw ControlError(.command(.midiMap), "controller \(controller) cannot be mapped; use 0...119 other than 64 (the sustain pedal)")
-            }
-            if let id, !MIDIControllerMap.canMap(id) {
-                throw ControlError(.command(.midiMap), "\(ParameterTable.spec(id).oscPath) cannot be moved by a controller")
-            }
-            return try change(time) { shape in
-                var new = shape
-                new.midiMap[controller] = id
-                return new
-            }
+            return try change(time) { shape throws(ControlError) in try shape.settingController(controller, to: id) }
         case .learnController(let id):
             guard MIDIControllerMap.canMap(id) else {
                 throw ControlError(.command(.midiLearn), "\(ParameterTable.spec(id).oscPath) cannot be moved by a controller")

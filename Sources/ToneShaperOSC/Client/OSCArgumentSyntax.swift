@@ -1,3 +1,5 @@
+import ToneShaperWire
+
 /// A command-line word that cannot be turned into an OSC argument.
 public struct OSCArgumentError: Error, Equatable, CustomStringConvertible, Sendable {
     public var description: String

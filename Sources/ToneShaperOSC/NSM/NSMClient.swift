@@ -1,3 +1,5 @@
+import ToneShaperWire
+
 /// What the node does for the session manager; `NSMClient` calls it and answers the
 /// manager with what it returns. The `run` command implements it (JACK, files, OSC).
 public protocol NSMSessionHost: AnyObject {

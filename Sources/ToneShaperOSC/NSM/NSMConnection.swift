@@ -1,6 +1,7 @@
 import CLiblo
 import Logging
 import Synchronization
+import ToneShaperWire
 
 #if canImport(Glibc)
     import Glibc

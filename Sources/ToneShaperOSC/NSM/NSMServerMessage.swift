@@ -1,3 +1,5 @@
+import ToneShaperWire
+
 /// A message from the session manager, checked: right address, right number and types of
 /// arguments, values the node can use. Anything else is refused before it reaches the
 /// session (a hostile or broken message changes nothing).

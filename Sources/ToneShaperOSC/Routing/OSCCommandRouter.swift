@@ -1,4 +1,5 @@
 import ToneShaperCore
+import ToneShaperWire
 
 /// What the host (the JACK node) lends the OSC server beyond the controller.
 public struct OSCHostServices: Sendable {
@@ -21,36 +22,45 @@ enum OSCResponse: Equatable, Sendable {
     case refused(address: String, reason: String)
 }
 
-/// Translates one OSC message into the core's command model and phrases the answer: OSC
-/// values become parameter values, a time tag becomes a due time, and the core's errors
-/// are said with OSC addresses. The meaning of every address is the core's
-/// (`ControlAddress`, `EngineController.perform`); nothing here knows what a parameter does.
+/// Translates one OSC message into the core's terms and writes the answer in OSC: OSC
+/// values become parameter values, a time tag becomes a due time, the core's reply becomes
+/// a message and its errors are said with OSC addresses. The meaning of every address is
+/// the core's (`ControlSurface`); nothing here knows what a parameter does.
 struct OSCCommandRouter: Sendable {
     let space: OSCAddressSpace
-    let controller: EngineController
-    let services: OSCHostServices
+    let surface: ControlSurface
     let maximumStringLength: Int
     /// The most points one UDP reply carries (liblo's datagrams stop near 64 KiB).
     static let maximumPointsInReply = 4000
+
+    init(space: OSCAddressSpace, controller: EngineController, services: OSCHostServices, maximumStringLength: Int) {
+        self.space = space
+        surface = ControlSurface(controller: controller, statistics: services.statistics)
+        self.maximumStringLength = maximumStringLength
+    }
+
+    var controller: EngineController { surface.controller }
 
     func handle(
         path: String, arguments: [OSCValue], timeTag: OSCTimeTag,
         now: Double = OSCTimeTag.wallClock()
     ) -> OSCResponse {
-        do {
+        do throws(ControlError) {
             guard let address = space.address(for: path) else {
                 return .refused(address: path, reason: unknownAddressReason(path))
             }
-            let values = try parameterValues(arguments)
-            switch try address.request(values) {
-            case .nothing:
-                return .applied(address: path, notes: [])
-            case .command(let command):
-                let due = timeTag.isImmediate ? nil : timeTag.unixSeconds
-                let receipt = try controller.perform(command, due: due, now: now)
-                return .applied(address: path, notes: receipt.notes)
-            case .query(let query):
-                return .reply(try reply(to: query))
+            let due = timeTag.isImmediate ? nil : timeTag.unixSeconds
+            switch try surface.perform(address, try parameterValues(arguments), due: due, now: now) {
+            case .done(let notes): return .applied(address: path, notes: notes)
+            case .state(let state): return .reply(stateReply(state))
+            case .stats(let figures): return .reply(statsReply(figures))
+            case .points(let points):
+                guard points.count <= OSCCommandRouter.maximumPointsInReply else {
+                    throw ControlError(
+                        .command(.points),
+                        "the curve has \(points.count) points, more than one reply carries (\(OSCCommandRouter.maximumPointsInReply))")
+                }
+                return .reply(OSCMessage(path: space.prefix + "/points", arguments: OSCCommandRouter.flatPoints(points)))
             }
         } catch {
             return .refused(address: path, reason: phrase(error))
@@ -59,43 +69,7 @@ struct OSCCommandRouter: Sendable {
 
     /// The core's error in OSC words: subjects by their full address, remedies by the
     /// address that helps.
-    func phrase(_ error: ControlError) -> String {
-        error.phrased(
-            naming: { subject in
-                switch subject {
-                case .value: return "value"
-                case .parameter(let id): return space.prefix + "/" + ParameterTable.spec(id).oscPath
-                case .command(let name): return space.prefix + "/" + name.rawValue
-                case .engine: return "engine"
-                case .time: return "time tag"
-                }
-            },
-            remedy: { remedy in
-                switch remedy {
-                case .setRangeTogether: return "set both with \(space.prefix)/\(ControlCommand.Name.frequencyRange.rawValue)"
-                case .startAudio: return "the node's audio is not running; is the JACK server up?"
-                default: return ControlError.neutralRemedy(remedy)
-                }
-            })
-    }
-
-    private func reply(to query: ControlQuery) throws(ControlError) -> OSCMessage {
-        switch query {
-        case .state: return stateReply()
-        case .points:
-            let points = controller.shape.points
-            guard points.count <= OSCCommandRouter.maximumPointsInReply else {
-                throw ControlError(
-                    .command(.points), "the curve has \(points.count) points, more than one reply carries (\(OSCCommandRouter.maximumPointsInReply))")
-            }
-            return OSCMessage(path: space.prefix + "/points", arguments: OSCCommandRouter.flatPoints(points))
-        case .stats:
-            guard let statistics = services.statistics?() else {
-                throw ControlError(.command(.stats), "no statistics: the audio engine is not running")
-            }
-            return statsReply(statistics)
-        }
-    }
+    func phrase(_ error: ControlError) -> String { error.phrased(addressPrefix: space.prefix) }
 
     /// `/state`: key/value pairs, one per parameter of the table in its order (the key is
     /// the parameter's OSC path below the prefix), then "playing", then "points" followed by
@@ -103,14 +77,9 @@ struct OSCCommandRouter: Sendable {
     /// whole numbers and flags int32, names strings. A curve of more points than one
     /// datagram carries (`maximumPointsInReply`) ends with "pointCount" N instead; `/points`
     /// over TCP reads it whole.
-    func stateReply() -> OSCMessage {
-        let state = controller.state
-        var values: [OSCValue] = []
-        for spec in ParameterTable.all {
-            values.append(.string(spec.oscPath))
-            values.append(OSCCommandRouter.oscValue(spec.value(in: state.shape)))
-        }
-        values += [.string("playing"), .int32(state.playing ? 1 : 0)]
+    func stateReply(_ state: ControlState? = nil) -> OSCMessage {
+        let state = state ?? controller.state
+        var values = OSCCommandRouter.keyValues(state.parameterFields + [("playing", .flag(state.playing))])
         if state.shape.points.count <= OSCCommandRouter.maximumPointsInReply {
             values.append(.string("points"))
             values += OSCCommandRouter.flatPoints(state.shape.points)
@@ -150,17 +119,15 @@ struct OSCCommandRouter: Sendable {
         }
     }
 
+    /// The core's fields as OSC key/value arguments.
+    static func keyValues(_ fields: [(String, ParameterValue)]) -> [OSCValue] {
+        fields.flatMap { [OSCValue.string($0.0), oscValue($0.1)] }
+    }
+
     /// `/stats`: key/value pairs; times in microseconds as floats, counts as int32
     /// (saturating at 2^31 - 1).
     func statsReply(_ s: NodeStatistics) -> OSCMessage {
-        OSCMessage(
-            path: space.statsAddress,
-            arguments: [
-                .string("p50"), .float(Float(s.p50)), .string("p99"), .float(Float(s.p99)),
-                .string("p999"), .float(Float(s.p999)), .string("max"), .float(Float(s.max)),
-                .string("xruns"), .int32(Int32(clamping: s.xruns)), .string("periods"), .int32(Int32(clamping: s.periods)),
-                .string("bufferSize"), .int32(Int32(clamping: s.bufferSize)), .string("sampleRate"), .float(Float(s.sampleRate)),
-            ])
+        OSCMessage(path: space.statsAddress, arguments: OSCCommandRouter.keyValues(s.fields.map { ($0.name, $0.value) }))
     }
 
     /// OSC arguments as the core's values: ints and floats as numbers (NaN and infinity

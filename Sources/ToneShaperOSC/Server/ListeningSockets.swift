@@ -1,3 +1,5 @@
+import ToneShaperWire
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)

@@ -1,6 +1,7 @@
 import Logging
 import Synchronization
 import ToneShaperCore
+import ToneShaperWire
 
 #if canImport(Glibc)
     import Glibc

@@ -1,8 +1,4 @@
-/// A configuration the OSC server cannot use, or a server that could not start.
-public struct OSCConfigurationError: Error, Equatable, CustomStringConvertible, Sendable {
-    public var description: String
-    public init(_ description: String) { self.description = description }
-}
+import ToneShaperWire
 
 extension OSCControlServer {
     /// How the OSC control server listens and whom it obeys (SPEC 10).

@@ -1,3 +1,5 @@
+import ToneShaperWire
+
 /// `<prefix>/reply-port P`: the port each sender wants its replies on. Controllers such as
 /// TouchOSC send from one port and listen on another.
 ///

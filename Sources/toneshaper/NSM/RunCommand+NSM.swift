@@ -29,18 +29,12 @@ extension RunCommand {
             do { shape = try DocumentLibrary().load(document) } catch { throw ValidationError(error.description) }
         }
         shape = try parameters.apply(to: shape)
-        shape.midiMap = try midi.controllerMap(over: shape.midiMap)
+        shape = try midi.apply(to: shape)
         if saveName != nil { logger.notice("NSM: --save is ignored; the session manager decides when the node saves") }
 
-        let oscConfiguration = noOSC ? nil : OSCControlServer.Configuration(port: 0, host: oscHost, prefix: oscPrefix, allow: oscAllow)
         if httpPort != nil { logger.notice("NSM: --http-port is ignored; the editor takes the session's port, or any free one") }
-        let webConfiguration = noHTTP ? nil : try self.webConfiguration()
-        let session = SessionNode(
-            options: .init(
-                startShape: shape, serverName: serverName, stereo: stereo,
-                connect: connect, osc: oscConfiguration, web: webConfiguration, announce: !noMDNS,
-                midiInput: !midi.noMIDI, midiConnect: midi.connect, midiChannel: try midi.channel()),
-            logger: logger)
+        let hostOptions = try self.hostOptions()
+        let session = SessionNode(options: .init(startShape: shape, stereo: stereo, connect: connect, host: hostOptions), logger: logger)
         let connection: NSMConnection
         do {
             connection = try NSMConnection(url: url) { [weak session] path, arguments in
@@ -56,7 +50,7 @@ extension RunCommand {
             return false
         }
         // The editor is the optional GUI: a manager's "show" opens it in the browser.
-        let capabilities: NSMCapabilities = webConfiguration == nil ? [.switch, .dirty] : [.switch, .dirty, .optionalGUI]
+        let capabilities: NSMCapabilities = hostOptions.web == nil ? [.switch, .dirty] : [.switch, .dirty, .optionalGUI]
         let client = NSMClient(capabilities: capabilities, host: session) { [weak connection] message in connection?.send(message) }
         session.client = client
         let refused = Mutex(false)
@@ -80,8 +74,9 @@ extension RunCommand {
         let signal = TerminationSignals.wait()
         logger.info("\(signal == SIGINT ? "SIGINT" : "SIGTERM"): closing without saving")
         connection.stop()
-        session.queue.sync { session.close() }
+        let closed = session.queue.sync { session.close() }
         if refused.withLock({ $0 }) { throw ExitCode(1) }
+        if !closed { NodeShutdown.exitLeavingNode() }
         return true
     }
 }

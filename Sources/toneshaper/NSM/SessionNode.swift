@@ -1,7 +1,6 @@
 import Dispatch
 import Foundation
 import Logging
-import Synchronization
 import ToneShaperCore
 import ToneShaperFiles
 import ToneShaperJack
@@ -19,35 +18,23 @@ final class SessionNode: NSMSessionHost, @unchecked Sendable {
     struct Options {
         /// The shape a new session starts from.
         var startShape: ToneShape
-        var serverName: String?
         var stereo: Bool
         var connect: [String]
-        var osc: OSCControlServer.Configuration?
-        /// The editor and OSCQuery (nil: --no-http); the port is the session's.
-        var web: WebConfiguration?
-        /// Announce OSCQuery and OSC over mDNS (not with --no-mdns).
-        var announce = true
-        /// The MIDI input port (as `run`'s MIDI options give it).
-        var midiInput = true
-        var midiConnect: [String] = []
-        var midiChannel: Int?
+        /// JACK, OSC, the editor (its port is the session's), mDNS and MIDI, as `run` has them.
+        var host: NodeHost.Options
     }
 
     let queue = DispatchQueue(label: "toneshaper.nsm.session")
     let controller: EngineController
+    /// The JACK client, OSC, the editor and mDNS, wired as for a plain `run`.
+    let host: NodeHost
     private let options: Options
     private let logger: Logger
-    /// The JACK client playing now; in a mutex because `/stats` asks for it from the OSC thread.
-    private let liveNode = Mutex<JackNode?>(nil)
-    private var node: JackNode? {
-        get { liveNode.withLock { $0 } }
-        set { liveNode.withLock { $0 = newValue } }
-    }
+    private var node: JackNode? { host.node }
     private var nodeClientID: String?
     private var nodeStereo = false
-    private var osc: OSCControlServer?
-    private var web: WebControlServer?
-    private var announcer: ServiceAnnouncer?
+    private var osc: OSCControlServer? { host.osc }
+    private var web: WebControlServer? { host.web }
     /// The open session's file.
     private(set) var sessionFile: String?
     /// The controller's revision when the session was last opened or saved: anything newer
@@ -62,7 +49,9 @@ final class SessionNode: NSMSessionHost, @unchecked Sendable {
     init(options: Options, logger: Logger) {
         self.options = options
         self.logger = logger
-        controller = EngineController(shape: options.startShape, sampleRate: 48_000, playing: true, documents: DocumentLibrary())
+        let library = DocumentLibrary()
+        controller = EngineController(shape: options.startShape, sampleRate: 48_000, playing: true, documents: library)
+        host = NodeHost(controller: controller, options: options.host, library: library, logger: logger)
         subscription = controller.changes.subscribe(on: queue) { [weak self] update in
             guard let self, self.sessionFile != nil else { return }
             if update.state.revision > self.cleanRevision { self.client?.report(dirty: true) }
@@ -174,8 +163,7 @@ final class SessionNode: NSMSessionHost, @unchecked Sendable {
     /// failure the previous client (if any) is opened again as it was.
     private func openClient(id: String, stereo: Bool, document: SessionDocument) -> NSMFailure? {
         let previous = (state: controller.state, id: nodeClientID, stereo: nodeStereo)
-        node?.stop()
-        node = nil
+        host.stopJack()
         // The shape goes in first, so the new client starts with it (no cross-fade).
         do {
             try controller.load(document.shape)
@@ -185,25 +173,19 @@ final class SessionNode: NSMSessionHost, @unchecked Sendable {
         }
         switch startClient(id: id, stereo: stereo) {
         case .success(let started):
-            node = started
             nodeClientID = id
             nodeStereo = stereo
             if started.clientName != id {
                 logger.warning("NSM: JACK named the client \(started.clientName): \(id) was taken")
             }
-            var ready = "JACK: \(started.portNames.joined(separator: " "))\n"
-            if let midi = started.midiPortName { ready += "MIDI: \(midi)\n" }
-            FileHandle.standardOutput.write(Data(ready.utf8))
+            NodeHost.say(NodeHost.jackLines(started))
             return nil
         case .failure(let error):
             logger.error("NSM: cannot open JACK client \(id): \(error)")
             try? controller.load(previous.state.shape)
             try? setPlaying(previous.state.playing)
-            if let oldID = previous.id, case .success(let restored) = startClient(id: oldID, stereo: previous.stereo) {
-                node = restored
-            } else {
-                nodeClientID = nil
-            }
+            let restored = previous.id.map { startClient(id: $0, stereo: previous.stereo) }
+            if case .success? = restored {} else { nodeClientID = nil }
             return NSMFailure(.general, "cannot open the JACK client \(id): \(error)")
         }
     }
@@ -211,14 +193,12 @@ final class SessionNode: NSMSessionHost, @unchecked Sendable {
     private func startClient(id: String, stereo: Bool) -> Result<JackNode, JackNodeError> {
         // No automatic connections: the session manager restores them (jackpatch), and one
         // made on every open would come back even after the user removed it.
-        var configuration = JackNodeConfiguration(
-            clientName: id, serverName: options.serverName, stereo: stereo, connectTo: options.connect, autoConnect: false)
-        configuration.midiInput = options.midiInput
-        configuration.midiConnect = options.midiConnect
-        configuration.midiChannel = options.midiChannel
-        let node = JackNode(controller: controller, configuration: configuration)
-        do { try node.start() } catch { return .failure(error) }
-        return .success(node)
+        do throws(JackNodeError) {
+            // Never nil: it waits for no server.
+            return .success(try host.startJack(clientName: id, stereo: stereo, connect: options.connect, autoConnect: false)!)
+        } catch {
+            return .failure(error)
+        }
     }
 
     private func setPlaying(_ on: Bool) throws(ControlError) {
@@ -226,61 +206,36 @@ final class SessionNode: NSMSessionHost, @unchecked Sendable {
         if on { try controller.play() } else { try controller.stop() }
     }
 
-    /// The OSC control surface, once, after the first open: on the port the session used
-    /// before if it is free (a controller pointed at it keeps working), else on any free
-    /// port, never a fixed one two instances would fight over.
+    /// The OSC control surface, once, after the first open, on the port the session used
+    /// before if it is free (a controller pointed at it keeps working), else on any free port.
     private func startOSCOnce(preferredPort: Int?) {
-        guard osc == nil, var configuration = options.osc else { return }
-        let services = OSCHostServices(statistics: { [weak self] in self?.node?.stats() })
-        for port in [preferredPort, 0].compactMap({ $0 }) {
-            configuration.port = port
-            do {
-                let server = try OSCControlServer(controller: controller, configuration: configuration, services: services)
-                try server.start()
-                osc = server
-                FileHandle.standardOutput.write(Data("OSC: \(server.url)\n".utf8))
-                return
-            } catch {
-                logger.notice("NSM: OSC control not on port \(port): \(error)")
-            }
+        guard osc == nil, options.host.osc != nil else { return }
+        do {
+            try host.startOSC(.preferring(preferredPort))
+            NodeHost.say(host.oscLines)
+        } catch {
+            logger.notice("NSM: no OSC control: \(error)")
         }
     }
 
-    /// The editor and OSCQuery, once, after the first open: on the port the session used
-    /// before if it is free (a bookmarked editor keeps working), else on any free port.
+    /// The editor and OSCQuery, once, after the first open, likewise on the session's port
+    /// if it is free; then the mDNS announcement of both.
     private func startWebOnce(preferredPort: Int?) {
-        guard web == nil, var configuration = options.web else { return }
-        configuration.oscPort = osc?.port
-        configuration.name = nodeClientID ?? configuration.name
-        configuration.searchFreePort = false
-        let services = WebHostServices(
-            statistics: { [weak self] in self?.node?.stats() }, library: DocumentLibrary(),
-            scope: .listening(server: options.serverName) { [weak self] in self?.node })
-        for port in [preferredPort, 0].compactMap({ $0 }) {
-            configuration.port = port
-            do {
-                let server = try WebControlServer(controller: controller, configuration: configuration, services: services)
-                try server.start()
-                web = server
-                // A page opened or closed by the user: the manager's GUI button follows.
-                server.pages.observe { [weak self] open in
-                    guard let self else { return }
-                    self.queue.async { self.client?.report(guiShown: open) }
-                }
-                if let osc, options.announce {
-                    announcer = ServiceAnnouncer(
-                        name: configuration.name,
-                        services: [
-                            .init(type: "_oscjson._tcp", port: server.port), .init(type: "_osc._udp", port: osc.port),
-                            .init(type: "_osc._tcp", port: osc.port),
-                        ])
-                }
-                FileHandle.standardOutput.write(Data("Editor: \(server.editorURL)\n".utf8))
-                return
-            } catch {
-                logger.notice("NSM: editor not on port \(port): \(error)")
-            }
+        guard web == nil, options.host.web != nil else { return }
+        let name = nodeClientID ?? options.host.web?.name ?? "toneshaper"
+        do {
+            try host.startWeb(.preferring(preferredPort), name: name)
+        } catch {
+            logger.notice("NSM: no editor: \(error)")
+            return
         }
+        // A page opened or closed by the user: the manager's GUI button follows.
+        web?.pages.observe { [weak self] open in
+            guard let self else { return }
+            self.queue.async { self.client?.report(guiShown: open) }
+        }
+        host.announce(name: name)
+        NodeHost.say(host.editorLine)
     }
 
     /// A refusal of the core in the words a session manager shows its user.
@@ -288,17 +243,11 @@ final class SessionNode: NSMSessionHost, @unchecked Sendable {
         error.phrased(naming: { _ in "the session's tone shape" }, remedy: { _ in nil })
     }
 
-    /// Closes everything, without saving (a session manager's quit).
-    func close() {
+    /// Closes everything, without saving (a session manager's quit). False when the JACK
+    /// client's thread was left running (see `NodeHost.stop()`).
+    func close() -> Bool {
         subscription?.cancel()
         subscription = nil
-        announcer?.stop()
-        announcer = nil
-        web?.stop()
-        web = nil
-        osc?.stop()
-        osc = nil
-        node?.stop()
-        node = nil
+        return host.stop()
     }
 }

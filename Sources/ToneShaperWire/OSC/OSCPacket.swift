@@ -9,27 +9,27 @@ import CLiblo
 /// OSC packets as bytes, for the node's own sockets (UDP and TCP, IPv4 and IPv6). liblo
 /// decodes and encodes each message; bundles, which liblo can only take apart inside its
 /// own server, are walked here.
-enum OSCPacket {
+package enum OSCPacket {
     /// One message taken out of a packet, with the time tag of the bundle that held it
     /// (immediate for a bare message). `arguments` is nil when the message is malformed.
-    struct Received {
-        var path: String
-        var arguments: [OSCValue]?
-        var timeTag: OSCTimeTag
+    package struct Received {
+        package var path: String
+        package var arguments: [OSCValue]?
+        package var timeTag: OSCTimeTag
     }
 
     /// Bundles inside bundles beyond this depth are dropped: nothing legitimate nests
     /// deeper, and a hostile packet must not recurse without bound.
-    static let maximumNesting = 8
+    package static let maximumNesting = 8
 
     /// The messages of a packet, in order. A packet that is not OSC at all yields nothing.
-    static func decode(_ bytes: UnsafeRawBufferPointer) -> [Received] {
+    package static func decode(_ bytes: UnsafeRawBufferPointer) -> [Received] {
         var found: [Received] = []
         decode(bytes, timeTag: .immediate, depth: 0, into: &found)
         return found
     }
 
-    static func decode(_ bytes: [UInt8]) -> [Received] {
+    package static func decode(_ bytes: [UInt8]) -> [Received] {
         bytes.withUnsafeBytes { decode($0) }
     }
 
@@ -67,7 +67,7 @@ enum OSCPacket {
     }
 
     /// The bytes of a plain message, ready to send.
-    static func encode(_ message: OSCMessage) -> [UInt8]? {
+    package static func encode(_ message: OSCMessage) -> [UInt8]? {
         guard let payload = LibloMessages.make(message.arguments) else { return nil }
         defer { lo_message_free(payload) }
         var size = 0
@@ -77,7 +77,7 @@ enum OSCPacket {
     }
 
     /// A bundle holding one message, to be applied at `timeTag`.
-    static func encodeBundle(_ message: OSCMessage, at timeTag: OSCTimeTag) -> [UInt8]? {
+    package static func encodeBundle(_ message: OSCMessage, at timeTag: OSCTimeTag) -> [UInt8]? {
         guard let inner = encode(message) else { return nil }
         var bytes = Array("#bundle".utf8) + [0]
         appendWord(timeTag.seconds, to: &bytes)
@@ -86,11 +86,11 @@ enum OSCPacket {
         return bytes + inner
     }
 
-    static func appendWord(_ value: UInt32, to bytes: inout [UInt8]) {
+    package static func appendWord(_ value: UInt32, to bytes: inout [UInt8]) {
         bytes += [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
     }
 
-    static func bigEndianWord(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> UInt32 {
+    package static func bigEndianWord(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> UInt32 {
         bytes[offset..<offset + 4].reduce(0) { $0 << 8 | UInt32($1) }
     }
 

@@ -98,7 +98,7 @@ extension IPAddress {
 }
 
 extension String {
-    var trimmingWhitespace: String {
+    package var trimmingWhitespace: String {
         let scalars = unicodeScalars
         guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
             let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })
@@ -108,5 +108,5 @@ extension String {
 }
 
 extension Character {
-    var isASCIIDigit: Bool { isASCII && isNumber }
+    package var isASCIIDigit: Bool { isASCII && isNumber }
 }

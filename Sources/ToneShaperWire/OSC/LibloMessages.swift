@@ -8,10 +8,10 @@ import CLiblo
 
 /// Moving arguments between liblo's C representation and `OSCValue`, defensively: a
 /// message comes from anyone, so nothing is read before its count and type are checked.
-enum LibloMessages {
+package enum LibloMessages {
     /// The arguments of a message liblo dispatched, or nil when liblo's own view of the
     /// message is inconsistent (which would make reading `argv` unsafe).
-    static func arguments(
+    package static func arguments(
         types: UnsafePointer<CChar>?, argv: UnsafeMutablePointer<UnsafeMutablePointer<lo_arg>?>?,
         argc: Int32, message: lo_message?
     ) -> [OSCValue]? {
@@ -61,7 +61,7 @@ enum LibloMessages {
 
     /// A new liblo message holding `values`; the caller frees it with `lo_message_free`.
     /// Values with no payload to send (blobs, unknown types) are left out.
-    static func make(_ values: [OSCValue]) -> lo_message? {
+    package static func make(_ values: [OSCValue]) -> lo_message? {
         guard let message = lo_message_new() else { return nil }
         for value in values {
             switch value {
@@ -79,7 +79,7 @@ enum LibloMessages {
         return message
     }
 
-    static func string(_ pointer: UnsafePointer<CChar>?) -> String? {
+    package static func string(_ pointer: UnsafePointer<CChar>?) -> String? {
         pointer.map { String(cString: $0) }
     }
 }
