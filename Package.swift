@@ -77,10 +77,14 @@ let package = Package(
 
         // Adapters.
         .target(name: "ToneShaperFiles", dependencies: ["ToneShaperCore", "CSndFile"]),
+        // The JACK host. Its process callback is under the real-time proof too, from the
+        // callback down (the C calls it makes are audited in RealtimeCalls.swift).
         .target(name: "ToneShaperJack", dependencies: [
-            "ToneShaperCore", "CJack",
+            "ToneShaperCore", "CJack", "CFutex",
             .product(name: "Logging", package: "swift-log"),
-        ]),
+        ], swiftSettings: [realtimeProof]),
+        // The futex system calls that let the audio thread wake the control thread.
+        .target(name: "CFutex"),
         .target(name: "ToneShaperOSC", dependencies: [
             "ToneShaperCore", "CLiblo",
             .product(name: "Logging", package: "swift-log"),

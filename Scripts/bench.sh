@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Measures ToneShaper's speed on this machine (the figures behind README's table).
+# Measures ToneShaper's speed on this machine (the figures behind the Speed article, ToneShaperCore.docc/Speed.md).
 # Nothing here is a pass/fail test: the machine may be shared and noisy, so ratios are
 # measured side by side in one run and medians are reported.
 #
@@ -9,6 +9,7 @@
 #   bash Scripts/bench.sh jack       # only the JACK measurements (callback, CPU vs csound, start-up, memory, scaling)
 #   bash Scripts/bench.sh voices     # only instrument mode: ns per sample per voice, and 16/64 held voices in JACK
 #   bash Scripts/bench.sh web        # only the web editor's latency (WebSocket message to sound)
+#   bash Scripts/bench.sh midi-latency  # only a MIDI controller's latency (mapped to the wave: a new plan) at 256 frames
 set -euo pipefail
 cd "$(dirname "$0")/.."
 what=${1:-all}
@@ -246,4 +247,14 @@ if [[ $what == all || $what == web ]]; then
     # in the process callback); it prints its figures, and checks only the medians.
     swift test --filter WebLatency 2>&1 | grep -E '^(web latency|  )' || {
         echo "the web latency measurement failed; run: swift test --filter WebLatency"; exit 1; }
+fi
+
+if [[ $what == all || $what == midi-latency ]]; then
+    say "MIDI controller mapped to the wave (a new plan, built by the control side) to the first period playing it, at 256 frames"
+    # In the tests too (a private JACK server, a MIDI client of the test's own, and the
+    # process callback's probe): from the controller event's frame to the first frame of
+    # the first period that plays the new plan, on the audio's timeline. Printed, with the
+    # goal (one period plus 5 ms); the test asserts only that every change is heard.
+    swift test --filter 'Latency/midiControllerToNewPlan' 2>&1 | grep -E '^(midi latency|  )' || {
+        echo "the MIDI latency measurement failed; run: swift test --filter Latency/midiControllerToNewPlan"; exit 1; }
 fi

@@ -9,8 +9,9 @@ cd "$(dirname "$0")/.."
 # (desktop-file-utils: the install test validates the desktop entry; chromium and
 # chromium-driver: the browser test of the web editor; libcurl4-openssl-dev: the static
 # link of Foundation's networking, which the web server package brings in;
-# libavahi-client-dev: announcing the node over mDNS; avahi-utils: its test).
-packages=(libsndfile1-dev libjack-jackd2-dev liblo-dev jackd2 jack-capture liblo-tools sox desktop-file-utils chromium chromium-driver libcurl4-openssl-dev libavahi-client-dev avahi-utils)
+# libavahi-client-dev: announcing the node over mDNS; avahi-utils, avahi-daemon, dbus and
+# iproute2: its test, which Scripts/test-mdns.sh gives a private responder).
+packages=(libsndfile1-dev libjack-jackd2-dev liblo-dev jackd2 jack-capture liblo-tools sox desktop-file-utils chromium chromium-driver libcurl4-openssl-dev libavahi-client-dev avahi-utils avahi-daemon dbus iproute2)
 
 say() { printf '==> %s\n' "$*"; }
 
@@ -35,7 +36,7 @@ else
         exit 1
     fi
     # jackd2 asks whether to enable real-time priorities; answer "no" in advance so the
-    # install never stops at a prompt (the node runs fine without them; see README).
+    # install never stops at a prompt (the node runs fine without them; see the Installing article in the DocC catalog).
     say "Preseeding jackd2: jackd/tweak_rt_limits = false"
     echo "jackd2 jackd/tweak_rt_limits boolean false" | "${as_root[@]}" debconf-set-selections
     say "apt-get update"
@@ -59,7 +60,7 @@ fi
 say "Swift: $(swift --version 2>&1 | head -n 1)"
 
 # The Swift runtime and Foundation linked in statically: the node then maps only the parts
-# it uses, which keeps its resident memory under 20 MB (README, Speed).
+# it uses, which keeps its resident memory under 20 MB (the Speed article in the DocC catalog).
 say "swift build -c release --static-swift-stdlib"
 swift build -c release --static-swift-stdlib
 say "Built $(swift build -c release --show-bin-path)/toneshaper"

@@ -17,7 +17,7 @@ import CPUFeatures
 /// side): on an Intel Xeon (Sapphire Rapids) it was faster on 16 of 21 rows, by up to 30% on
 /// the per-sample curve and 9-15% on the anti-aliased waves, and up to 3% slower on the
 /// Fourier rows; on an AMD EPYC (Zen 4) faster on 19 of 21 (the triangle by 10%, the sine
-/// with echo by 5%) and even on the other two (README, Speed, "Kernel levels").
+/// with echo by 5%) and even on the other two (the Speed article, "Kernel levels").
 ///
 /// - `baseline`: x86-64 as every 64-bit x86 CPU runs it (SSE2), or arm64.
 /// - `v3`: x86-64-v3 (AVX2, FMA, BMI2; Intel Haswell and later, AMD Zen and later).

@@ -25,13 +25,6 @@ final class CallbackTimingHistogram: @unchecked Sendable {
 
     deinit { buckets.deallocate() }
 
-    @inline(__always)
-    static func bucket(forNanoseconds ns: UInt64) -> Int {
-        if ns < fineLimit { return Int(ns / fineWidth) }
-        if ns < coarseLimit { return fineCount + Int((ns - fineLimit) / coarseWidth) }
-        return bucketCount - 1
-    }
-
     /// The middle of a bucket, in microseconds (the overflow bucket reports its start).
     static func microseconds(ofBucket index: Int) -> Double {
         if index < fineCount { return (Double(index) + 0.5) * Double(fineWidth) / 1000 }
@@ -39,13 +32,6 @@ final class CallbackTimingHistogram: @unchecked Sendable {
             return (Double(fineLimit) + (Double(index - fineCount) + 0.5) * Double(coarseWidth)) / 1000
         }
         return Double(coarseLimit) / 1000
-    }
-
-    /// Audio thread only (single writer): counts one callback of `ns` nanoseconds.
-    @inline(__always)
-    static func record(_ ns: UInt64, into buckets: UnsafeMutablePointer<UInt64>) {
-        let slot = buckets + bucket(forNanoseconds: ns)
-        toneshaper_store_relaxed_u64(slot, toneshaper_load_relaxed_u64(slot) &+ 1)
     }
 
     /// The callback times (µs) below which the given fractions of callbacks fall, and how
@@ -70,4 +56,28 @@ final class CallbackTimingHistogram: @unchecked Sendable {
         }
         return (values, total)
     }
+}
+
+// The audio thread's side, as plain functions: a class's static method would need the
+// class's metadata, which the real-time proof does not allow.
+
+/// The bucket of a callback that took `ns` nanoseconds.
+#if REALTIME_PROOF
+    @_noLocks @_noAllocation
+#endif
+@inline(__always)
+func timingBucket(forNanoseconds ns: UInt64) -> Int {
+    typealias H = CallbackTimingHistogram
+    if ns < H.fineLimit { return Int(ns / H.fineWidth) }
+    if ns < H.coarseLimit { return H.fineCount + Int((ns - H.fineLimit) / H.coarseWidth) }
+    return H.bucketCount - 1
+}
+
+/// Audio thread only (single writer): counts one callback of `ns` nanoseconds.
+#if REALTIME_PROOF
+    @_noLocks @_noAllocation
+#endif
+@inline(__always)
+func recordCallbackTime(_ ns: UInt64, into buckets: UnsafeMutablePointer<UInt64>) {
+    RealtimeCalls.increment(buckets + timingBucket(forNanoseconds: ns))
 }

@@ -5,17 +5,15 @@ import CJack
 /// and trap on JACK's threads. The closures passed to JACK capture nothing (so they are
 /// plain C function pointers) and forward to these functions.
 enum JackCallbacks {
-    /// The process callback: real-time safe (no allocation, locks, I/O or logging).
+    /// The process callback: real-time safe (no allocation, locks, waiting, I/O or
+    /// logging), and proved so in release builds from here down (see `RealtimeState`).
     /// `arg` is the node's `RealtimeState`.
+    #if REALTIME_PROOF
+        @_noLocks @_noAllocation
+    #endif
     static func process(_ nframes: jack_nframes_t, _ arg: UnsafeMutableRawPointer?) -> Int32 {
         guard let arg else { return 0 }
-        let state = arg.assumingMemoryBound(to: RealtimeState.self)
-        let hooks = state.pointee.hooks
-        hooks?.enter()
-        let start = toneshaper_monotonic_nanoseconds()
-        state.pointee.runCycle(frames: nframes)
-        state.pointee.record(callbackNanoseconds: toneshaper_monotonic_nanoseconds() &- start)
-        hooks?.exit()
+        arg.assumingMemoryBound(to: RealtimeState.self).pointee.process(frames: nframes)
         return 0
     }
 
@@ -44,7 +42,7 @@ enum JackCallbacks {
     static func portConnect(_ a: jack_port_id_t, _ b: jack_port_id_t, _ connect: Int32, _ arg: UnsafeMutableRawPointer?) {
         withSignals(arg) { s, generation in
             s.connectionLog.record(a, b, connected: connect != 0, generation: generation)
-            s.wake.signal()
+            s.requestRound()
         }
     }
 
@@ -54,7 +52,7 @@ enum JackCallbacks {
         withSignals(arg) { s, generation in
             s.shutdownReason.record(reason, generation: generation)
             s.lostGeneration.store(generation, ordering: .releasing)
-            s.wake.signal()
+            s.requestRound()
         }
     }
 
@@ -62,7 +60,7 @@ enum JackCallbacks {
     static func shutdown(_ arg: UnsafeMutableRawPointer?) {
         withSignals(arg) { s, generation in
             s.lostGeneration.store(generation, ordering: .releasing)
-            s.wake.signal()
+            s.requestRound()
         }
     }
 

@@ -111,14 +111,14 @@ public final class JackNode: @unchecked Sendable {
         renderer.setMIDIChannel(configuration.midiChannel)
         renderer.engine.rehearse(frames: 16 * max(64, session.bufferSize))
         adoptServerSettings(of: session)
-        return RealtimeState.make(renderer: renderer, signals: signals, hooks: configuration.cycleHooks)
+        return RealtimeState.make(renderer: renderer, signals: signals, probe: configuration.probe)
     }
 
     /// Deactivates and closes the client, and stops the control thread. Waits at most a
     /// few seconds.
     public func stop() {
         guard started.load(ordering: .acquiring), !stopRequested.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        signals.wake.signal()
+        signals.requestRound()
         if controlFinished.wait(timeout: .now() + configuration.closeTimeout + 2) == .timedOut {
             logger.warning("the JACK control thread did not finish in time; leaving it")
         }
@@ -139,10 +139,22 @@ public final class JackNode: @unchecked Sendable {
 
     // MARK: Control thread
 
+    /// A round (`tick`) every `controlInterval`, or at once when asked (`requestRound`);
+    /// in between, whenever the process callback wakes it, only what it handed back is
+    /// collected (a MIDI controller's new plan, say, must not wait for the next round).
     private func controlLoop() {
+        let interval = UInt64(max(0, configuration.controlInterval) * 1e9)
+        var nextRound: UInt64 = 0
         while !stopRequested.load(ordering: .acquiring) {
-            tick()
-            _ = signals.wake.wait(timeout: .now() + configuration.controlInterval)
+            let now = toneshaper_monotonic_nanoseconds()
+            let requested = signals.roundRequested.exchange(false, ordering: .acquiringAndReleasing)
+            if requested || now >= nextRound {
+                tick()
+                nextRound = now + interval
+            } else {
+                controller.collectHandback()
+            }
+            signals.wake.wait(untilNanoseconds: nextRound)
         }
         closeForGood()
         controlFinished.signal()

@@ -14,14 +14,16 @@ public struct JackNodeConfiguration: Sendable {
     public var autoConnect: Bool
     /// How often the node tries to open a client again after losing its server.
     public var reconnectInterval: Double
-    /// How often the control loop runs (freeing old plans, clock offset, notifications).
+    /// How often the control loop does its housekeeping (clock offset, connections,
+    /// reconnecting). What the audio thread hands back (freed plans, MIDI controllers that
+    /// need a new plan, its own changes) wakes it at once, whatever this is.
     public var controlInterval: Double
     /// How long `jack_client_close` may take before the node stops waiting for it
     /// (it has been seen to hang after server restarts, jack2 issue 395).
     public var closeTimeout: Double
-    /// Functions the process callback calls on entry and exit, for tests that watch the
-    /// audio thread (allocation counting). Nil in normal use.
-    public var cycleHooks: RealtimeCycleHooks?
+    /// Atomics the process callback writes for tests that watch the audio thread (periods,
+    /// when commands and MIDI arrive, allocation counting). Nil in normal use.
+    public var probe: RealtimeProbe?
     /// A MIDI input port `midi_in` (`--no-midi` turns it off).
     public var midiInput = true
     /// MIDI ports to connect to `midi_in` at start (`--midi-connect`).
@@ -33,7 +35,7 @@ public struct JackNodeConfiguration: Sendable {
     public init(
         clientName: String = "toneshaper", serverName: String? = nil, stereo: Bool = false, connectTo: [String] = [],
         autoConnect: Bool = true, reconnectInterval: Double = 0.25, controlInterval: Double = 0.05,
-        closeTimeout: Double = 1, cycleHooks: RealtimeCycleHooks? = nil
+        closeTimeout: Double = 1, probe: RealtimeProbe? = nil
     ) {
         self.clientName = clientName
         self.serverName = serverName
@@ -43,7 +45,7 @@ public struct JackNodeConfiguration: Sendable {
         self.reconnectInterval = reconnectInterval
         self.controlInterval = controlInterval
         self.closeTimeout = closeTimeout
-        self.cycleHooks = cycleHooks
+        self.probe = probe
     }
 
     /// The server's name as the user knows it, for messages.
@@ -51,17 +53,4 @@ public struct JackNodeConfiguration: Sendable {
 
     /// The short names of the node's output ports.
     public var portShortNames: [String] { stereo ? ["out_1", "out_2"] : ["out"] }
-}
-
-/// Two C functions the process callback calls at its start and end (see
-/// `JackNodeConfiguration.cycleHooks`). C function pointers capture nothing, so calling
-/// them costs no allocation or reference counting.
-public struct RealtimeCycleHooks: @unchecked Sendable {
-    public var enter: @convention(c) () -> Void
-    public var exit: @convention(c) () -> Void
-
-    public init(enter: @convention(c) () -> Void, exit: @convention(c) () -> Void) {
-        self.enter = enter
-        self.exit = exit
-    }
 }

@@ -1,5 +1,4 @@
 import CJack
-import Dispatch
 import Synchronization
 
 /// Everything the JACK threads tell the control side, as atomics: the process callback's
@@ -88,8 +87,18 @@ final class NodeSignals: Sendable {
     let lostGeneration = Atomic<Int>(0)
     let shutdownReason = ShutdownReason()
 
-    /// Wakes the control loop early (shutdown notice, stop request, a new connection).
-    let wake = DispatchSemaphore(value: 0)
+    /// Wakes the control loop: the process callback when it handed something back (the
+    /// loop then collects it), `requestRound` for the rest.
+    let wake = ControlWake()
+    /// Set by `requestRound`: the control loop's next wake-up runs a whole round, not only
+    /// the collection of what the audio thread handed back.
+    let roundRequested = Atomic<Bool>(false)
+
+    /// A shutdown notice, a stop request, a new connection: the control loop looks at once.
+    func requestRound() {
+        roundRequested.store(true, ordering: .releasing)
+        wake.signal()
+    }
 
     /// Connections made and broken as JACK reports them (see `ConnectionLog`).
     let connectionLog = ConnectionLog()

@@ -4,11 +4,15 @@ import ToneShaperCore
 /// What the process callback reads and writes, in one heap block whose address JACK passes
 /// back as the callback's `arg`. It owns the renderer (`~Copyable`: one client's audio
 /// thread, and no other, drives it) and holds no Swift references that would be retained
-/// or released per cycle: the signals are kept as `Unmanaged` (retained once here,
-/// released when the state is destroyed) and used through `_withUnsafeGuaranteedRef`.
+/// or released per cycle: the signals and the probe are kept as `Unmanaged` (retained once
+/// here, released when the state is destroyed) and used through `_withUnsafeGuaranteedRef`.
 ///
 /// The control thread writes `client` and the ports only while no client is active (before
 /// `jack_activate`, which orders the writes before the first callback).
+///
+/// Everything the callback runs, from `JackCallbacks.process` down, is under the real-time
+/// proof in release builds (`@_noLocks`, `@_noAllocation`); the C functions it calls are
+/// listed and audited in `RealtimeCalls`.
 struct RealtimeState: ~Copyable {
     var renderer: RealtimeRenderer
     var client: OpaquePointer?
@@ -21,17 +25,22 @@ struct RealtimeState: ~Copyable {
     let midiEvents: UnsafeMutablePointer<MIDIEvent>
     let signals: Unmanaged<NodeSignals>
     let histogram: UnsafeMutablePointer<UInt64>
-    let hooks: RealtimeCycleHooks?
+    /// A test's view of the callback (nil in normal use).
+    let probe: Unmanaged<RealtimeProbe>?
+    /// The probe's allocation counter, copied out of it (C function pointers: no references).
+    let countingStart: (@convention(c) () -> Void)?
+    let countingStop: (@convention(c) () -> UInt64)?
 
     deinit {
         signals.release()
+        probe?.release()
         midiEvents.deallocate()
     }
 
     /// Allocates the state, off the audio thread. The renderer (and its engine) belong to it.
     static func make(
         renderer: consuming RealtimeRenderer, signals: NodeSignals,
-        hooks: RealtimeCycleHooks?
+        probe: RealtimeProbe?
     ) -> UnsafeMutablePointer<RealtimeState> {
         let state = UnsafeMutablePointer<RealtimeState>.allocate(capacity: 1)
         let events = UnsafeMutablePointer<MIDIEvent>.allocate(capacity: RealtimeRenderer.maximumMIDIEvents)
@@ -39,7 +48,8 @@ struct RealtimeState: ~Copyable {
         state.initialize(
             to: RealtimeState(
                 renderer: renderer, client: nil, port: nil, mirrorPort: nil, midiPort: nil, midiEvents: events,
-                signals: .passRetained(signals), histogram: signals.histogram.buckets, hooks: hooks))
+                signals: .passRetained(signals), histogram: signals.histogram.buckets, probe: probe.map { .passRetained($0) },
+                countingStart: probe?.allocationCounter?.start, countingStop: probe?.allocationCounter?.stop))
         return state
     }
 
@@ -50,10 +60,48 @@ struct RealtimeState: ~Copyable {
         state.deallocate()
     }
 
-    /// One JACK period: fetch the port buffer and the period's timing, then render.
+    /// Everything one process callback does: the period, its timing, the wake-up of the
+    /// control side when something was handed back, and the probe's records.
+    #if REALTIME_PROOF
+        @_noLocks @_noAllocation
+    #endif
     @inline(__always)
-    mutating func runCycle(frames nframes: jack_nframes_t) {
-        guard nframes > 0, let client, let port, let raw = jack_port_get_buffer(port, nframes) else { return }
+    mutating func process(frames nframes: jack_nframes_t) {
+        if let startCounting = countingStart { RealtimeCalls.call(startCounting) }
+        let start = RealtimeCalls.monotonicNanoseconds()
+        if let probe, renderer.queuedCommandCount() > 0 {
+            let seen = RealtimeCalls.monotonicNanoseconds()
+            probe._withUnsafeGuaranteedRef { _ = $0.commandSeen.compareExchange(expected: 0, desired: seen, ordering: .acquiringAndReleasing) }
+        }
+        let periodStart = renderer.frame
+        let plan = renderer.engine.plan.storageID
+        let events = runCycle(frames: nframes)
+        record(callbackNanoseconds: RealtimeCalls.monotonicNanoseconds() &- start)
+        // Plans to free, MIDI controllers that need a new plan, the audio side's own
+        // changes: the control side takes them now, not at its next round.
+        if renderer.handbackCount() > 0 { signals._withUnsafeGuaranteedRef { $0.wake.signal() } }
+        if let probe {
+            let firstEvent = events > 0 ? periodStart + Int64(midiEvents[0].frame) : -1
+            let newPlan = renderer.engine.plan.storageID != plan
+            let stop = countingStop
+            probe._withUnsafeGuaranteedRef { p in
+                // Marks are kept once set, until the test resets them (-1).
+                if firstEvent >= 0 { _ = p.midiEvent.compareExchange(expected: -1, desired: firstEvent, ordering: .acquiringAndReleasing) }
+                if newPlan { _ = p.newPlan.compareExchange(expected: -1, desired: periodStart, ordering: .acquiringAndReleasing) }
+                if let stop { p.allocationCount.wrappingAdd(RealtimeCalls.call(stop), ordering: .relaxed) }
+                p.cycleCount.wrappingAdd(1, ordering: .releasing)
+            }
+        }
+    }
+
+    /// One JACK period: fetch the port buffer and the period's timing, then render.
+    /// Returns how many MIDI events it read.
+    #if REALTIME_PROOF
+        @_noLocks @_noAllocation
+    #endif
+    @inline(__always)
+    mutating func runCycle(frames nframes: jack_nframes_t) -> Int {
+        guard nframes > 0, let client, let port, let raw = RealtimeCalls.portBuffer(port, nframes) else { return 0 }
         let frames = Int(nframes)
         let out = raw.assumingMemoryBound(to: Float.self)
         let clock = periodClock(client: client, frames: frames)
@@ -62,22 +110,26 @@ struct RealtimeState: ~Copyable {
         renderer.renderPeriod(
             into: out, frames: frames, clock: clock,
             midi: UnsafeBufferPointer(start: midiEvents, count: events), transport: transport)
-        if let mirrorPort, let copy = jack_port_get_buffer(mirrorPort, nframes) {
+        if let mirrorPort, let copy = RealtimeCalls.portBuffer(mirrorPort, nframes) {
             copy.copyMemory(from: raw, byteCount: frames * MemoryLayout<Float>.stride)
         }
+        return events
     }
 
     /// Copies this period's MIDI events (at most `maximumMIDIEvents`; a flood beyond is
     /// dropped, and counted) into the fixed array. Returns how many.
+    #if REALTIME_PROOF
+        @_noLocks @_noAllocation
+    #endif
     @inline(__always)
     private func readMIDI(frames: jack_nframes_t) -> Int {
-        guard let midiPort, let buffer = jack_port_get_buffer(midiPort, frames) else { return 0 }
-        let total = Int(jack_midi_get_event_count(buffer))
+        guard let midiPort, let buffer = RealtimeCalls.portBuffer(midiPort, frames) else { return 0 }
+        let total = RealtimeCalls.midiEventCount(buffer)
         let count = min(total, RealtimeRenderer.maximumMIDIEvents)
         var event = jack_midi_event_t()
         var taken = 0
         for index in 0..<count {
-            guard jack_midi_event_get(&event, buffer, UInt32(index)) == 0, let bytes = event.buffer else { continue }
+            guard RealtimeCalls.midiEvent(&event, buffer, index), let bytes = event.buffer else { continue }
             midiEvents[taken] = MIDIEvent(frame: Int(event.time), bytes: bytes, size: event.size)
             taken += 1
         }
@@ -86,6 +138,9 @@ struct RealtimeState: ~Copyable {
     }
 
     /// The transport now (`jack_transport_query` is real-time safe).
+    #if REALTIME_PROOF
+        @_noLocks @_noAllocation
+    #endif
     @inline(__always)
     private static func transport(_ client: OpaquePointer) -> TransportState {
         var rolling: Int32 = 0
@@ -96,7 +151,7 @@ struct RealtimeState: ~Copyable {
         var ticksPerBeat = 0.0
         var beatsPerBar: Float = 0
         var bpm = 0.0
-        let hasBBT = toneshaper_jack_transport(client, &rolling, &frame, &bar, &beat, &tick, &ticksPerBeat, &beatsPerBar, &bpm) == 1
+        let hasBBT = RealtimeCalls.transport(client, &rolling, &frame, &bar, &beat, &tick, &ticksPerBeat, &beatsPerBar, &bpm)
         let bbt =
             hasBBT
             ? BarsBeats(
@@ -107,6 +162,9 @@ struct RealtimeState: ~Copyable {
 
     /// This period in wall-clock time, from `jack_get_cycle_times` (called once per cycle)
     /// and the control side's published wall-minus-JACK offset (SPEC 12).
+    #if REALTIME_PROOF
+        @_noLocks @_noAllocation
+    #endif
     @inline(__always)
     private func periodClock(client: OpaquePointer, frames: Int) -> PeriodClock {
         let offset = Double(signals._withUnsafeGuaranteedRef { $0.wallClockOffsetMicros.load(ordering: .relaxed) })
@@ -114,7 +172,7 @@ struct RealtimeState: ~Copyable {
         var currentUsecs: jack_time_t = 0
         var nextUsecs: jack_time_t = 0
         var periodUsecs: Float = 0
-        if jack_get_cycle_times(client, &currentFrames, &currentUsecs, &nextUsecs, &periodUsecs) == 0,
+        if RealtimeCalls.cycleTimes(client, &currentFrames, &currentUsecs, &nextUsecs, &periodUsecs) == 0,
             nextUsecs > currentUsecs
         {
             return PeriodClock(
@@ -123,19 +181,25 @@ struct RealtimeState: ~Copyable {
         }
         // No timing from the server (should not happen inside the callback): now, nominal rate.
         return PeriodClock(
-            startMicros: Double(jack_get_time()) + offset,
+            startMicros: Double(RealtimeCalls.jackTime()) + offset,
             microsPerFrame: 1_000_000 / renderer.engine.plan.sampleRate)
     }
 
     /// Counts the period and its duration. Single writer: the audio thread.
+    #if REALTIME_PROOF
+        @_noLocks @_noAllocation
+    #endif
     @inline(__always)
     func record(callbackNanoseconds ns: UInt64) {
-        signals._withUnsafeGuaranteedRef { s in
+        // Freewheeling (a DAW's export) runs periods back to back: their times say nothing
+        // about real-time behaviour, so they stay out of the timing figures.
+        let timed = signals._withUnsafeGuaranteedRef { s in
             s.periods.wrappingAdd(1, ordering: .relaxed)
-            // Freewheeling (a DAW's export) runs periods back to back: their times say
-            // nothing about real-time behaviour, so they stay out of the timing figures.
-            if s.freewheeling.load(ordering: .relaxed) { return }
-            CallbackTimingHistogram.record(ns, into: histogram)
+            return !s.freewheeling.load(ordering: .relaxed)
+        }
+        guard timed else { return }
+        recordCallbackTime(ns, into: histogram)
+        signals._withUnsafeGuaranteedRef { s in
             if ns > s.maxCallbackNanoseconds.load(ordering: .relaxed) {
                 s.maxCallbackNanoseconds.store(ns, ordering: .relaxed)
             }

@@ -19,6 +19,25 @@ public final class ScopeTap: @unchecked Sendable {
         let samples: UnsafeMutablePointer<Float>
         let written = Atomic<Int>(0)
         var port: OpaquePointer?
+
+        /// The process callback (under the real-time proof, as the node's is): the period
+        /// into the ring, then the count published.
+        #if REALTIME_PROOF
+            @_noLocks @_noAllocation
+        #endif
+        func copy(_ frames: jack_nframes_t) {
+            guard let port, let buffer = RealtimeCalls.portBuffer(port, frames) else { return }
+            let input = buffer.assumingMemoryBound(to: Float.self)
+            let capacity = ScopeTap.capacity
+            let count = min(Int(frames), capacity)
+            let start = written.load(ordering: .relaxed)
+            let offset = start & (capacity - 1)
+            let first = min(count, capacity - offset)
+            let size = MemoryLayout<Float>.stride
+            UnsafeMutableRawPointer(samples + offset).copyMemory(from: input, byteCount: first * size)
+            if first < count { UnsafeMutableRawPointer(samples).copyMemory(from: input + first, byteCount: (count - first) * size) }
+            written.store(start &+ count, ordering: .releasing)
+        }
     }
 
     private let ring: UnsafeMutablePointer<Ring>
@@ -46,8 +65,7 @@ public final class ScopeTap: @unchecked Sendable {
         jack_set_process_callback(
             client,
             { frames, arg in
-                guard let arg else { return 0 }
-                ScopeTap.copy(frames, arg.assumingMemoryBound(to: Ring.self))
+                arg?.assumingMemoryBound(to: Ring.self).pointee.copy(frames)
                 return 0
             }, UnsafeMutableRawPointer(ring))
         guard ring.pointee.port != nil, jack_activate(client) == 0 else {
@@ -59,19 +77,6 @@ public final class ScopeTap: @unchecked Sendable {
     }
 
     deinit { close() }
-
-    /// The process callback: the period into the ring, then the count published.
-    private static func copy(_ frames: jack_nframes_t, _ ring: UnsafeMutablePointer<Ring>) {
-        guard let port = ring.pointee.port, let buffer = jack_port_get_buffer(port, frames) else { return }
-        let input = buffer.assumingMemoryBound(to: Float.self)
-        let count = min(Int(frames), capacity)
-        let start = ring.pointee.written.load(ordering: .relaxed)
-        let offset = start & (capacity - 1)
-        let first = min(count, capacity - offset)
-        (ring.pointee.samples + offset).update(from: input, count: first)
-        if first < count { ring.pointee.samples.update(from: input + first, count: count - first) }
-        ring.pointee.written.store(start &+ count, ordering: .releasing)
-    }
 
     /// The newest `count` samples (at most the capacity), oldest first.
     public func latest(_ count: Int) -> [Float] {

@@ -4,8 +4,8 @@ import ToneShaperFiles
 import ToneShaperJack
 import ToneShaperOSC
 
-/// One exit status per kind of failure, the same in every subcommand (README, "Exit
-/// status"). The values are sysexits(3)'s where one fits, as many Unix tools use them.
+/// One exit status per kind of failure, the same in every subcommand (the Rendering article,
+/// "Errors and exit status"). The values are sysexits(3)'s where one fits, as many Unix tools use them.
 enum ExitStatus: Int32 {
     case success = 0
     /// Failed for a reason of its own; for `send`: the node answered with `/error` (the

@@ -3,7 +3,7 @@ import Foundation
 import ToneShaperCore
 import ToneShaperFiles
 
-/// `toneshaper plot`: a tone shape as an SVG picture (the README shows the built-ins so).
+/// `toneshaper plot`: a tone shape as an SVG picture (the Rendering article shows the built-ins so).
 struct PlotCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "plot",

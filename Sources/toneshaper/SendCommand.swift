@@ -63,13 +63,15 @@ struct SendCommand: ParsableCommand {
     @Option(help: "Send inside a bundle time-tagged this many seconds from now (the node schedules it sample-accurately).")
     var delay: Double?
 
-    /// Derived from the server's own address space, so the help cannot fall behind it.
+    /// Derived from the server's own address space and the addresses it answers itself
+    /// (about replies and pushed changes), so the help cannot fall behind either.
     static var addressList: String {
-        OSCAddressSpace(prefix: "").entries.map { entry in
-            "  \(entry.address)\(entry.arguments.isEmpty ? "" : " " + entry.arguments)\n      \(entry.help)"
+        let entries =
+            OSCAddressSpace(prefix: "").entries.map { ($0.address, $0.arguments, $0.help) }
+            + OSCServerAddress.all.map { ("/" + $0.path, $0.arguments, $0.help) }
+        return entries.map { address, arguments, help in
+            "  \(address)\(arguments.isEmpty ? "" : " " + arguments)\n      \(help)"
         }.joined(separator: "\n")
-            // Handled by the server itself, before the address space (it is about replies).
-            + "\n  /reply-port port\n      Send this sender's replies to that UDP port from now on (0: to the source port again)"
     }
 
     func validate() throws {

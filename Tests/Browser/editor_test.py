@@ -240,7 +240,7 @@ def browser(url, base, screenshot, showcase=False, save_as=None):
             check(eventually(lambda: any(e["name"] == save_as for e in json.loads(urllib.request.urlopen(base + "/library").read())["user"])),
                   "Save puts the drawing into the library")
         if showcase:
-            # For the README: a curve worth looking at.
+            # For the documentation's screenshot: a curve worth looking at.
             request = urllib.request.Request(base + "/control/points", method="POST",
                                              data=json.dumps([0, 600, 0.6, 1250, 1.2, 900, 2, 1400, 2.5, 1100, 3.2, 700, 4, 600]).encode())
             urllib.request.urlopen(request, timeout=5).read()
@@ -261,7 +261,7 @@ def main():
     parser.add_argument("--screenshot")
     parser.add_argument("--skip-protocol", action="store_true")
     parser.add_argument("--save-as", help="save the drawing into the node's library under this name")
-    parser.add_argument("--showcase", action="store_true", help="draw a livelier curve before the screenshot (README)")
+    parser.add_argument("--showcase", action="store_true", help="draw a livelier curve before the screenshot (the documentation's)")
     arguments = parser.parse_args()
     base = arguments.url.split("/editor")[0]
     result = {}

@@ -1,34 +1,25 @@
 import CAllocationCounter
 import Foundation
-import Synchronization
 import Testing
 import ToneShaperCore
 import ToneShaperJack
 
-/// Allocations counted on JACK's process thread between the hooks below.
-private let audioThreadAllocations = Atomic<UInt64>(0)
-private let countedCycles = Atomic<Int>(0)
-
 extension WithJackServer {
     /// The node inside the test process, so the test can watch its process callback.
     @Suite struct NodeInProcess {
-        static let countingHooks = RealtimeCycleHooks(
-            enter: { allocation_counter_start() },
-            exit: {
-                audioThreadAllocations.wrappingAdd(allocation_counter_stop(), ordering: .relaxed)
-                countedCycles.wrappingAdd(1, ordering: .relaxed)
-            })
+        /// Counts allocations on JACK's process thread, around everything the callback does.
+        static func countingProbe() -> RealtimeProbe {
+            RealtimeProbe(allocationCounter: .init(start: allocation_counter_start, stop: allocation_counter_stop))
+        }
 
         @Test func processCallbackAllocatesNothingWhileTakingChanges() async throws {
             let server = try PrivateJackServer()
             // A rate other than the server's: the node must adopt the server's before playing.
             let controller = EngineController(shape: .defaultShape, sampleRate: 44_100)
+            let probe = Self.countingProbe()
             let node = JackNode(
                 controller: controller,
-                configuration: JackNodeConfiguration(
-                    clientName: "ts-alloc", serverName: server.name, autoConnect: false, cycleHooks: Self.countingHooks))
-            audioThreadAllocations.store(0, ordering: .relaxed)
-            countedCycles.store(0, ordering: .relaxed)
+                configuration: JackNodeConfiguration(clientName: "ts-alloc", serverName: server.name, autoConnect: false, probe: probe))
             try node.start()
             defer { node.stop() }
             #expect(controller.sampleRate == 48_000)
@@ -50,17 +41,22 @@ extension WithJackServer {
                 if i == 14 { try controller.play(due: now + 0.01) }
                 try await Task.sleep(for: .milliseconds(25))
             }
-            try await Task.sleep(for: .milliseconds(300))
+            // Every change taken and sounded (the last is due 20 ms after it was sent), and
+            // the periods counted: a slow machine takes longer, only a hang takes 10 s.
+            #expect(
+                await eventually(timeout: 10) {
+                    controller.queuedCommandCount == 0 && controller.scheduledCount == 0 && probe.cycles > 200
+                })
 
-            let stats = node.stats()
-            #expect(countedCycles.load(ordering: .relaxed) > 200)
-            #expect(audioThreadAllocations.load(ordering: .relaxed) == 0)
-            #expect(stats.periods >= countedCycles.load(ordering: .relaxed) - 1)
+            let cycles = probe.cycles
+            let stats = node.stats()  // counts each period before the probe does
+            #expect(probe.allocations == 0)
+            #expect(stats.periods >= cycles)
             #expect(stats.bufferSize == 64)
             #expect(stats.sampleRate == 48_000)
             #expect(stats.p50 > 0 && stats.p50 <= stats.p99 && stats.p99 <= stats.p999 && stats.p999 <= stats.max)
             // The control loop frees what the audio thread handed back.
-            #expect(await eventually(timeout: 2) { controller.livePlanCount == 1 })
+            #expect(await eventually(timeout: 10) { controller.livePlanCount == 1 })
         }
 
         /// MIDI of every kind into the real process callback (instrument mode, transport
@@ -73,12 +69,10 @@ extension WithJackServer {
             shape.midiMap[7] = .amplitude
             shape.midiMap[21] = .wave
             let controller = EngineController(shape: shape, sampleRate: 48_000)
+            let probe = Self.countingProbe()
             let node = JackNode(
                 controller: controller,
-                configuration: JackNodeConfiguration(
-                    clientName: "ts-midi-alloc", serverName: server.name, autoConnect: false, cycleHooks: Self.countingHooks))
-            audioThreadAllocations.store(0, ordering: .relaxed)
-            countedCycles.store(0, ordering: .relaxed)
+                configuration: JackNodeConfiguration(clientName: "ts-midi-alloc", serverName: server.name, autoConnect: false, probe: probe))
             try node.start()
             defer { node.stop() }
             #expect(node.midiPortName == "ts-midi-alloc:midi_in")
@@ -96,10 +90,15 @@ extension WithJackServer {
                 if i == 15 { try controller.set(.instrument, to: .flag(false)) }
                 try await Task.sleep(for: .milliseconds(25))
             }
-            try await Task.sleep(for: .milliseconds(300))
-            #expect(countedCycles.load(ordering: .relaxed) > 200)
-            #expect(audioThreadAllocations.load(ordering: .relaxed) == 0)
-            #expect(controller.shape.midiMap[7] == .echoVolume, "learnt: the next controller that moved")
+            // Every event written into a period (or refused by a full buffer) and a period
+            // run after the last of them; the learnt controller reported back and taken in.
+            // A slow machine takes longer, only a hang takes 10 s.
+            let events = 20 * 10 + 2000
+            #expect(await eventually(timeout: 10) { midi.written.load(ordering: .relaxed) + midi.refused.load(ordering: .relaxed) == events })
+            let cyclesAfterLastEvent = probe.cycles + 2
+            #expect(await eventually(timeout: 10) { probe.cycles > max(200, cyclesAfterLastEvent) })
+            #expect(await eventually(timeout: 10) { controller.shape.midiMap[7] == .echoVolume }, "learnt: the next controller that moved")
+            #expect(probe.allocations == 0)
             withExtendedLifetime(midi) {}
         }
 

@@ -1,8 +1,10 @@
 import Foundation
 import Testing
+import ToneShaperTestSupport
 
-/// The recordings' judge must itself be right: it forgives a lost or repeated server
-/// period, and nothing else.
+/// The recordings' judge must itself be right: it finds where a busy server broke a
+/// recording and measures around it, it forgives a lost or repeated server period and
+/// nothing else, and a window that does not fit is an error, not a crash.
 @Suite struct RecordingAnalysisTests {
     static let rate = 48_000.0
     static let omega = 2 * Double.pi * 440 / rate
@@ -12,17 +14,96 @@ import Testing
         (0..<count).map { Float(gain($0) * sin(omega * position($0))) }
     }
 
-    static func analyse(_ samples: [Float]) -> RecordingAnalysis {
-        RecordingAnalysis(samples, sampleRate: rate, clickLimit: 2 * Double.pi * 440 * 0.5 / rate * 1.05)
+    /// A triangle of `frequency` Hz (a wave with corners), with one period of `period`
+    /// frames lost at `lostAt`.
+    static func triangle(_ count: Int, frequency: Double, lostAt: Int, period: Int) -> [Float] {
+        (0..<count).map { n in
+            let t = Double(n >= lostAt ? n + period : n) * frequency / rate
+            let u = t - t.rounded(.down)
+            return Float(0.3 * (u < 0.5 ? 4 * u - 1 : 3 - 4 * u))
+        }
+    }
+
+    static let limit = 2 * Double.pi * 440 * 0.5 / rate * 1.05
+
+    @Test func aLostPeriodNoLongerMovesThePitch() throws {
+        // The case the issue simulated: one lost 64-frame period near the middle of a
+        // 32,768-sample window. The plain FFT peak moves by about 1.6 Hz.
+        let samples = Self.sine(40_000) { n in Double(n >= 20_000 ? n + 64 : n) }
+        let fftPeak = try SignalAnalysis.dominantFrequency(samples, sampleRate: Self.rate, start: 4_000, size: 32_768)
+        #expect(abs(fftPeak - 440) > 1, "the weakness the analysis is for: \(fftPeak) Hz")
+
+        let analysis = RecordingAnalysis(samples, sampleRate: Self.rate)
+        #expect(analysis.breaks.count == 1 && abs(analysis.breaks[0] - 20_000) <= 2, "\(analysis.breaks)")
+        #expect(analysis.cleanStretches.allSatisfy { !$0.contains(20_000) || $0.lowerBound == 20_000 })
+        #expect(abs(try analysis.frequency(atLeast: 16_000) - 440) < 1e-3)
+        #expect(abs(try analysis.rms(atLeast: 16_000) - 0.5 / 2.0.squareRoot()) < 1e-3)
+    }
+
+    @Test func aRepeatedPeriodAGapAndAWaveWithCornersAreFound() throws {
+        let repeated = Self.sine(30_000) { n in Double(n >= 10_000 ? n - 64 : n) }
+        var gap = Self.sine(30_000)
+        for n in 15_000..<15_064 { gap[n] = 0 }
+        let triangle = Self.triangle(30_000, frequency: 330, lostAt: 12_345, period: 64)
+        for (name, samples, at) in [("repeated", repeated, 10_000), ("gap", gap, 15_000), ("triangle", triangle, 12_345)] {
+            let analysis = RecordingAnalysis(samples, sampleRate: Self.rate)
+            #expect(analysis.breaks.count == 1, "\(name): \(analysis.breaks)")
+            #expect(analysis.breaks.allSatisfy { abs($0 - at) <= 2 }, "\(name): \(analysis.breaks)")
+            for stretch in analysis.cleanStretches {
+                #expect(!(stretch.lowerBound < at && stretch.upperBound > at + 1), "\(name): \(stretch) spans the break")
+            }
+        }
+        // Clean: one stretch, the whole recording.
+        let clean = RecordingAnalysis(Self.sine(30_000), sampleRate: Self.rate)
+        #expect(clean.breaks == [] && clean.cleanStretches == [0..<30_000])
+        let cleanTriangle = RecordingAnalysis(Self.triangle(30_000, frequency: 330, lostAt: .max, period: 0), sampleRate: Self.rate)
+        #expect(cleanTriangle.breaks == [], "a triangle's corners are no break")
+    }
+
+    @Test func aWrongPitchIsMeasuredNotMistakenForABrokenRecording() throws {
+        // 438 Hz where the test expects 440: one clean stretch, measured as 438.
+        let samples = (0..<30_000).map { Float(0.5 * sin(2 * Double.pi * 438 * Double($0) / Self.rate)) }
+        let analysis = RecordingAnalysis(samples, sampleRate: Self.rate)
+        #expect(analysis.breaks == [])
+        #expect(abs(try analysis.frequency(atLeast: 20_000) - 438) < 1e-3)
+    }
+
+    @Test func tooShortAStretchIsAnErrorAndABadWindowIsNoCrash() async throws {
+        let broken = Self.sine(20_000) { n in Double(n) + Double(n / 3_000) * 37 }  // a jump every 3000 samples
+        let analysis = RecordingAnalysis(broken, sampleRate: Self.rate)
+        #expect(throws: HostTooBusy.self) { try analysis.cleanStretch(atLeast: 5_000) }
+        #expect(throws: AnalysisWindowError.self) { try SignalAnalysis.spectrum(broken, start: 19_000, size: 4_096) }
+        #expect(throws: AnalysisWindowError.self) { try SignalAnalysis.spectrum(broken, start: -1, size: 4_096) }
+        #expect(throws: AnalysisWindowError.self) { try SignalAnalysis.spectrum(broken, start: 0, size: 1_000) }
+        #expect(throws: AnalysisWindowError.self) { try SignalAnalysis.medianSpectrum(broken, range: 0..<10_000, size: 4_096) }
+        #expect(throws: HostTooBusy.self) { try analysis.harmonicProfile(of: 440, size: 16_384) }
+    }
+
+    @Test func aBusyHostIsRetriedThenReported() async throws {
+        var attempts = 0
+        let value = try await retryingOnBusyHost("self-test", attempts: 3) { attempt -> Int in
+            attempts += 1
+            if attempt < 3 { throw HostTooBusy("take \(attempt)") }
+            return attempt
+        }
+        #expect(value == 3 && attempts == 3)
+        attempts = 0
+        await #expect(throws: HostTooBusy.self) {
+            try await retryingOnBusyHost("self-test", attempts: 2) { _ -> Int in
+                attempts += 1
+                throw HostTooBusy("always")
+            }
+        }
+        #expect(attempts == 2)
     }
 
     @Test func aRepeatedOrLostPeriodIsExplained() {
         let repeated = Self.sine(4_800) { n in Double(n >= 1_280 ? n - 64 : n) }
         let lost = Self.sine(4_800) { n in Double(n >= 2_560 ? n + 128 : n) }
         for samples in [repeated, lost] {
-            let analysis = Self.analyse(samples)
-            #expect(!analysis.jumps.isEmpty)
-            #expect(analysis.unexplainedJumps(frequency: 440, amplitudes: [0.5], period: 64) == [])
+            let analysis = RecordingAnalysis(samples, sampleRate: Self.rate)
+            #expect(!analysis.steps(above: Self.limit).isEmpty)
+            #expect(analysis.unexplainedSteps(above: Self.limit, frequency: 440, amplitudes: [0.5], period: 64) == [])
         }
     }
 
@@ -30,9 +111,10 @@ import Testing
         let gain = Self.sine(4_800, gain: { $0 >= 2_000 ? 0.1 : 0.5 })
         let phase = Self.sine(4_800) { n in Double(n) + (n >= 2_000 ? 17.3 : 0) }
         for samples in [gain, phase] {
-            let analysis = Self.analyse(samples)
-            #expect(analysis.unexplainedJumps(frequency: 440, amplitudes: [0.5, 0.1], period: 64).count == analysis.jumps.count)
-            #expect(!analysis.jumps.isEmpty)
+            let analysis = RecordingAnalysis(samples, sampleRate: Self.rate)
+            let steps = analysis.steps(above: Self.limit)
+            #expect(analysis.unexplainedSteps(above: Self.limit, frequency: 440, amplitudes: [0.5, 0.1], period: 64).count == steps.count)
+            #expect(!steps.isEmpty)
         }
     }
 }

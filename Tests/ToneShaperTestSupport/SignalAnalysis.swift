@@ -51,8 +51,12 @@ public enum SignalAnalysis {
 
     /// Magnitude spectrum of `samples[start..<start+size]` (size a power of two) under a
     /// Hann window, bins 0...size/2, normalised so a full-scale sine peaks near 1.
-    public static func spectrum(_ samples: [Float], start: Int, size: Int) -> [Double] {
-        precondition(size > 0 && size & (size - 1) == 0, "size must be a power of two")
+    /// A window that does not fit in `samples` is an error (a failed test), not a crash.
+    public static func spectrum(_ samples: [Float], start: Int, size: Int) throws -> [Double] {
+        guard size > 0 && size & (size - 1) == 0 else { throw AnalysisWindowError("spectrum size \(size) is not a power of two") }
+        guard start >= 0, start + size <= samples.count else {
+            throw AnalysisWindowError("spectrum window \(start)..<\(start + size) is outside the \(samples.count) samples recorded")
+        }
         var re = [Double](repeating: 0, count: size)
         var im = [Double](repeating: 0, count: size)
         for i in 0..<size {
@@ -64,8 +68,8 @@ public enum SignalAnalysis {
     }
 
     /// The frequency of the strongest bin above `minimumHz`, refined by parabolic interpolation.
-    public static func dominantFrequency(_ samples: [Float], sampleRate: Double, start: Int, size: Int, minimumHz: Double = 10) -> Double {
-        let mags = spectrum(samples, start: start, size: size)
+    public static func dominantFrequency(_ samples: [Float], sampleRate: Double, start: Int, size: Int, minimumHz: Double = 10) throws -> Double {
+        let mags = try spectrum(samples, start: start, size: size)
         let binHz = sampleRate / Double(size)
         var best = max(1, Int(minimumHz / binHz))
         for k in best..<(mags.count - 1) where mags[k] > mags[best] { best = k }
@@ -75,6 +79,23 @@ public enum SignalAnalysis {
         let c = mags[best + 1]
         let shift = 0.5 * (a - c) / (a - 2 * b + c)
         return (Double(best) + (shift.isFinite ? shift : 0)) * binHz
+    }
+
+    /// The median, bin by bin, of the magnitude spectra of consecutive `size`-sample pieces
+    /// of `range`: a piece that a server xrun spoils (its peaks smeared) does not move it.
+    /// For signals that do not repeat in a short lag (chords), where
+    /// ``RecordingAnalysis`` cannot find the breaks.
+    public static func medianSpectrum(_ samples: [Float], range: Range<Int>, size: Int) throws -> [Double] {
+        var pieces: [[Double]] = []
+        var start = range.lowerBound
+        while start + size <= range.upperBound {
+            pieces.append(try spectrum(samples, start: start, size: size))
+            start += size
+        }
+        guard pieces.count >= 3 else {
+            throw AnalysisWindowError("\(range) holds \(pieces.count) pieces of \(size) samples; a median needs 3")
+        }
+        return (0...(size / 2)).map { k in pieces.map { $0[k] }.sorted()[pieces.count / 2] }
     }
 
     /// In-place radix-2 FFT.

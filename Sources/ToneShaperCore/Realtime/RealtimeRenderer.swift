@@ -100,6 +100,19 @@ public struct RealtimeRenderer: ~Copyable {
     /// Commands held for a later period.
     public var pendingCount: Int { schedule.count }
 
+    /// Commands the controller sent that the next period will take (a snapshot).
+    #if REALTIME_PROOF
+        @_noLocks @_noAllocation
+    #endif
+    public func queuedCommandCount() -> Int { commands.count }
+
+    /// What this side handed back and the control side has not taken yet (a snapshot): the
+    /// host wakes the control side while there is any.
+    #if REALTIME_PROOF
+        @_noLocks @_noAllocation
+    #endif
+    public func handbackCount() -> Int { handback.count }
+
     /// Renders one period of `frames` samples into `out`.
     ///
     /// Every command waiting in the channel moves into the schedule, keyed by its frame

@@ -1,7 +1,7 @@
 import ToneShaperCore
 
 /// The addresses the node answers over OSC (SPEC 10): the core's `ControlAddress` list
-/// below a prefix. Public so that `--help` texts and the README can list exactly what the
+/// below a prefix. Public so that `--help` texts and the OSC reference can list exactly what the
 /// server implements.
 public struct OSCAddressSpace: Sendable {
     public struct Entry: Sendable {

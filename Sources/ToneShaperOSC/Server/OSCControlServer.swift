@@ -341,8 +341,8 @@ public final class OSCControlServer: @unchecked Sendable {
 
 extension OSCAddressSpace {
     /// `<prefix>/reply-port`: where this sender's replies go (handled by the server).
-    var replyPortAddress: String { prefix + "/reply-port" }
+    var replyPortAddress: String { prefix + "/" + OSCServerAddress.replyPort.path }
     /// `<prefix>/subscribe`, `<prefix>/unsubscribe`: pushed changes (handled by the server).
-    var subscribeAddress: String { prefix + "/subscribe" }
-    var unsubscribeAddress: String { prefix + "/unsubscribe" }
+    var subscribeAddress: String { prefix + "/" + OSCServerAddress.subscribe.path }
+    var unsubscribeAddress: String { prefix + "/" + OSCServerAddress.unsubscribe.path }
 }

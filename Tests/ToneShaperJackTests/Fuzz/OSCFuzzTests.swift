@@ -12,12 +12,9 @@ extension WithJackServer {
         static var seed: UInt64 { UInt64(ProcessInfo.processInfo.environment["TONESHAPER_FUZZ_SEED"] ?? "") ?? 0x70_4E5A }
 
         @Test func hostileControllerChangesOnlyWhatValidMessagesSay() async throws {
-            let server = try PrivateJackServer()
-            let scratch = try ScratchDirectory()
-            let document = try scratch.constantTone(frequency: 440, amplitude: 0.25)
-            let node = try NodeProcess([document, "--no-auto-connect", "--osc-port", "0"], server: server)
-            try await node.waitUntilReady()
-            let port = try #require(node.oscPort)
+            let fixture = try await NodeFixture(tone: 440, amplitude: 0.25)
+            let (server, scratch, node) = (fixture.server, fixture.scratch, fixture.node)
+            let port = try fixture.oscPort
             let client = try FuzzClient(port: port)
             let initial = try #require(client.state())
             let statsBefore = try #require(try OSCDatagram.stats(port: port))
@@ -25,9 +22,7 @@ extension WithJackServer {
             // Record while the corpus is sent; the recording covers the whole flood.
             let total = Self.messages
             let seconds = 3 + Double(total) / 8_000
-            let (portName, directory) = (node.ports[0], scratch.url)
-            let recording = Task.detached { try server.record(portName, seconds: seconds, into: directory) }
-            try await Task.sleep(for: .milliseconds(500))
+            let recording = try await server.startRecording(node.ports[0], seconds: seconds, into: scratch.url)
 
             var corpus = FuzzCorpus(seed: Self.seed)
             let started = Date()
@@ -80,7 +75,7 @@ extension WithJackServer {
             // side). That the callback never waits on the OSC thread is what the release
             // build's real-time proof (`@_noLocks`, `@_noAllocation`) establishes.
             #expect((statsAfter["periods"] ?? 0) > (statsBefore["periods"] ?? .infinity))
-            #expect(await node.stop() == 0)
+            #expect(await fixture.finish() == 0)
         }
     }
 }

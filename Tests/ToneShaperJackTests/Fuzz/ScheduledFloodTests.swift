@@ -10,12 +10,8 @@ extension WithJackServer {
     /// afterwards is heard.
     @Suite struct ScheduledFlood {
         @Test func acknowledgedChangesAreHeardAfterAFlood() async throws {
-            let server = try PrivateJackServer()
-            let scratch = try ScratchDirectory()
-            let document = try scratch.constantTone(frequency: 440, amplitude: 0.25)
-            let node = try NodeProcess([document, "--no-auto-connect", "--osc-port", "0"], server: server)
-            try await node.waitUntilReady()
-            let port = try #require(node.oscPort)
+            let fixture = try await NodeFixture(tone: 440, amplitude: 0.25)
+            let port = try fixture.oscPort
             let client = try FuzzClient(port: port)
 
             var rng = SplitMix64(seed: 0x5C4E_D01E)
@@ -70,8 +66,10 @@ extension WithJackServer {
             #expect(Self.text(again).hasPrefix("/toneshaper/amplitude"), "\(Self.text(again))")
             _ = try OSCDatagram.request(OSCDatagram.message("/toneshaper/schedule/clear", []), toPort: port)
 
+            // Settle (the cross-fade to the new curve), then judge a steady recording.
             try await Task.sleep(for: .milliseconds(300))
-            let (samples, rate) = try server.record(node.ports[0], seconds: 1.5, into: scratch.url)
+            let analysis = try await fixture.recordSteady(seconds: 1.5, minimumClean: 24_000)
+            let (samples, rate) = (analysis.samples, analysis.sampleRate)
             #expect(SignalAnalysis.allFinite(samples))
             // Heard all the way through: no silent stretch, the new pitch, the new level.
             let window = Int(rate / 4)
@@ -81,10 +79,10 @@ extension WithJackServer {
                 #expect(rms > 0.08, "silent from \(Double(start) / rate) s: rms \(rms)")
                 start += window
             }
-            let pitch = SignalAnalysis.dominantFrequency(samples, sampleRate: rate, start: Int(0.2 * rate), size: 32_768)
-            #expect(abs(pitch - 660) < 2, "pitch \(pitch)")
+            let pitch = try analysis.frequency(atLeast: 24_000)
+            #expect(abs(pitch - 660) < 0.5, "pitch \(pitch)")
             #expect(SignalAnalysis.peak(samples) <= 0.3 * 0.5 + 1e-4)
-            #expect(await node.stop() == 0)
+            #expect(await fixture.finish() == 0)
         }
 
         static func text(_ arguments: [OSCDatagram.Argument]) -> String {

@@ -27,26 +27,6 @@ extension WithJackServer {
             Set((server.connections() ?? [:]).keys.compactMap { $0.split(separator: ":").first.map(String.init) })
         }
 
-        /// Magnitudes at the first harmonics of `fundamental`, relative to the fundamental's:
-        /// what the wave sounds like, whatever the phase the recording started at.
-        /// The first five harmonics' levels against the fundamental, from 16,384 samples in
-        /// the middle of the recording's longest stretch free of jumps: an xrun's gap in the
-        /// recording (the busy server's, not the node's) would add partials of its own.
-        static func harmonicProfile(_ samples: [Float], rate: Double, fundamental: Double, amplitude: Double) -> [Double] {
-            let size = 16_384
-            let limit = WithJackServer.RunCommand.clickLimit(frequency: fundamental, amplitude: amplitude, sampleRate: rate)
-            let clean = RecordingAnalysis(samples, sampleRate: rate, clickLimit: limit).longestCleanStretch
-            #expect(clean.count >= size, "the server was too busy to judge: no \(size) samples free of jumps")
-            let start = max(0, min(samples.count - size, clean.lowerBound + (clean.count - size) / 2))
-            let spectrum = SignalAnalysis.spectrum(samples, start: start, size: size)
-            let binHz = rate / Double(size)
-            let peaks = (1...5).map { k -> Double in
-                let bin = Int((Double(k) * fundamental / binHz).rounded())
-                return spectrum[max(0, bin - 3)...min(spectrum.count - 1, bin + 3)].max() ?? 0
-            }
-            return peaks.map { $0 / max(peaks[0], 1e-12) }
-        }
-
         @Test func announcesWaitsForOpenThenPlaysUnderTheClientIDAndSavesWhenAsked() async throws {
             let server = try PrivateJackServer()
             let scratch = try ScratchDirectory()
@@ -63,11 +43,12 @@ extension WithJackServer {
             }
             #expect(announce.strings[2].hasSuffix("toneshaper"))
 
-            // Nothing in JACK before the open.
-            try await Task.sleep(for: .milliseconds(500))
+            // Nothing in JACK before the open: checked once the node has answered a later
+            // request (a save with no session open is refused), not after a sleep.
+            try manager.welcome()
+            #expect(try await manager.save()?.path == "/error", "no session is open yet")
             #expect(!Self.clients(of: server).contains { $0.hasPrefix("toneshaper") })
 
-            try manager.welcome()
             let sessionPath = scratch.url.appendingPathComponent("toneshaper.nTEST").path
             let reply = try #require(try await manager.open(sessionPath, clientID: "toneshaper.nTEST"))
             #expect(reply.path == "/reply", "\(reply)")
@@ -128,8 +109,8 @@ extension WithJackServer {
             try OSCDatagram.send(OSCDatagram.message("/toneshaper/wave", [.string("Triangle")]), toPort: port)
             try OSCDatagram.send(OSCDatagram.message("/toneshaper/amplitude", [.float(0.3)]), toPort: port)
             #expect(await manager.expect("/nsm/client/is_dirty") != nil)
-            try await Task.sleep(for: .milliseconds(200))
-            let before = try server.record("toneshaper.nSND:out_1", seconds: 1.5, into: scratch.url)
+            try await Task.sleep(for: .milliseconds(200))  // the wave's cross-fade
+            let before = try await server.recordSteady("toneshaper.nSND:out_1", seconds: 1.5, minimumClean: 16_384, into: scratch.url)
             #expect(try await manager.save()?.path == "/reply")
             let firstEditor = try #require(first.editorURL)
             #expect(await first.stop() == 0)
@@ -146,23 +127,22 @@ extension WithJackServer {
             #expect(second.oscPort == port, "the session's OSC port, free again, is taken again")
             _ = try await second.webClient()
             #expect(second.editorURL == firstEditor, "and so is its editor's port: a bookmark keeps working")
-            try await Task.sleep(for: .milliseconds(200))
-            let after = try server.record("toneshaper.nSND:out_1", seconds: 1.5, into: scratch.url)
+            let after = try await server.recordSteady("toneshaper.nSND:out_1", seconds: 1.5, minimumClean: 16_384, into: scratch.url)
             #expect(await second.stop() == 0)
 
             for (name, recording) in [("before", before), ("after", after)] {
                 #expect(SignalAnalysis.allFinite(recording.samples))
                 #expect(recording.samples.count > 60_000, "\(name)")
             }
-            let f0 = SignalAnalysis.dominantFrequency(before.samples, sampleRate: before.sampleRate, start: 8192, size: 32_768)
-            let f1 = SignalAnalysis.dominantFrequency(after.samples, sampleRate: after.sampleRate, start: 8192, size: 32_768)
-            #expect(abs(f0 - 440) < 1 && abs(f1 - 440) < 1, "\(f0) Hz, \(f1) Hz")
+            let f0 = try before.frequency(atLeast: 16_384)
+            let f1 = try after.frequency(atLeast: 16_384)
+            #expect(abs(f0 - 440) < 0.2 && abs(f1 - 440) < 0.2, "\(f0) Hz, \(f1) Hz")
             // A triangle at 0.3: RMS 0.3/√3, not the template's sine at 0.5.
-            let r0 = SignalAnalysis.rms(before.samples)
-            let r1 = SignalAnalysis.rms(after.samples)
+            let r0 = try before.rms(atLeast: 16_384)
+            let r1 = try after.rms(atLeast: 16_384)
             #expect(abs(r0 - 0.3 / 3.0.squareRoot()) < 0.01 && abs(r1 - r0) < 0.005, "RMS \(r0), \(r1)")
-            let p0 = Self.harmonicProfile(before.samples, rate: before.sampleRate, fundamental: 440, amplitude: 0.3)
-            let p1 = Self.harmonicProfile(after.samples, rate: after.sampleRate, fundamental: 440, amplitude: 0.3)
+            let p0 = try before.harmonicProfile(of: 440)
+            let p1 = try after.harmonicProfile(of: 440)
             #expect(p0[2] > 0.08 && p0[2] < 0.14, "a triangle's third harmonic is 1/9 of its fundamental: \(p0)")
             for k in p0.indices { #expect(abs(p0[k] - p1[k]) < 0.02, "harmonic \(k + 1): \(p0) vs \(p1)") }
         }
@@ -245,16 +225,16 @@ extension WithJackServer {
             #expect(await manager.expect("/nsm/client/is_clean") != nil)
             let clients = Self.clients(of: server)
             #expect(clients.contains("toneshaper.nBBBB") && !clients.contains("toneshaper.nAAAA"), "\(clients)")
-            let b = try server.record("toneshaper.nBBBB:out", seconds: 1, into: scratch.url)
-            #expect(abs(SignalAnalysis.dominantFrequency(b.samples, sampleRate: b.sampleRate, start: 4096, size: 32_768) - 660) < 1)
+            let b = try await server.recordSteady("toneshaper.nBBBB:out", seconds: 1, minimumClean: 9_600, into: scratch.url)
+            #expect(abs(try b.frequency(atLeast: 9_600) - 660) < 0.2)
 
             // Same id, a session with no file yet: the same client, starting from the template.
             let pathC = scratch.url.appendingPathComponent("c/toneshaper.nBBBB").path
             try FileManager.default.createDirectory(atPath: scratch.url.appendingPathComponent("c").path, withIntermediateDirectories: true)
             #expect(try await manager.open(pathC, clientID: "toneshaper.nBBBB")?.path == "/reply")
-            try await Task.sleep(for: .milliseconds(200))
-            let c = try server.record("toneshaper.nBBBB:out", seconds: 1, into: scratch.url)
-            #expect(abs(SignalAnalysis.dominantFrequency(c.samples, sampleRate: c.sampleRate, start: 4096, size: 32_768) - 440) < 1)
+            try await Task.sleep(for: .milliseconds(200))  // the new sound's cross-fade
+            let c = try await server.recordSteady("toneshaper.nBBBB:out", seconds: 1, minimumClean: 9_600, into: scratch.url)
+            #expect(abs(try c.frequency(atLeast: 9_600) - 440) < 0.2)
             #expect(node.process.isRunning && node.process.processIdentifier == pid)
             #expect(node.oscPort == port, "the control port stays")
 
@@ -276,7 +256,9 @@ extension WithJackServer {
             let strangerPath = scratch.url.appendingPathComponent("stolen").path
             try manager.send(
                 raw: OSCDatagram.message("/nsm/client/open", [.string(strangerPath), .string("x"), .string("evil")]), fromStranger: true)
-            try await Task.sleep(for: .milliseconds(500))
+            // Judged once the node has answered a later request of the manager's (a save
+            // with no session open is refused): the stranger's open came before it.
+            #expect(try await manager.save()?.path == "/error", "no session is open yet")
             #expect(!Self.clients(of: server).contains("evil"))
 
             let path = scratch.url.appendingPathComponent("toneshaper.nGOOD").path
@@ -352,8 +334,9 @@ extension WithJackServer {
             let path = scratch.url.appendingPathComponent("toneshaper.nJACK").path
             let failed = try #require(try await manager.open(path, clientID: "toneshaper.nJACK"))
             #expect(failed.path == "/error" && failed.strings.last?.contains("JACK") == true, "\(failed)")
-            #expect(await manager.nothing(to: "/nsm/client/is_clean", within: 0.3))
             #expect(try await manager.save()?.path == "/error", "no session is open")
+            // Everything the node sent up to its answer to the save has been read by now.
+            #expect(!manager.received.contains { $0.path == "/nsm/client/is_clean" }, "a failed open is not a clean session")
             #expect(node.process.isRunning)
 
             try server.start()
@@ -382,7 +365,11 @@ extension WithJackServer {
             // Each answers its own manager only: a change on one dirties one session.
             try OSCDatagram.send(OSCDatagram.message("/toneshaper/amplitude", [.float(0.1)]), toPort: ports[1])
             #expect(await managers[1].expect("/nsm/client/is_dirty") != nil)
-            #expect(await managers[0].nothing(to: "/nsm/client/is_dirty", within: 0.5))
+            // The other kept its level, and its manager heard nothing up to its answer to a save.
+            let other = try #require(try OSCDatagram.state(port: ports[0]))
+            #expect(other["amplitude"] != nil && other["amplitude"] != String(Double(Float(0.1))), "\(other)")
+            #expect(try await managers[0].save()?.path == "/reply")
+            #expect(!managers[0].received.contains { $0.path == "/nsm/client/is_dirty" })
             for node in nodes { #expect(await node.stop() == 0) }
         }
     }

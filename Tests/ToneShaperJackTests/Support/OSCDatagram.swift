@@ -102,6 +102,28 @@ enum OSCDatagram {
     }
 
     /// `/toneshaper/stats` as a dictionary of numbers ("xruns", "periods", "p50", ...).
+    /// `/toneshaper/state` as a dictionary (numbers as the text of a Double, names as they are).
+    static func state(port: Int) throws -> [String: String]? {
+        guard let reply = try request(message("/toneshaper/state", []), toPort: port) else { return nil }
+        var result: [String: String] = [:]
+        var key: String?
+        for argument in reply {
+            let text: String
+            switch argument {
+            case .string(let s): text = s
+            case .float(let f): text = String(Double(f))
+            case .int(let i): text = String(i)
+            }
+            if let k = key {
+                result[k] = text
+                key = nil
+            } else {
+                key = text
+            }
+        }
+        return result
+    }
+
     static func stats(port: Int) throws -> [String: Double]? {
         guard let reply = try request(message("/toneshaper/stats", []), toPort: port) else { return nil }
         var result: [String: Double] = [:]

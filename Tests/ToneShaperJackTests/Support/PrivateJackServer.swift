@@ -84,6 +84,22 @@ final class PrivateJackServer: @unchecked Sendable {
         return ports
     }
 
+    /// Starts recording `port` with jack_capture (``record(_:seconds:into:)``) and returns
+    /// once the recorder is connected to it: the recording has begun, so anything sent from
+    /// now on lands inside it, however slowly the busy host started the recorder.
+    func startRecording(_ port: String, seconds: Double, into directory: URL) async throws -> Task<(samples: [Float], sampleRate: Double), any Error>
+    {
+        let recording = Task.detached { try self.record(port, seconds: seconds, into: directory) }
+        let connected = await eventually(timeout: 10) {
+            connections()?[port]?.contains { $0.hasPrefix("jack_capture") } == true
+        }
+        guard connected else {
+            recording.cancel()
+            throw JackTestError("jack_capture did not connect to \(port) within 10 s")
+        }
+        return recording
+    }
+
     /// Records `port` with jack_capture for `seconds` and returns the samples (mono).
     func record(_ port: String, seconds: Double, into directory: URL) throws -> (samples: [Float], sampleRate: Double) {
         let file = directory.appendingPathComponent("capture-\(UUID().uuidString).wav")
