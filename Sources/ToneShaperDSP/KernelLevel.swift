@@ -15,8 +15,9 @@ import CPUFeatures
 /// baseline. `TONESHAPER_KERNEL` forces a level the CPU runs. v4 was measured against v3 on
 /// both vendors' AVX-512 parts (`Scripts/bench.sh engine`, which shows every level side by
 /// side): on an Intel Xeon (Sapphire Rapids) it was faster on 16 of 21 rows, by up to 30% on
-/// the per-sample curve and 10-15% on the anti-aliased waves, and within 3% behind on the
-/// Fourier rows; on an AMD EPYC (Zen 4) see the figures in the commit that made it the choice.
+/// the per-sample curve and 9-15% on the anti-aliased waves, and up to 3% slower on the
+/// Fourier rows; on an AMD EPYC (Zen 4) faster on 19 of 21 (the triangle by 10%, the sine
+/// with echo by 5%) and even on the other two (the Speed article, "Kernel levels").
 ///
 /// - `baseline`: x86-64 as every 64-bit x86 CPU runs it (SSE2), or arm64.
 /// - `v3`: x86-64-v3 (AVX2, FMA, BMI2; Intel Haswell and later, AMD Zen and later).

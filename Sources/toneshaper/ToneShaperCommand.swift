@@ -12,7 +12,8 @@ struct ToneShaperCommand: ParsableCommand {
             (see `toneshaper presets`).
 
             The render kernel is built for several x86-64 levels and the one for this CPU is \
-            chosen at start-up (v3, AVX2 and FMA, where the CPU has them; else the baseline). \
+            chosen at start-up (the highest it runs: v4 with AVX-512, else v3 with AVX2 and FMA, \
+            else the baseline). \
             TONESHAPER_KERNEL=baseline|v3|v4 forces a level the CPU runs.
             """,
         version: ToneShaperVersion.string,
