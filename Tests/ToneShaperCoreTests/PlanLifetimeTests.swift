@@ -24,15 +24,13 @@ import Testing
     /// the audio side renders period after period and takes them (`PlanSwapRun`). The
     /// process's resident memory after the last swap is what it was after the first 10,000,
     /// and the controller holds one plan at the end (the one playing), none once the
-    /// renderer is gone. Run in a process of its own (an exit test), so that no other test
+    /// renderer is gone. Run in a process of its own (``ChildTest``), so that no other test
     /// running at the same time moves the resident memory.
-    @Test func hundredThousandPlanSwapsWhilePlayingLeaveMemoryFlat() async throws {
-        let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
-            PlanSwapRun.run(swaps: 100_000, warmUp: 10_000)
-        }
-        let output = String(decoding: result?.standardOutputContent ?? [], as: UTF8.self)
-        print(output, terminator: "")
-        let line = try #require(output.split(separator: "\n").first { $0.hasPrefix("plan swaps:") })
+    @Test func hundredThousandPlanSwapsWhilePlayingLeaveMemoryFlat() throws {
+        let result = try ChildTest.run("planSwapsInAProcessOfItsOwn")
+        print(result.output, terminator: "")
+        #expect(result.exitedNormally && result.status == 0, "the child test failed: \(result.output)")
+        let line = try #require(result.output.split(separator: "\n").first { $0.hasPrefix("plan swaps:") })
         var figures: [String: Double] = [:]
         for field in line.split(separator: " ") {
             let pair = field.split(separator: "=")
@@ -45,6 +43,11 @@ import Testing
         #expect(figures["liveWithoutRenderer"] == 0, "the renderer handed back its last plan when it went")
         let growth = (figures["residentAtEnd"] ?? .infinity) - (figures["residentAfterWarmUp"] ?? .infinity)
         #expect(growth < 2 * 1024 * 1024, "resident memory grew by \(growth / 1024) KB over 90,000 plan swaps")
+    }
+
+    @Test(.enabled(if: ChildTest.isRunning("planSwapsInAProcessOfItsOwn"), ChildTest.skipReason))
+    func planSwapsInAProcessOfItsOwn() {
+        PlanSwapRun.run(swaps: 100_000, warmUp: 10_000)
     }
 
     /// The case that once lost plans: the audio side's own changes fill the channel back
@@ -117,29 +120,33 @@ import Testing
     /// The bound is checked where plans arrive: a renderer sent more plans than
     /// `maximumLivePlans` (which the controller never does) stops the program rather than
     /// hold plans its channel back has no room for.
-    @Test func aRendererSentMorePlansThanTheBoundStops() async {
-        await #expect(processExitsWith: .failure) {
-            let storages = (1...(EngineController.maximumLivePlans + 1)).map { id in
-                CurveStorage(shape: steadyTone(200 + Double(id)), sampleRate: PlanLifetimes.rate, id: id)
-            }
-            let commands = SPSCChannel<TimedCommand>.make(capacity: EngineController.channelCapacity)
-            let handback = SPSCChannel<AudioHandback>.make(capacity: EngineController.channelCapacity)
-            let shape = steadyTone()
-            var renderer = RealtimeRenderer(
-                engine: ToneEngine(plan: storages[0].plan, minFrequency: 1000, maxFrequency: 1000, amplitude: 0.5, echoVolume: 0),
-                performer: MIDIPerformer(settings: shape.performance, controllers: shape.midiMap, sampleRate: PlanLifetimes.rate),
-                commands: commands.takeConsumer(), handback: handback.takeProducer())
-            let producer = commands.takeProducer()
-            for storage in storages.dropFirst() { producer.push(TimedCommand(.replacePlan(storage.plan))) }
-            let buffer = UnsafeMutablePointer<Float>.allocate(capacity: PlanLifetimes.period)
-            renderer.renderPeriod(into: buffer, frames: PlanLifetimes.period, clock: PlanLifetimes.clock(0))
-            withExtendedLifetime(storages) {}
+    @Test func aRendererSentMorePlansThanTheBoundStops() throws {
+        let result = try ChildTest.run("moreRendererPlansThanTheBound")
+        #expect(!result.exitedNormally, "the program went on with too many plans: \(result.output)")
+    }
+
+    @Test(.enabled(if: ChildTest.isRunning("moreRendererPlansThanTheBound"), ChildTest.skipReason))
+    func moreRendererPlansThanTheBound() {
+        let storages = (1...(EngineController.maximumLivePlans + 1)).map { id in
+            CurveStorage(shape: steadyTone(200 + Double(id)), sampleRate: PlanLifetimes.rate, id: id)
         }
+        let commands = SPSCChannel<TimedCommand>.make(capacity: EngineController.channelCapacity)
+        let handback = SPSCChannel<AudioHandback>.make(capacity: EngineController.channelCapacity)
+        let shape = steadyTone()
+        var renderer = RealtimeRenderer(
+            engine: ToneEngine(plan: storages[0].plan, minFrequency: 1000, maxFrequency: 1000, amplitude: 0.5, echoVolume: 0),
+            performer: MIDIPerformer(settings: shape.performance, controllers: shape.midiMap, sampleRate: PlanLifetimes.rate),
+            commands: commands.takeConsumer(), handback: handback.takeProducer())
+        let producer = commands.takeProducer()
+        for storage in storages.dropFirst() { producer.push(TimedCommand(.replacePlan(storage.plan))) }
+        let buffer = UnsafeMutablePointer<Float>.allocate(capacity: PlanLifetimes.period)
+        renderer.renderPeriod(into: buffer, frames: PlanLifetimes.period, clock: PlanLifetimes.clock(0))
+        withExtendedLifetime(storages) {}
     }
 }
 
-/// The measurement of `hundredThousandPlanSwapsWhilePlayingLeaveMemoryFlat`, in the exit
-/// test's own process: it prints one line of figures for the test to check.
+/// The measurement of `hundredThousandPlanSwapsWhilePlayingLeaveMemoryFlat`, in a process
+/// of its own: it prints one line of figures for the test to check.
 ///
 /// The two sides take turns on one thread, as they would between two JACK periods: the
 /// control side sends new curves until the bound refuses one, then the audio side renders

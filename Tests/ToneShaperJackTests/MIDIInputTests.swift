@@ -80,6 +80,37 @@ extension WithJackServer {
             try RecordingAnalysis(samples, sampleRate: rate, range: range).frequency(atLeast: min(range.count / 2, seconds(0.2)))
         }
 
+        /// The stretches that sound: runs of samples between silences (exact zeros) of at
+        /// least `silence` samples.
+        static func soundingSegments(_ samples: [Float], silence: Int) -> [Range<Int>] {
+            var segments: [Range<Int>] = []
+            var start: Int?
+            var zeros = 0
+            for (n, x) in samples.enumerated() {
+                if x == 0 {
+                    zeros += 1
+                    if zeros == silence, let s = start {
+                        segments.append(s..<(n - silence + 1))
+                        start = nil
+                    }
+                } else {
+                    if start == nil { start = n }
+                    zeros = 0
+                }
+            }
+            if let s = start { segments.append(s..<(samples.count - zeros)) }
+            return segments
+        }
+
+        /// A note held for `near` samples of wall clock must sound for about as long in the
+        /// recording; much shorter means the server lost that much time (xruns), and the
+        /// take says nothing about the node: ``HostTooBusy``.
+        static func expectTimeline(_ lengths: [Int], near expected: Int) throws {
+            if let short = lengths.first(where: { $0 > expected / 10 && $0 < expected * 6 / 10 }) {
+                throw HostTooBusy("a note held 1 s sounds \(Double(short) / rate) s: the server lost time")
+            }
+        }
+
         /// The first and last samples that are not silent.
         static func soundingSpan(_ samples: [Float]) -> ClosedRange<Int>? {
             guard let first = samples.firstIndex(where: { $0 != 0 }), let last = samples.lastIndex(where: { $0 != 0 }) else { return nil }
@@ -106,16 +137,19 @@ extension WithJackServer {
                         (1.0, [[0x90, 81, 127]]), (2.0, [[0x80, 81, 0]]),
                         (2.5, [[0x90, 81, 64]]), (3.5, [[0x80, 81, 0]]),
                     ])
-                let span = try #require(Self.soundingSpan(samples), "no sound at all")
-                #expect(span.lowerBound > Self.seconds(0.4), "silence before the first note")
-                #expect(span.upperBound < samples.count - Self.seconds(0.4), "silence after the release")
-                let t0 = span.lowerBound
-                let loud = t0 + Self.seconds(0.2)..<t0 + Self.seconds(0.9)
-                let soft = t0 + Self.seconds(1.7)..<t0 + Self.seconds(2.4)
-                let gap = t0 + Self.seconds(1.1)..<t0 + Self.seconds(1.4)
+                // The notes are found in the recording, not at wall-clock times: a loaded dummy
+                // server loses periods, and the recording's timeline then runs short of the
+                // clock the events were sent by.
+                let notes = Self.soundingSegments(samples, silence: Self.seconds(0.05))
+                try Self.expectTimeline(notes.map(\.count), near: Self.seconds(1.0))
+                #expect(notes.count == 2, "two notes, silent between them: sounding at \(notes)")
+                guard notes.count == 2 else { return }
+                #expect(notes[0].lowerBound > Self.seconds(0.4), "silence before the first note")
+                #expect(notes[1].upperBound < samples.count - Self.seconds(0.4), "silence after the release")
+                func middle(_ note: Range<Int>) -> Range<Int> { (note.lowerBound + note.count / 5)..<(note.upperBound - note.count / 5) }
+                let (loud, soft) = (middle(notes[0]), middle(notes[1]))
                 let pitch = try Self.pitch(samples, in: loud)
                 #expect(abs(pitch - 880) < 0.1, "A5 plays \(pitch) Hz")
-                #expect(SignalAnalysis.rms(samples, range: gap) == 0, "silent between the notes")
                 let ratio = SignalAnalysis.rms(samples, range: soft) / SignalAnalysis.rms(samples, range: loud)
                 #expect(abs(ratio - pow(64.0 / 127, 2)) < 0.02, "velocity 64 against 127: \(ratio)")
                 #expect(SignalAnalysis.peak(samples) <= 0.5 + 1e-6)
@@ -256,7 +290,8 @@ extension WithJackServer {
                 let span = try #require(Self.soundingSpan(samples), "never sounded")
                 #expect(span.lowerBound > Self.seconds(0.5), "silent before the transport rolls")
                 #expect(span.upperBound < samples.count - Self.seconds(0.5), "silent once it stops")
-                #expect(span.count > Self.seconds(0.9), "sounded while rolling")
+                // Rolling for 1.2 s of wall clock; a loaded dummy server's recording may hold less.
+                #expect(span.count > Self.seconds(0.5), "sounded while rolling")
             }
         }
 

@@ -107,6 +107,19 @@ import ToneShaperTestSupport
         }
     }
 
+    @Test func aRecorderConnectedLateIsNoClick() {
+        // Two periods of silence, then the tone: the step into it is the recording's start.
+        var late = Self.sine(4_800)
+        for n in 0..<128 { late[n] = 0 }
+        let analysis = RecordingAnalysis(late, sampleRate: Self.rate)
+        #expect(analysis.unexplainedSteps(above: Self.limit, frequency: 440, amplitudes: [0.5], period: 64) == [])
+        // But silence inside the tone is a click.
+        var gap = Self.sine(4_800)
+        for n in 2_000..<2_128 { gap[n] = 0 }
+        let broken = RecordingAnalysis(gap, sampleRate: Self.rate)
+        #expect(!broken.unexplainedSteps(above: Self.limit, frequency: 440, amplitudes: [0.5], period: 64).isEmpty)
+    }
+
     @Test func aGainOrPhaseJumpIsAClick() {
         let gain = Self.sine(4_800, gain: { $0 >= 2_000 ? 0.1 : 0.5 })
         let phase = Self.sine(4_800) { n in Double(n) + (n >= 2_000 ? 17.3 : 0) }

@@ -24,7 +24,9 @@ extension WithJackServer {
             let gains: [Float] = [0.1, 0.5, 0.1]
 
             // A busy machine may put a server xrun right where a change is; record again then.
-            let (starts, dues, rate) = try await retryingOnBusyHost("three time-tagged gain changes") { _ in
+            // Five takes: each needs three clean neighbourhoods, which a loaded host's
+            // frequent xruns spoil more often than one clean stretch.
+            let (starts, dues, rate) = try await retryingOnBusyHost("three time-tagged gain changes", attempts: 5) { _ in
                 let recording = try await fixture.server.startRecording(fixture.node.ports[0], seconds: 2, into: fixture.scratch.url)
                 try await Task.sleep(for: .milliseconds(300))
                 let now = wallClockSeconds()

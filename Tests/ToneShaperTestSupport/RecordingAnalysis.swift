@@ -167,11 +167,15 @@ public struct RecordingAnalysis: Sendable {
     /// `frequency` at one of `amplitudes` with the server running `period` frames a cycle.
     /// A server's jump has a signature: on both sides the same sine at the same amplitude,
     /// its phase moved by a whole number of periods. A click made by the node (a gain or
-    /// phase jump) does not look like that.
+    /// phase jump) does not look like that. Nor does the recording's start: a recorder
+    /// whose port was connected a period late begins with exact silence, and its first
+    /// step into the tone is no click either.
     public func unexplainedSteps(above limit: Double, frequency: Double, amplitudes: [Double], period: Int) -> [Int] {
         let window = 48
         let omega = 2 * Double.pi * frequency / sampleRate
+        let firstSound = samples[range].firstIndex { $0 != 0 } ?? range.upperBound
         return steps(above: limit).filter { j in
+            guard j > firstSound else { return false }  // the recorder's connection, not the node
             guard j - window >= range.lowerBound, j + window <= range.upperBound else { return false }  // too near an edge to judge
             let before = fit(omega: omega, range: (j - window)..<j)
             let after = fit(omega: omega, range: j..<(j + window))
