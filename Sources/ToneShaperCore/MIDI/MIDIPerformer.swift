@@ -18,7 +18,6 @@ public struct MIDIPerformer: ~Copyable {
     /// Voices beyond `PerformanceSettings.maximumVoices`: room for stolen voices to fade out.
     static let spareVoices = 8
     static let poolSize = PerformanceSettings.maximumVoices + spareVoices
-    static let block = ToneEngine.maximumBlock
     /// A stolen voice and a one-shot's end fade over 5 ms; a note starts over 2 ms; a
     /// retune (drone note, legato) moves within 1 ms.
     static let stealSeconds = 0.005
@@ -49,10 +48,6 @@ public struct MIDIPerformer: ~Copyable {
     var serial: UInt64 = 0
     /// 1 while the drone is heard, 0 in instrument mode; fades between them when switched.
     var droneLevel: Ramp
-    // Render scratch: the kernel's arrays, then per-block buffers.
-    let scratch: UnsafeMutablePointer<Double>
-    let fixedScratch: UnsafeMutablePointer<UInt64>
-    let floats: UnsafeMutablePointer<Float>
 
     public init(settings: PerformanceSettings, controllers: MIDIControllerMap, sampleRate: Double) {
         self.settings = settings
@@ -62,25 +57,12 @@ public struct MIDIPerformer: ~Copyable {
         pool = .allocate(capacity: MIDIPerformer.poolSize)
         pool.initialize(repeating: InstrumentVoice(), count: MIDIPerformer.poolSize)
         droneLevel = Ramp(settings.instrument ? 0 : 1)
-        let b = MIDIPerformer.block
-        scratch = .allocate(capacity: (VoiceScratch.arrays + 1) * b)
-        scratch.initialize(repeating: 0, count: (VoiceScratch.arrays + 1) * b)
-        for k in 0..<b { scratch[VoiceScratch.arrays * b + k] = Double(k) }
-        fixedScratch = .allocate(capacity: VoiceScratch.fixedArrays * b)
-        fixedScratch.initialize(repeating: 0, count: VoiceScratch.fixedArrays * b)
-        // main, echo, two of fractions, the drone, (spare), the ramp 0, 1, 2..., old main, old echo.
-        floats = .allocate(capacity: 9 * b)
-        floats.initialize(repeating: 0, count: 9 * b)
-        for k in 0..<b { floats[6 * b + k] = Float(k) }
         for (controller, id) in controllers.entries { controllerMap[controller] = Int8(ParameterIndex.index(of: id)) }
     }
 
     deinit {
         controllerMap.deallocate()
         pool.deallocate()
-        scratch.deallocate()
-        fixedScratch.deallocate()
-        floats.deallocate()
     }
 
     /// Whether the output is the drone alone: the renderer then leaves everything to the engine.
