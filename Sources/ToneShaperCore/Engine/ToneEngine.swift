@@ -12,9 +12,15 @@ public struct ToneEngine: ~Copyable {
     /// Length of a cross-fade (new plan, play, stop), in seconds.
     public static let crossfadeSeconds = 0.005
 
-    /// The plan now playing, and the drone: a voice like instrument mode's notes.
+    /// The plan now playing, and the drone: a voice like instrument mode's notes, kept in
+    /// memory of the engine's own so that it renders in place (a stored property could not
+    /// be passed `inout` to the engine's own `renderVoice`, only copied in and out).
     public private(set) var plan: RenderPlan
-    var drone: PlayingVoice
+    private let dronePlace: UnsafeMutablePointer<PlayingVoice>
+    var drone: PlayingVoice {
+        get { dronePlace.pointee }
+        nonmutating set { dronePlace.pointee = newValue }
+    }
     /// The plan being faded out, while `fadeRemaining > 0`.
     private(set) var outgoingPlan: RenderPlan
     private(set) var fadeRemaining = 0
@@ -57,7 +63,8 @@ public struct ToneEngine: ~Copyable {
         self.echoVolume = Ramp(echoVolume)
         gate = Ramp(playing ? 1 : 0)
         self.rampLength = rampLength
-        drone = PlayingVoice.starting(plan: plan, map: ToneEngine.map(for: plan, min: minFrequency, max: maxFrequency))
+        dronePlace = .allocate(capacity: 1)
+        dronePlace.initialize(to: PlayingVoice.starting(plan: plan, map: ToneEngine.map(for: plan, min: minFrequency, max: maxFrequency)))
         scratch = UnsafeMutablePointer<Double>.allocate(capacity: ToneEngine.scratchCount)
         scratch.initialize(repeating: 0, count: ToneEngine.scratchCount)
         for k in 0..<ToneEngine.maximumBlock { scratch[VoiceScratch.arrays * ToneEngine.maximumBlock + k] = Double(k) }
@@ -72,6 +79,7 @@ public struct ToneEngine: ~Copyable {
         scratch.deallocate()
         fixedScratch.deallocate()
         voiceOut.deallocate()
+        dronePlace.deallocate()
     }
 
     public var isPlaying: Bool { gate.target > 0 }
@@ -195,9 +203,7 @@ public struct ToneEngine: ~Copyable {
         @_noLocks @_noAllocation
     #endif
     private mutating func renderPass(into out: UnsafeMutablePointer<Float>, count: Int) {
-        var voice = drone
-        let signal = renderVoice(&voice, ratio: (1, 1), count: count)
-        drone = voice
+        let signal = renderVoice(&dronePlace.pointee, ratio: (1, 1), count: count)
         let echoGain = PassGain.over(echoVolume, count: count)
         let amplitudeGain = PassGain.over(amplitude, count: count)
         let gateGain = PassGain.over(gate, count: count)
@@ -219,9 +225,7 @@ public struct ToneEngine: ~Copyable {
         @_noLocks @_noAllocation
     #endif
     mutating func mixDrone(into sum: UnsafeMutablePointer<Float>, count: Int, weight: PassGain, _ mode: VoiceMix.Into) {
-        var voice = drone
-        let signal = renderVoice(&voice, ratio: (1, 1), count: count)
-        drone = voice
+        let signal = renderVoice(&dronePlace.pointee, ratio: (1, 1), count: count)
         VoiceMix.accumulate(
             signal, gain: weight, echoGain: PassGain.over(echoVolume, count: count), ramp: passRamp, count: count, into: sum, mode)
     }
@@ -309,7 +313,7 @@ public struct ToneEngine: ~Copyable {
 
     /// The drone's places in the cycle move on by a pass it is not heard in (instrument
     /// mode: it fades in from silence when it is heard again, so the phase jump is not).
-    mutating func skipDrone(_ count: Int) { drone.skip(count) }
+    mutating func skipDrone(_ count: Int) { dronePlace.pointee.skip(count) }
 
     /// Starts the cycle again from `index` (JACK transport: rolling starts, or a bar line).
     /// Meant for when the output is silent (the caller fades), so the jump is not heard.
@@ -333,7 +337,7 @@ public struct ToneEngine: ~Copyable {
             return
         }
         outgoingPlan = plan
-        drone.follow(newPlan, map: liveMap(for: newPlan), fading: true)
+        dronePlace.pointee.follow(newPlan, map: liveMap(for: newPlan), fading: true)
         plan = newPlan
         fadeLength = fadeSamples(newPlan)
         fadeRemaining = fadeLength

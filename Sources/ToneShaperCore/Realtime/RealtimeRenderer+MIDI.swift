@@ -101,7 +101,9 @@ extension RealtimeRenderer {
         @_noLocks @_noAllocation
     #endif
     private mutating func moveMapped(_ id: ParameterID, _ value: UInt8) {
-        guard var number = AudioControllerScale.number(id, value) else {
+        let row = parameters.row(id)
+        let cycle = Double(engine.plan.cycleLength) / engine.plan.sampleRate
+        guard row.ramps, var number = row.controller.value(value, cycle: cycle) else {
             report.note(.controller(id, value: value))  // needs a new plan: the control side's
             return
         }
