@@ -2,6 +2,7 @@
 // program needs nothing from libgcc or compiler-rt and checks the OS side (XCR0) itself:
 // a CPU with AVX-512 under an OS that does not save ZMM registers must not run v4 code.
 #include "cpu_features.h"
+#include <stdlib.h>
 #include <string.h>
 
 #if defined(__x86_64__)
@@ -73,3 +74,5 @@ int toneshaper_cpu_has_x86_64_v4(void) { return 0; }
 void toneshaper_cpu_brand(char *out, int size) { if (size > 0) out[0] = 0; }
 
 #endif
+
+const char *toneshaper_environment_value(const char *name) { return getenv(name); }

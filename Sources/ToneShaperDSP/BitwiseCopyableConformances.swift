@@ -8,3 +8,6 @@ extension WavetableLevel: BitwiseCopyable {}
 extension WaveType: BitwiseCopyable {}
 extension ScaleType: BitwiseCopyable {}
 extension KernelLevel: BitwiseCopyable {}
+// A voice's state sits in fixed pools on the audio thread (the drone's, instrument mode's).
+extension VoiceState: BitwiseCopyable {}
+extension PhaseIntegrator: BitwiseCopyable {}

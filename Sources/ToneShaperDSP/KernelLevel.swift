@@ -1,11 +1,5 @@
 import CPUFeatures
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// The instruction-set levels the render kernel is compiled for. One binary holds the kernel
 /// several times (the `ToneShaperKernel*` modules: one source, different compiler flags); a
 /// level this CPU runs is chosen once, at start-up, and stamped into every `RenderPlan`.
@@ -56,14 +50,16 @@ public enum KernelLevel: String, CaseIterable, Sendable, Comparable {
     /// that is no level, falls back to `automatic` with a reason (shown by `selectionNote`).
     public static func choose(forced: String?) -> (level: KernelLevel, note: String) {
         let auto = automatic
-        guard let forced, !forced.isEmpty else { return (auto, "\(auto), chosen for this CPU") }
+        // Raw values, not the levels themselves, in the text: Embedded Swift has no
+        // reflection to describe a value with.
+        guard let forced, !forced.isEmpty else { return (auto, "\(auto.rawValue), chosen for this CPU") }
         guard let level = KernelLevel(rawValue: forced.lowercased()) else {
-            return (auto, "\(auto): \(environmentVariable)=\(forced) is not one of baseline, v3, v4")
+            return (auto, "\(auto.rawValue): \(environmentVariable)=\(forced) is not one of baseline, v3, v4")
         }
         guard available.contains(level) else {
-            return (auto, "\(auto): \(environmentVariable)=\(forced), but this CPU cannot run \(level)")
+            return (auto, "\(auto.rawValue): \(environmentVariable)=\(forced), but this CPU cannot run \(level.rawValue)")
         }
-        return (level, "\(level), forced by \(environmentVariable)")
+        return (level, "\(level.rawValue), forced by \(environmentVariable)")
     }
 
     /// One line saying which level runs and why, for logs and benchmarks.
@@ -77,7 +73,8 @@ public enum KernelLevel: String, CaseIterable, Sendable, Comparable {
     }
 
     private static func environmentValue() -> String? {
-        guard let value = getenv(environmentVariable) else { return nil }
+        // Through the C module: Embedded Swift cannot import the C library's module.
+        guard let value = toneshaper_environment_value(environmentVariable) else { return nil }
         return String(cString: value)
     }
 

@@ -1,5 +1,5 @@
 /// The periodic unit function s(p), p in [0, 1), that the phase drives (SPEC 4).
-public enum WaveType: String, CaseIterable, Sendable, Codable {
+public enum WaveType: String, CaseIterable, Sendable {
     case sine = "Sine"
     case square = "Square"
     case squareFourier = "Square Fourier"
@@ -18,7 +18,7 @@ public enum WaveType: String, CaseIterable, Sendable, Codable {
 }
 
 /// Amplitude scaling over one cycle (SPEC 5).
-public enum ScaleType: String, CaseIterable, Sendable, Codable {
+public enum ScaleType: String, CaseIterable, Sendable {
     case none = "None"
     case linear = "Linear"
     case sine = "Sine"

@@ -136,7 +136,7 @@ import Testing
         var renderer = RealtimeRenderer(
             engine: ToneEngine(plan: storages[0].plan, minFrequency: 1000, maxFrequency: 1000, amplitude: 0.5, echoVolume: 0),
             performer: MIDIPerformer(settings: shape.performance, controllers: shape.midiMap, sampleRate: PlanLifetimes.rate),
-            commands: commands.takeConsumer(), handback: handback.takeProducer())
+            commands: commands.takeConsumer(), handback: handback.takeProducer(), parameters: ParameterTable.audioParameters)
         let producer = commands.takeProducer()
         for storage in storages.dropFirst() { producer.push(TimedCommand(.replacePlan(storage.plan))) }
         let buffer = UnsafeMutablePointer<Float>.allocate(capacity: PlanLifetimes.period)

@@ -14,4 +14,9 @@ int toneshaper_cpu_has_x86_64_v4(void);
 /// `out` (at least 49 bytes). An empty string where cpuid has none.
 void toneshaper_cpu_brand(char *out, int size);
 
+/// getenv(name): the value of an environment variable, NULL when unset. Here so that the
+/// Swift that asks (the kernel level's selection) needs no C library module of its own,
+/// which Embedded Swift cannot import.
+const char *toneshaper_environment_value(const char *name);
+
 #endif

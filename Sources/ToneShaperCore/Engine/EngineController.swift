@@ -65,16 +65,21 @@ public final class EngineController: Sendable {
     /// Wall-clock now (Unix seconds), against which due times are judged; a test may set
     /// its own, so that scheduled changes do not depend on how fast the machine runs it.
     private let clock: @Sendable () -> Double
+    /// Where the controller says what went wrong that nobody asked it about: changes the
+    /// audio side made that it refused (the host logs them; by default standard error).
+    private let log: @Sendable (String) -> Void
     /// Every change that lands, for any number of observers.
     public let changes: StateFeed
 
     public init(
         shape: ToneShape, sampleRate: Double, playing: Bool = true, documents: (any DocumentStore)? = nil,
-        clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
+        clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
+        log: @escaping @Sendable (String) -> Void = EngineController.standardErrorLog
     ) {
         guarded = Mutex(State(shape: shape, sampleRate: sampleRate, playing: playing))
         self.documents = documents
         self.clock = clock
+        self.log = log
         changes = StateFeed()
         changes.connect { [weak self] in self?.state }
     }
@@ -120,7 +125,9 @@ public final class EngineController: Sendable {
             s.scheduled = 0  // an earlier renderer's schedule is not this one's
         }
         engine.rampLength = rampLength
-        return RealtimeRenderer(engine: engine, performer: performer, commands: commands.takeConsumer(), handback: handback.takeProducer())
+        return RealtimeRenderer(
+            engine: engine, performer: performer, commands: commands.takeConsumer(), handback: handback.takeProducer(),
+            parameters: ParameterTable.audioParameters)
     }
 
     /// An engine playing the current shape, for offline rendering and tests: it takes no
@@ -140,6 +147,7 @@ public final class EngineController: Sendable {
     /// Call it from a control thread now and then (the node does, several times a second).
     public func collectHandback() {
         var requests: [AudioRequest] = []
+        var refusals: [String] = []
         let changed: Set<StateKey> = guarded.withLock { s in
             let before = ControlState(shape: s.shape, playing: s.playing, revision: s.revision)
             let current = s.inboxes.last
@@ -151,7 +159,11 @@ public final class EngineController: Sendable {
                         assert(freed != nil, "plan \(id) was handed back twice, or was never built")
                     case .scheduledFinished(let n): if inbox === current { s.scheduled = max(0, s.scheduled - n) }
                     case .change(.parameter(let id, let value)):
-                        if let shape = try? s.shape.setting(id, to: .real(value)) { s.shape = shape }
+                        do throws(ControlError) {
+                            s.shape = try s.shape.setting(id, to: .real(value))
+                        } catch {
+                            refusals.append(EngineController.resynchronise(id, refusing: value, because: error, &s, current: inbox === current))
+                        }
                     case .change(.playing(let on)): s.playing = on
                     case .request(.learned(let controller, let id)): s.shape.midiMap[Int(controller)] = id
                     case .request(let request): requests.append(request)
@@ -164,16 +176,45 @@ public final class EngineController: Sendable {
             return keys
         }
         changes.publish(changed)
+        for refusal in refusals { log(refusal) }
         for request in requests { performRequest(request) }
     }
 
-    /// What MIDI asked of the control side (see `AudioRequest`); a refusal (too many
-    /// plans waiting, a document that does not load) drops it: the next move asks again.
+    /// A change the audio side made and the shape refuses: the audio side gets the shape's
+    /// value back, so that what plays is the state again. Returns what to log.
+    private static func resynchronise(
+        _ id: ParameterID, refusing value: Double, because error: ControlError, _ s: inout State, current: Bool
+    ) -> String {
+        let refused = "the audio side set \(ParameterTable.spec(id).oscPath) to \(ParameterKind.plain(value)), which was refused (\(error))"
+        guard current, audioIsListening(s) else { return refused }
+        let value = ParameterTable.spec(id).value(in: s.shape).real
+        do throws(ControlError) {
+            try send([TimedCommand(.ramp(id, value))], &s)
+            return "\(refused); it plays \(ParameterKind.plain(value)) again"
+        } catch {
+            return "\(refused); sending it \(ParameterKind.plain(value)) back failed too (\(error))"
+        }
+    }
+
+    /// The default log: a line on standard error.
+    public static let standardErrorLog: @Sendable (String) -> Void = { line in
+        #if canImport(Glibc)
+            var text = "toneshaper: \(line)\n"
+            text.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
+        #endif
+    }
+
+    /// What MIDI asked of the control side (see `AudioRequest`). A refused controller is
+    /// logged (the audio side changed nothing, so there is nothing to set right); a program
+    /// whose document does not load, or a duration refused, leaves the shape as it is.
     private func performRequest(_ request: AudioRequest) {
         switch request {
         case .controller(let id, let value):
-            if let v = MIDIControllerMap.value(of: id, controllerValue: Int(value), shape: shape) {
-                _ = try? perform(.set(id, v))
+            guard let v = MIDIControllerMap.value(of: id, controllerValue: Int(value), shape: shape) else { return }
+            do throws(ControlError) {
+                try perform(.set(id, v))
+            } catch {
+                log("MIDI controller value \(value) for \(ParameterTable.spec(id).oscPath) was refused (\(error))")
             }
         case .program(let n):
             // A program is a sound: the player's MIDI setup (mode, voices, root, bend,

@@ -12,16 +12,19 @@ public struct ToneEngine: ~Copyable {
     /// Length of a cross-fade (new plan, play, stop), in seconds.
     public static let crossfadeSeconds = 0.005
 
-    /// The plan now playing and its two voices.
+    /// The plan now playing, and the drone: a voice like instrument mode's notes, kept in
+    /// memory of the engine's own so that it renders in place (a stored property could not
+    /// be passed `inout` to the engine's own `renderVoice`, only copied in and out).
     public private(set) var plan: RenderPlan
-    public private(set) var main: VoiceState
-    public private(set) var echo: VoiceState
+    private let dronePlace: UnsafeMutablePointer<PlayingVoice>
+    var drone: PlayingVoice {
+        get { dronePlace.pointee }
+        nonmutating set { dronePlace.pointee = newValue }
+    }
     /// The plan being faded out, while `fadeRemaining > 0`.
-    private var outgoingPlan: RenderPlan
-    private var outgoingMain: VoiceState
-    private var outgoingEcho: VoiceState
-    private var fadeRemaining = 0
-    private var fadeLength = 1
+    private(set) var outgoingPlan: RenderPlan
+    private(set) var fadeRemaining = 0
+    private(set) var fadeLength = 1
 
     public private(set) var minFrequency: Ramp
     public private(set) var maxFrequency: Ramp
@@ -36,15 +39,17 @@ public struct ToneEngine: ~Copyable {
     public var rampLength: Int
 
     private var retired = RetiredPlans()
-    /// The voices' working arrays, then the ramp 0, 1, 2, ...; and their fixed-point phases.
-    private let scratch: UnsafeMutablePointer<Double>
-    private let fixedScratch: UnsafeMutablePointer<UInt64>
+    /// The voices' working arrays, then the ramp 0, 1, 2, ...; and their fixed-point phases:
+    /// every voice (the drone, each note) renders with them in turn.
+    let scratch: UnsafeMutablePointer<Double>
+    let fixedScratch: UnsafeMutablePointer<UInt64>
     private static let scratchCount = (1 + VoiceScratch.arrays) * maximumBlock
     private static let fixedScratchCount = VoiceScratch.fixedArrays * maximumBlock
-    /// The four voice outputs (main, echo, and the outgoing plan's two), then 0, 1, 2, ...,
+    /// A voice's four outputs (main, echo, and the outgoing plan's two), then 0, 1, 2, ...,
     /// then the voices' two arrays of cycle fractions.
-    private let voiceOut: UnsafeMutablePointer<Float>
-    private var rampF: UnsafeMutablePointer<Float> { voiceOut + 4 * ToneEngine.maximumBlock }
+    let voiceOut: UnsafeMutablePointer<Float>
+    /// 0, 1, 2, ... in single precision: sample k of a pass, for the gains' ramps.
+    var passRamp: UnsafeMutablePointer<Float> { voiceOut + 4 * ToneEngine.maximumBlock }
 
     public init(
         plan: RenderPlan, minFrequency: Double, maxFrequency: Double, amplitude: Double,
@@ -58,11 +63,8 @@ public struct ToneEngine: ~Copyable {
         self.echoVolume = Ramp(echoVolume)
         gate = Ramp(playing ? 1 : 0)
         self.rampLength = rampLength
-        let map = ToneEngine.map(for: plan, min: minFrequency, max: maxFrequency)
-        main = VoiceState.starting(at: 0, plan: plan, map: map)
-        echo = VoiceState.starting(at: plan.echoOffset, phase: ToneEngine.echoPhase(plan, from: 0, map: map), plan: plan, map: map)
-        outgoingMain = main
-        outgoingEcho = echo
+        dronePlace = .allocate(capacity: 1)
+        dronePlace.initialize(to: PlayingVoice.starting(plan: plan, map: ToneEngine.map(for: plan, min: minFrequency, max: maxFrequency)))
         scratch = UnsafeMutablePointer<Double>.allocate(capacity: ToneEngine.scratchCount)
         scratch.initialize(repeating: 0, count: ToneEngine.scratchCount)
         for k in 0..<ToneEngine.maximumBlock { scratch[VoiceScratch.arrays * ToneEngine.maximumBlock + k] = Double(k) }
@@ -77,6 +79,7 @@ public struct ToneEngine: ~Copyable {
         scratch.deallocate()
         fixedScratch.deallocate()
         voiceOut.deallocate()
+        dronePlace.deallocate()
     }
 
     public var isPlaying: Bool { gate.target > 0 }
@@ -113,15 +116,7 @@ public struct ToneEngine: ~Copyable {
         case .ramp(.amplitude, let a):
             amplitude.move(to: a, over: rampLength)
         case .ramp(.echoVolume, let e):
-            if echoVolume.value == 0 && !echoVolume.isMoving && e != 0 {
-                // The echo was silent and not rendered: give it the phase it would have had.
-                echo = ToneEngine.echoVoice(following: main, plan: plan, map: liveMap(for: plan))
-                if fadeRemaining > 0 {
-                    outgoingEcho = ToneEngine.echoVoice(
-                        following: outgoingMain, plan: outgoingPlan,
-                        map: liveMap(for: outgoingPlan))
-                }
-            }
+            // An echo heard again gets the phase it would have had (`renderVoice`).
             echoVolume.move(to: e, over: rampLength)
         case .replacePlan(let newPlan):
             guard canAcceptPlan else { return false }
@@ -163,143 +158,95 @@ public struct ToneEngine: ~Copyable {
     public mutating func render(into out: UnsafeMutablePointer<Float>, count: Int) {
         var done = 0
         while done < count {
-            if gate.value == 0 && !gate.isMoving {
-                // Stopped: silence, and the voices hold their place. A cross-fade the stop
-                // overtook has nothing left to fade: it ends here, or the next plan would
-                // wait for it forever (and every change queued behind that plan with it).
-                if fadeRemaining > 0 {
-                    fadeRemaining = 0
-                    retired.push(outgoingPlan.storageID)
-                }
-                var i = done
-                while i < count {
-                    out[i] = 0
-                    i += 1
-                }
+            if isStopped {
+                silence(out + done, count: count - done)
                 return
             }
-            var block = min(count - done, ToneEngine.maximumBlock)
-            // Cut the pass where a ramp or fade ends, so that every value is linear inside it.
-            block = ToneEngine.shorten(block, minFrequency.remaining)
-            block = ToneEngine.shorten(block, maxFrequency.remaining)
-            block = ToneEngine.shorten(block, amplitude.remaining)
-            block = ToneEngine.shorten(block, echoVolume.remaining)
-            block = ToneEngine.shorten(block, gate.remaining)
-            block = ToneEngine.shorten(block, transposition.remaining)
-            block = ToneEngine.shorten(block, fadeRemaining)
+            let block = passLength(upTo: min(count - done, ToneEngine.maximumBlock))
             renderPass(into: out + done, count: block)
             done += block
         }
     }
 
+    /// Stopped and not fading: the output is silent and every voice holds its place.
+    var isStopped: Bool { gate.value == 0 && !gate.isMoving }
+
+    /// Silence while stopped. A cross-fade the stop overtook has nothing left to fade: it ends
+    /// here, or the next plan would wait for it forever (and every change queued behind it).
     #if REALTIME_PROOF
-
         @_noLocks @_noAllocation
+    #endif
+    mutating func silence(_ out: UnsafeMutablePointer<Float>, count: Int) {
+        if fadeRemaining > 0 {
+            fadeRemaining = 0
+            retired.push(outgoingPlan.storageID)
+        }
+        for i in 0..<count { out[i] = 0 }
+    }
 
+    /// The longest pass from here of at most `limit` samples in which every ramp and fade is
+    /// linear: passes end where one ends.
+    func passLength(upTo limit: Int) -> Int {
+        var block = limit
+        block = ToneEngine.shorten(block, minFrequency.remaining)
+        block = ToneEngine.shorten(block, maxFrequency.remaining)
+        block = ToneEngine.shorten(block, amplitude.remaining)
+        block = ToneEngine.shorten(block, echoVolume.remaining)
+        block = ToneEngine.shorten(block, gate.remaining)
+        block = ToneEngine.shorten(block, transposition.remaining)
+        block = ToneEngine.shorten(block, fadeRemaining)
+        return block
+    }
+
+    /// The drone alone: the one voice, mixed straight to the output.
+    #if REALTIME_PROOF
+        @_noLocks @_noAllocation
     #endif
     private mutating func renderPass(into out: UnsafeMutablePointer<Float>, count: Int) {
-        let fadingNow = fadeRemaining > 0
-        let mainOut = voiceOut
-        let echoOut = voiceOut + ToneEngine.maximumBlock
-        let oldMainOut = voiceOut + 2 * ToneEngine.maximumBlock
-        let oldEchoOut = voiceOut + 3 * ToneEngine.maximumBlock
-        let ramp = scratch + VoiceScratch.arrays * ToneEngine.maximumBlock
-        let work = VoiceScratch(
-            base: scratch, fixed: fixedScratch, fractions: voiceOut + 5 * ToneEngine.maximumBlock,
-            stride: ToneEngine.maximumBlock, ramp: ramp)
-        // An echo at volume 0 that is not ramping is not heard: render the main voice only,
-        // keep the echo's place in the cycle, and re-derive its phase when it is heard again.
-        // And an echo with offset 0 is the main voice itself, sample for sample.
-        let echoSilent = echoVolume.value == 0 && !echoVolume.isMoving
-        let echoIsMain = plan.echoOffset == 0 && (!fadingNow || outgoingPlan.echoOffset == 0)
-        let (map, mapStep) = rampedMap(for: plan, count: count)
-        let fading = fadingNow
-        let (oldMap, oldStep) = fading ? rampedMap(for: outgoingPlan, count: count) : (map, mapStep)
-        if echoSilent || echoIsMain {
-            VoiceKernel.renderSingle(plan: plan, voice: &main, count: count, map: map, mapStep: mapStep, scratch: work, out: mainOut)
-            if fading {
-                VoiceKernel.renderSingle(
-                    plan: outgoingPlan, voice: &outgoingMain, count: count, map: oldMap, mapStep: oldStep,
-                    scratch: work, out: oldMainOut)
-            }
-            if echoIsMain {
-                echo = main
-                outgoingEcho = outgoingMain
-                var i = 0
-                while i < count {
-                    echoOut[i] = mainOut[i]
-                    oldEchoOut[i] = oldMainOut[i]
-                    i += 1
-                }
-            } else {
-                echo.cycleIndex = (echo.cycleIndex + count) % plan.cycleLength
-                if fading {
-                    outgoingEcho.cycleIndex = (outgoingEcho.cycleIndex + count) % outgoingPlan.cycleLength
-                    var i = 0
-                    while i < count {
-                        echoOut[i] = 0
-                        oldEchoOut[i] = 0
-                        i += 1
-                    }
-                }
-            }
-        } else {
-            VoiceKernel.renderPair(
-                plan: plan, main: &main, echo: &echo, count: count, map: map, mapStep: mapStep,
-                scratch: work, mainOut: mainOut, echoOut: echoOut)
-            if fading {
-                VoiceKernel.renderPair(
-                    plan: outgoingPlan, main: &outgoingMain, echo: &outgoingEcho, count: count, map: oldMap,
-                    mapStep: oldStep, scratch: work, mainOut: oldMainOut, echoOut: oldEchoOut)
-            }
-        }
-        // Every gain is linear inside a pass (passes end where ramps end): start + step * k.
-        let echo0 = Float(echoVolume.value)
-        let echoStep = Float(echoVolume.value(after: count) - echoVolume.value) / Float(count)
-        let amp0 = amplitude.value
-        let ampStep = (amplitude.value(after: count) - amplitude.value) / Double(count)
-        let gate0 = gate.value
-        let gateStep = (gate.value(after: count) - gate.value) / Double(count)
-        if fading {
-            let fadeStep = Float(1 / Double(fadeLength))
-            let fade0 = 1 - Float(fadeRemaining) * fadeStep  // weight of the new plan
-            for i in 0..<count {
-                let k = rampF[i]
-                let e = echo0 + echoStep * k
-                let w = fade0 + fadeStep * k
-                mainOut[i] = w * (mainOut[i] + e * echoOut[i]) + (1 - w) * (oldMainOut[i] + e * oldEchoOut[i])
-                echoOut[i] = 0
-            }
-        }
-        // The mix in single precision (the output's), counting with the Float ramp.
-        let framp = rampF
-        let a0 = Float(amp0)
-        let aStep = Float(ampStep)
-        let g0 = Float(gate0)
-        let gStep = Float(gateStep)
-        // A silent echo was neither rendered nor cleared: its gain is 0, so any finite
-        // samples do (the main voice's), where its stale buffer might hold anything.
-        let echoSource = echoSilent && !fading ? mainOut : echoOut
-        // The last line of defence, in both loops: never beyond the amplitude, never NaN,
-        // never a subnormal (which costs downstream DSP dearly and is far below any 24-bit step).
-        if aStep == 0 && gStep == 0 && echoStep == 0 {
-            // Nothing ramping (nearly always): one gain. Chosen by the ramps' state, which
-            // belongs to the sample, so a sample is made the same way in any period.
-            VoiceKernel.mix(
-                level: plan.kernel, main: mainOut, echo: echoSource, echoGain: echo0, gain: 0.5 * a0 * g0, limit: a0,
+        let signal = renderVoice(&dronePlace.pointee, ratio: (1, 1), count: count)
+        let echoGain = PassGain.over(echoVolume, count: count)
+        let amplitudeGain = PassGain.over(amplitude, count: count)
+        let gateGain = PassGain.over(gate, count: count)
+        if echoGain.isSteady && amplitudeGain.isSteady && gateGain.isSteady {
+            // Nothing ramping (nearly always). Chosen by the ramps' state, which belongs to
+            // the sample, so a sample is made the same way in any period.
+            VoiceMix.steadyOutput(
+                signal, echoGain: echoGain.start, amplitude: amplitudeGain.start, gate: gateGain.start, level: plan.kernel,
                 count: count, out: out)
+            endPass(count)
         } else {
-            for i in 0..<count {
-                let k = framp[i]
-                let limit = a0 + aStep * k
-                let mix = mainOut[i] + (echo0 + echoStep * k) * echoSource[i]
-                let sample = 0.5 * mix * limit * (g0 + gStep * k)
-                out[i] = OutputLimit.limited(sample, limit)
-            }
+            VoiceMix.accumulate(signal, gain: .steady(1), echoGain: echoGain, ramp: passRamp, count: count, into: out, .replace)
+            finishPass(out, count: count)
         }
+    }
+
+    /// The drone into a sum of voices at `weight` (instrument mode's fade between the two).
+    #if REALTIME_PROOF
+        @_noLocks @_noAllocation
+    #endif
+    mutating func mixDrone(into sum: UnsafeMutablePointer<Float>, count: Int, weight: PassGain, _ mode: VoiceMix.Into) {
+        let signal = renderVoice(&dronePlace.pointee, ratio: (1, 1), count: count)
+        VoiceMix.accumulate(
+            signal, gain: weight, echoGain: PassGain.over(echoVolume, count: count), ramp: passRamp, count: count, into: sum, mode)
+    }
+
+    /// The output stage over a pass's sum of voices (in place), and the pass ends.
+    #if REALTIME_PROOF
+        @_noLocks @_noAllocation
+    #endif
+    mutating func finishPass(_ sum: UnsafeMutablePointer<Float>, count: Int) {
+        VoiceMix.finish(
+            sum, amplitude: PassGain.over(amplitude, count: count), gate: PassGain.over(gate, count: count), ramp: passRamp,
+            count: count)
+        endPass(count)
+    }
+
+    /// Ramps and the cross-fade move on by a pass.
+    @inline(__always)
+    private mutating func endPass(_ count: Int) {
         advanceRamps(by: count)
-        if fading {
-            fadeRemaining -= count
+        if fadeRemaining > 0 {
+            fadeRemaining = max(0, fadeRemaining - count)
             if fadeRemaining == 0 { retired.push(outgoingPlan.storageID) }
         }
     }
@@ -321,14 +268,17 @@ public struct ToneEngine: ~Copyable {
         remaining > 0 && remaining < block ? remaining : block
     }
 
-    /// The frequency map of `plan` now and its change per sample over the next `count` samples.
+    /// The frequency map of `plan` now and its change per sample over the next `count`
+    /// samples, every frequency times `ratio` (a note's, moving from start to end).
     @inline(__always)
-    private func rampedMap(for plan: RenderPlan, count: Int) -> (FrequencyMap, FrequencyMap) {
-        let start = ToneEngine.map(for: plan, min: minFrequency.value, max: maxFrequency.value, by: transposition.value)
-        if !minFrequency.isMoving && !maxFrequency.isMoving && !transposition.isMoving { return (start, FrequencyMap(offset: 0, slope: 0)) }
+    func rampedMap(for plan: RenderPlan, count: Int, ratio: (start: Double, end: Double)) -> (FrequencyMap, FrequencyMap) {
+        let start = ToneEngine.map(for: plan, min: minFrequency.value, max: maxFrequency.value, by: transposition.value * ratio.start)
+        if !minFrequency.isMoving && !maxFrequency.isMoving && !transposition.isMoving && ratio.start == ratio.end {
+            return (start, FrequencyMap(offset: 0, slope: 0))
+        }
         let end = ToneEngine.map(
             for: plan, min: minFrequency.value(after: count), max: maxFrequency.value(after: count),
-            by: transposition.value(after: count))
+            by: transposition.value(after: count) * ratio.end)
         let perSample = 1 / Double(count)
         return (start, FrequencyMap(offset: (end.offset - start.offset) * perSample, slope: (end.slope - start.slope) * perSample))
     }
@@ -345,21 +295,9 @@ public struct ToneEngine: ~Copyable {
         return FrequencyMap(offset: m.offset * ratio, slope: m.slope * ratio)
     }
 
-    /// The live map of `plan` now: range and transposition.
-    func liveMap(for plan: RenderPlan) -> FrequencyMap {
-        ToneEngine.map(for: plan, min: minFrequency.value, max: maxFrequency.value, by: transposition.value)
-    }
-
-    /// The plan being faded out, while a cross-fade to `plan` runs: a voice bank reading
-    /// the engine's plans may read it until the fade ends.
-    public var fadingPlan: RenderPlan? { fadeRemaining > 0 ? outgoingPlan : nil }
-
-    /// The new plan's weight in that cross-fade now and its change per sample ((1, 0) when
-    /// none runs), as the engine's own mix weighs it.
-    public var crossfadeWeight: (start: Float, step: Float) {
-        guard fadeRemaining > 0 else { return (1, 0) }
-        let step = Float(1 / Double(fadeLength))
-        return (1 - Float(fadeRemaining) * step, step)
+    /// The live map of `plan` now: range and transposition, times `ratio` (a note's).
+    func liveMap(for plan: RenderPlan, ratio: Double = 1) -> FrequencyMap {
+        ToneEngine.map(for: plan, min: minFrequency.value, max: maxFrequency.value, by: transposition.value * ratio)
     }
 
     /// Transposes every frequency by `ratio` (MIDI notes, pitch bend), moving there over
@@ -373,22 +311,9 @@ public struct ToneEngine: ~Copyable {
         transposition.move(to: ratio, over: samples)
     }
 
-    /// Moves `count` samples on without rendering: ramps, fades and the place in the cycle
-    /// advance as if rendered, the phase does not. For instrument mode, where the drone is
-    /// not heard (it fades in from silence when it is heard again, so the phase jump is not).
-    #if REALTIME_PROOF
-        @_noLocks @_noAllocation
-    #endif
-    public mutating func skip(_ count: Int) {
-        if gate.value == 0 && !gate.isMoving { return }  // stopped: holds its place, as `render` does
-        advanceRamps(by: count)
-        main.cycleIndex = (main.cycleIndex + count) % plan.cycleLength
-        echo.cycleIndex = (echo.cycleIndex + count) % plan.cycleLength
-        if fadeRemaining > 0 {
-            fadeRemaining = max(0, fadeRemaining - count)
-            if fadeRemaining == 0 { retired.push(outgoingPlan.storageID) }
-        }
-    }
+    /// The drone's places in the cycle move on by a pass it is not heard in (instrument
+    /// mode: it fades in from silence when it is heard again, so the phase jump is not).
+    mutating func skipDrone(_ count: Int) { dronePlace.pointee.skip(count) }
 
     /// Starts the cycle again from `index` (JACK transport: rolling starts, or a bar line).
     /// Meant for when the output is silent (the caller fades), so the jump is not heard.
@@ -396,10 +321,7 @@ public struct ToneEngine: ~Copyable {
         @_noLocks @_noAllocation
     #endif
     public mutating func restartCycle(at index: Int) {
-        let start = max(0, min(plan.cycleLength - 1, index))
-        let map = liveMap(for: plan)
-        main = VoiceState.starting(at: start, plan: plan, map: map)
-        echo = ToneEngine.echoVoice(following: main, plan: plan, map: map)
+        drone = PlayingVoice.starting(at: max(0, min(plan.cycleLength - 1, index)), plan: plan, map: liveMap(for: plan))
     }
 
     private func fadeSamples(_ plan: RenderPlan) -> Int {
@@ -415,25 +337,15 @@ public struct ToneEngine: ~Copyable {
             return
         }
         outgoingPlan = plan
-        outgoingMain = main
-        outgoingEcho = echo
-        // Keep the phase and the relative place in the cycle, so the new plan continues
-        // the sound rather than restarting it.
-        let index = min(
-            newPlan.cycleLength - 1,
-            Int(Double(main.cycleIndex) * Double(newPlan.cycleLength) / Double(plan.cycleLength)))
-        main = VoiceState(cycleIndex: index, integrator: main.integrator)
-        // The echo keeps reading "offset ahead" of the main voice, under the new offset.
-        echo = ToneEngine.echoVoice(following: main, plan: newPlan, map: liveMap(for: newPlan))
+        dronePlace.pointee.follow(newPlan, map: liveMap(for: newPlan), fading: true)
         plan = newPlan
         fadeLength = fadeSamples(newPlan)
         fadeRemaining = fadeLength
     }
 
     private mutating func restartCycle() {
-        let map = ToneEngine.map(for: plan, min: minFrequency.target, max: maxFrequency.target, by: transposition.target)
-        main = VoiceState.starting(at: 0, plan: plan, map: map)
-        echo = VoiceState.starting(at: plan.echoOffset, phase: ToneEngine.echoPhase(plan, from: 0, map: map), plan: plan, map: map)
+        drone = PlayingVoice.starting(
+            plan: plan, map: ToneEngine.map(for: plan, min: minFrequency.target, max: maxFrequency.target, by: transposition.target))
     }
 
     /// The echo voice that belongs with `main`: `offset` ahead in the cycle and in phase.

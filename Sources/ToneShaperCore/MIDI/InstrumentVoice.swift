@@ -18,16 +18,8 @@ struct InstrumentVoice {
     var channel: UInt8 = 0
     /// When it started, for stealing the oldest.
     var serial: UInt64 = 0
-    var main = VoiceState(cycleIndex: 0, integrator: PhaseIntegrator(firstFrequency: 0, halfSamplePeriod: 0))
-    var echo = VoiceState(cycleIndex: 0, integrator: PhaseIntegrator(firstFrequency: 0, halfSamplePeriod: 0))
-    /// The plan its cycle positions belong to.
-    var planID = 0
-    var planLength = 1
-    /// While the engine cross-fades from the plan the voice played (`fadingFrom`, 0: none),
-    /// the voice's state in that plan, rendered alongside and faded out.
-    var fadingFrom = 0
-    var oldMain = VoiceState(cycleIndex: 0, integrator: PhaseIntegrator(firstFrequency: 0, halfSamplePeriod: 0))
-    var oldEcho = VoiceState(cycleIndex: 0, integrator: PhaseIntegrator(firstFrequency: 0, halfSamplePeriod: 0))
+    /// What it plays: the engine's plan, as the drone does.
+    var voice = PlayingVoice.silent
     /// 2^((note - root)/12), moving to `ratioTarget` over `ratioLeft` samples (mono legato).
     var ratio = 1.0
     var ratioStep = 0.0

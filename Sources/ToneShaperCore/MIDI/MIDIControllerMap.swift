@@ -28,32 +28,20 @@ public struct MIDIControllerMap: Equatable, Sendable {
         (ParameterTable.spec(oscPath: name) ?? ParameterTable.spec(documentKey: name) ?? ParameterTable.spec(flag: name))?.id
     }
 
-    /// Whether a controller may move this parameter: every row with a numeric range.
-    public static func canMap(_ id: ParameterID) -> Bool { ParameterTable.spec(id).numericRange != nil }
+    /// Whether a controller may move this parameter: the table's `controller` column.
+    public static func canMap(_ id: ParameterID) -> Bool { ParameterTable.spec(id).controller != .none }
 
-    /// The value a controller at `value` (0...127) gives `id`, on the parameter's range:
-    /// linear, except frequencies, which go logarithmically over 20 Hz...20 kHz (one CC step
-    /// about a semitone), and the echo offset, which spans the cycle of `shape`. Whole for
-    /// integer and choice parameters; a flag is on from 64.
+    /// The value a controller at `value` (0...127) gives `id`, as the table's `controller`
+    /// column scales it (`ControllerCurve`, which the audio side evaluates too) for a cycle
+    /// as long as `shape`'s: a number of the parameter's kind, which its canonical form takes.
     public static func value(of id: ParameterID, controllerValue value: Int, shape: ToneShape) -> ParameterValue? {
         let spec = ParameterTable.spec(id)
-        guard let range = spec.numericRange else { return nil }
-        let x = Double(max(0, min(127, value))) / 127
+        guard let number = spec.controllerCurve.value(UInt8(max(0, min(127, value))), cycle: shape.duration) else { return nil }
         switch spec.kind {
-        case .flag: return .flag(value >= 64)
-        case .integer, .choice:
-            return .integer(Int((range.lowerBound + x * (range.upperBound - range.lowerBound)).rounded()))
-        default: break
+        case .flag: return .flag(number != 0)
+        case .integer, .choice: return .integer(Int(number))
+        case .real, .terms: return .real(number)
         }
-        if spec.unit == "Hz" { return .real(logFrequency(x)) }
-        if id == .echoOffset { return .real(x * shape.duration) }
-        return .real(range.lowerBound + x * (range.upperBound - range.lowerBound))
-    }
-
-    @inline(__always)
-    static func logFrequency(_ x: Double) -> Double {
-        // 20 * 1000^x, as exp(x * ln 1000) without calling C.
-        20 * FastPower.exp2(x * 9.965784284662087)
     }
 }
 

@@ -1,6 +1,6 @@
 /// Instrument mode: a fixed pool of voices, each playing the engine's plan from the
-/// cycle's start, transposed by its note, with its own envelope. Rendered with the same
-/// kernel as the drone (`VoiceKernel`), summed, and limited like the engine's output.
+/// cycle's start, transposed by its note, with its own envelope. Each renders and mixes as
+/// the drone does (`ToneEngine.renderVoice`, `VoiceMix`).
 extension MIDIPerformer {
     private func samples(_ seconds: Double) -> Int { max(1, Int(seconds * sampleRate)) }
 
@@ -116,19 +116,13 @@ extension MIDIPerformer {
 
     private mutating func start(_ i: Int, note: UInt8, channel: UInt8, ratio: Double, velocity: UInt8, engine: borrowing ToneEngine) {
         let plan = engine.plan
-        let map = ToneEngine.map(
-            for: plan, min: engine.minFrequency.value, max: engine.maxFrequency.value,
-            by: engine.transposition.value * ratio)
         serial &+= 1
         var voice = InstrumentVoice()
         voice.stage = .held
         voice.note = note
         voice.channel = channel
         voice.serial = serial
-        voice.main = VoiceState.starting(at: 0, plan: plan, map: map)
-        voice.echo = VoiceState.starting(at: plan.echoOffset, phase: ToneEngine.echoPhase(plan, from: 0, map: map), plan: plan, map: map)
-        voice.planID = plan.storageID
-        voice.planLength = plan.cycleLength
+        voice.voice = PlayingVoice.starting(plan: plan, map: engine.liveMap(for: plan, ratio: ratio))
         voice.ratio = ratio
         voice.velocityGain = VelocityCurve.gain(velocity)
         voice.level = 0
@@ -144,171 +138,32 @@ extension MIDIPerformer {
 
     // MARK: Rendering
 
-    /// Renders `count` (at most `ToneEngine.maximumBlock`) samples of every sounding voice
-    /// into `out` (overwriting it), at the engine's range, gains and bend as they are now
-    /// (call it before the engine renders the same samples).
+    /// Renders one pass of `count` samples (at most `ToneEngine.maximumBlock`, inside which
+    /// the engine's ramps are linear) of every sounding voice into `sum`: replacing what it
+    /// holds, or, when no voice sounds, leaving it as it is (false).
     #if REALTIME_PROOF
         @_noLocks @_noAllocation
     #endif
-    mutating func renderVoices(into out: UnsafeMutablePointer<Float>, count: Int, engine: borrowing ToneEngine) {
-        let b = MIDIPerformer.block
-        let mainOut = floats
-        let echoOut = floats + b
-        let ramp = floats + 6 * b
-        var i = 0
-        while i < count {
-            out[i] = 0
-            i += 1
-        }
-        let gate0 = engine.gate.value
-        let gate1 = engine.gate.value(after: count)
-        if gate0 == 0 && gate1 == 0 { return }
-        let plan = engine.plan
-        let work = VoiceScratch(
-            base: scratch, fixed: fixedScratch, fractions: floats + 2 * b, stride: b,
-            ramp: scratch + VoiceScratch.arrays * b)
-        let min0 = engine.minFrequency.value
-        let min1 = engine.minFrequency.value(after: count)
-        let max0 = engine.maxFrequency.value
-        let max1 = engine.maxFrequency.value(after: count)
-        let bend0 = engine.transposition.value
-        let bend1 = engine.transposition.value(after: count)
-        let e0 = Float(engine.echoVolume.value)
-        let e1 = Float(engine.echoVolume.value(after: count))
-        let eStep = (e1 - e0) / Float(count)
-        let echoSilent = e0 == 0 && e1 == 0
-        var rendered = 0
-        let fadingPlan = engine.fadingPlan
-        let (w0, wStep) = engine.crossfadeWeight
+    mutating func renderVoices(into sum: UnsafeMutablePointer<Float>, count: Int, engine: borrowing ToneEngine) -> Bool {
+        let echoGain = PassGain.over(engine.echoVolume, count: count)
+        var rendered = false
         for v in 0..<MIDIPerformer.poolSize where pool[v].sounds {
-            rendered += 1
-            if pool[v].planID != plan.storageID {
-                // A new plan: if the engine still fades from the voice's plan, the voice
-                // fades with it (the old plan is alive until that fade ends).
-                if let old = fadingPlan, old.storageID == pool[v].planID {
-                    pool[v].oldMain = pool[v].main
-                    pool[v].oldEcho = pool[v].echo
-                    pool[v].fadingFrom = old.storageID
-                }
-                follow(v, plan: plan, bend: bend0, min: min0, max: max0)
-            }
             let r0 = pool[v].ratio
             let r1 = pool[v].ratioLeft > 0 ? r0 + pool[v].ratioStep * Double(min(count, pool[v].ratioLeft)) : r0
-            renderVoice(
-                plan: plan, main: &pool[v].main, echo: &pool[v].echo, count: count,
-                from: (min0, max0, bend0 * r0), to: (min1, max1, bend1 * r1),
-                echoSilent: echoSilent, work: work, mainOut: mainOut, echoOut: echoOut)
-            if pool[v].fadingFrom != 0 {
-                if let old = fadingPlan, old.storageID == pool[v].fadingFrom {
-                    let oldMainOut = floats + 7 * b
-                    let oldEchoOut = floats + 8 * b
-                    renderVoice(
-                        plan: old, main: &pool[v].oldMain, echo: &pool[v].oldEcho, count: count,
-                        from: (min0, max0, bend0 * r0), to: (min1, max1, bend1 * r1),
-                        echoSilent: echoSilent, work: work, mainOut: oldMainOut, echoOut: oldEchoOut)
-                    // Both plans' echoes as separate voices when either has one (an echo at
-                    // offset 0 is the main voice itself).
-                    let newEcho = plan.echoOffset == 0 ? mainOut : echoOut
-                    let oldEcho = old.echoOffset == 0 ? oldMainOut : oldEchoOut
-                    for k in 0..<count {
-                        let w = min(1, w0 + wStep * ramp[k])
-                        let m = w * mainOut[k] + (1 - w) * oldMainOut[k]
-                        echoOut[k] = echoSilent ? 0 : w * newEcho[k] + (1 - w) * oldEcho[k]
-                        mainOut[k] = m
-                    }
-                } else {
-                    pool[v].fadingFrom = 0
-                }
-            }
-            let echoIsMain = plan.echoOffset == 0 && pool[v].fadingFrom == 0
-            // The voice's gain: velocity times the envelope, linear inside the block.
-            let velocity = pool[v].velocityGain
-            let level = pool[v].level
-            let levelStep = pool[v].levelStep
-            if levelStep == 0 {
-                // Held at a steady level (nearly always): one gain for the block.
-                let g = level * velocity
-                if echoSilent {
-                    for k in 0..<count { out[k] += g * mainOut[k] }
-                } else if echoIsMain {
-                    for k in 0..<count { out[k] += g * mainOut[k] * (1 + e0 + eStep * ramp[k]) }
-                } else if eStep == 0 {
-                    for k in 0..<count { out[k] += g * (mainOut[k] + e0 * echoOut[k]) }
-                } else {
-                    for k in 0..<count { out[k] += g * (mainOut[k] + (e0 + eStep * ramp[k]) * echoOut[k]) }
-                }
-            } else if echoSilent {
-                for k in 0..<count {
-                    let g = clamp01(level + levelStep * ramp[k]) * velocity
-                    out[k] += g * mainOut[k]
-                }
-            } else if echoIsMain {
-                for k in 0..<count {
-                    let g = clamp01(level + levelStep * ramp[k]) * velocity
-                    out[k] += g * mainOut[k] * (1 + e0 + eStep * ramp[k])
-                }
-            } else {
-                for k in 0..<count {
-                    let g = clamp01(level + levelStep * ramp[k]) * velocity
-                    out[k] += g * (mainOut[k] + (e0 + eStep * ramp[k]) * echoOut[k])
-                }
-            }
-            advance(v, by: count, cycleLength: plan.cycleLength)
+            let signal = engine.renderVoice(&pool[v].voice, ratio: (r0, r1), count: count)
+            // The voice's gain: velocity times the envelope, linear inside the pass.
+            let gain = PassGain(start: pool[v].level, step: pool[v].levelStep, scale: pool[v].velocityGain)
+            VoiceMix.accumulate(
+                signal, gain: gain, echoGain: echoGain, ramp: engine.passRamp, count: count, into: sum, rendered ? .add : .replace)
+            rendered = true
+            advance(v, by: count, cycleLength: engine.plan.cycleLength)
         }
-        // The engine's gains, as in its own mix: (sum) / 2 * amplitude * gate, never beyond the amplitude.
-        let a0 = Float(engine.amplitude.value)
-        let a1 = Float(engine.amplitude.value(after: count))
-        let aStep = (a1 - a0) / Float(count)
-        let g0 = Float(gate0)
-        let gStep = Float(gate1 - gate0) / Float(count)
-        if rendered == 0 { return }
-        for k in 0..<count {
-            let a = a0 + aStep * ramp[k]
-            let sample = 0.5 * out[k] * a * (g0 + gStep * ramp[k])
-            out[k] = OutputLimit.limited(sample, a)
-        }
+        return rendered
     }
 
-    /// One voice of `plan` (main and, when heard and not the main voice itself, echo),
-    /// its map moving from `from` to `to` (min, max, transposition) across the block.
-    @inline(__always)
-    private func renderVoice(
-        plan: RenderPlan, main: inout VoiceState, echo: inout VoiceState, count: Int,
-        from: (Double, Double, Double), to: (Double, Double, Double), echoSilent: Bool,
-        work: VoiceScratch, mainOut: UnsafeMutablePointer<Float>, echoOut: UnsafeMutablePointer<Float>
-    ) {
-        let map = ToneEngine.map(for: plan, min: from.0, max: from.1, by: from.2)
-        let end = ToneEngine.map(for: plan, min: to.0, max: to.1, by: to.2)
-        let perSample = 1 / Double(count)
-        let step = FrequencyMap(offset: (end.offset - map.offset) * perSample, slope: (end.slope - map.slope) * perSample)
-        if echoSilent || plan.echoOffset == 0 {
-            VoiceKernel.renderSingle(plan: plan, voice: &main, count: count, map: map, mapStep: step, scratch: work, out: mainOut)
-            echo.cycleIndex = (echo.cycleIndex + count) % plan.cycleLength
-        } else {
-            VoiceKernel.renderPair(
-                plan: plan, main: &main, echo: &echo, count: count, map: map, mapStep: step,
-                scratch: work, mainOut: mainOut, echoOut: echoOut)
-        }
-    }
-
-    /// The drone's share, while instrument mode fades in or out: `out += level * drone`.
-    #if REALTIME_PROOF
-        @_noLocks @_noAllocation
-    #endif
-    mutating func mixDrone(_ drone: UnsafePointer<Float>, into out: UnsafeMutablePointer<Float>, count: Int, limit: Float) {
-        let ramp = floats + 6 * MIDIPerformer.block
-        let d0 = Float(droneLevel.value)
-        let d1 = Float(droneLevel.value(after: count))
-        let dStep = (d1 - d0) / Float(count)
-        for k in 0..<count {
-            let w = d0 + dStep * ramp[k]
-            out[k] = OutputLimit.limited(w * drone[k] + (1 - w) * out[k], limit)
-        }
-        droneLevel.advance(by: count)
-    }
-
-    /// The drone's own buffer, for `mixDrone`.
-    var droneBuffer: UnsafeMutablePointer<Float> { floats + 4 * MIDIPerformer.block }
+    /// The drone's share over the next `count` samples (1 while it is heard alone, 0 in
+    /// instrument mode; moving while the mode switches).
+    func droneWeight(count: Int) -> PassGain { PassGain.over(droneLevel, count: count) }
 
     private mutating func advance(_ v: Int, by count: Int, cycleLength: Int) {
         if pool[v].ratioLeft > 0 {
@@ -334,19 +189,4 @@ extension MIDIPerformer {
             pool[v].levelStep = -max(level, 1e-6) / Float(samples(MIDIPerformer.stealSeconds))
         }
     }
-
-    /// A new plan (another wave, curve or duration): the voice keeps its phase and its
-    /// relative place in the cycle, as the drone does.
-    private mutating func follow(_ v: Int, plan: RenderPlan, bend: Double, min: Double, max: Double) {
-        let old = Swift.max(1, pool[v].planLength)
-        let index = Swift.min(plan.cycleLength - 1, Int(Double(pool[v].main.cycleIndex) * Double(plan.cycleLength) / Double(old)))
-        pool[v].main = VoiceState(cycleIndex: index, integrator: pool[v].main.integrator)
-        let map = ToneEngine.map(for: plan, min: min, max: max, by: bend * pool[v].ratio)
-        pool[v].echo = ToneEngine.echoVoice(following: pool[v].main, plan: plan, map: map)
-        pool[v].planID = plan.storageID
-        pool[v].planLength = plan.cycleLength
-    }
-
-    @inline(__always)
-    private func clamp01(_ x: Float) -> Float { x < 0 ? 0 : (x > 1 ? 1 : x) }
 }

@@ -18,7 +18,6 @@ public struct MIDIPerformer: ~Copyable {
     /// Voices beyond `PerformanceSettings.maximumVoices`: room for stolen voices to fade out.
     static let spareVoices = 8
     static let poolSize = PerformanceSettings.maximumVoices + spareVoices
-    static let block = ToneEngine.maximumBlock
     /// A stolen voice and a one-shot's end fade over 5 ms; a note starts over 2 ms; a
     /// retune (drone note, legato) moves within 1 ms.
     static let stealSeconds = 0.005
@@ -38,10 +37,10 @@ public struct MIDIPerformer: ~Copyable {
     /// Pitch bend in semitones.
     private var bendSemitones = 0.0
 
-    /// Per controller, the parameter's index in `ParameterIndex` (-1: unmapped).
-    private let controllerMap: UnsafeMutablePointer<Int8>
-    /// MIDI learn: the parameter the next controller gets, or -1.
-    private var learning: Int8 = -1
+    /// Per controller, the parameter it moves (nil: none).
+    private let controllerMap: UnsafeMutablePointer<ParameterID?>
+    /// MIDI learn: the parameter the next controller gets, if any.
+    private var learning: ParameterID?
 
     // Instrument mode: mono's keys held (oldest first), and the pool.
     var monoKeys = HeldKeys()
@@ -49,38 +48,21 @@ public struct MIDIPerformer: ~Copyable {
     var serial: UInt64 = 0
     /// 1 while the drone is heard, 0 in instrument mode; fades between them when switched.
     var droneLevel: Ramp
-    // Render scratch: the kernel's arrays, then per-block buffers.
-    let scratch: UnsafeMutablePointer<Double>
-    let fixedScratch: UnsafeMutablePointer<UInt64>
-    let floats: UnsafeMutablePointer<Float>
 
     public init(settings: PerformanceSettings, controllers: MIDIControllerMap, sampleRate: Double) {
         self.settings = settings
         self.sampleRate = sampleRate
         controllerMap = .allocate(capacity: 128)
-        controllerMap.initialize(repeating: -1, count: 128)
+        controllerMap.initialize(repeating: nil, count: 128)
         pool = .allocate(capacity: MIDIPerformer.poolSize)
         pool.initialize(repeating: InstrumentVoice(), count: MIDIPerformer.poolSize)
         droneLevel = Ramp(settings.instrument ? 0 : 1)
-        let b = MIDIPerformer.block
-        scratch = .allocate(capacity: (VoiceScratch.arrays + 1) * b)
-        scratch.initialize(repeating: 0, count: (VoiceScratch.arrays + 1) * b)
-        for k in 0..<b { scratch[VoiceScratch.arrays * b + k] = Double(k) }
-        fixedScratch = .allocate(capacity: VoiceScratch.fixedArrays * b)
-        fixedScratch.initialize(repeating: 0, count: VoiceScratch.fixedArrays * b)
-        // main, echo, two of fractions, the drone, (spare), the ramp 0, 1, 2..., old main, old echo.
-        floats = .allocate(capacity: 9 * b)
-        floats.initialize(repeating: 0, count: 9 * b)
-        for k in 0..<b { floats[6 * b + k] = Float(k) }
-        for (controller, id) in controllers.entries { controllerMap[controller] = Int8(ParameterIndex.index(of: id)) }
+        for (controller, id) in controllers.entries { controllerMap[controller] = id }
     }
 
     deinit {
         controllerMap.deallocate()
         pool.deallocate()
-        scratch.deallocate()
-        fixedScratch.deallocate()
-        floats.deallocate()
     }
 
     /// Whether the output is the drone alone: the renderer then leaves everything to the engine.
@@ -132,13 +114,13 @@ public struct MIDIPerformer: ~Copyable {
 
     mutating func setSampleRate(_ rate: Double) { if rate > 0 { sampleRate = rate } }
 
-    /// Controller `controller` moves the parameter with this index (-1: nothing).
+    /// Controller `controller` moves `id` from now on (nil: nothing).
     mutating func map(controller: UInt8, to id: ParameterID?) {
         guard MIDIControllerMap.isMappable(Int(controller)) else { return }
-        controllerMap[Int(controller)] = id.map { Int8(ParameterIndex.index(of: $0)) } ?? -1
+        controllerMap[Int(controller)] = id
     }
 
-    mutating func learn(_ id: ParameterID) { learning = Int8(ParameterIndex.index(of: id)) }
+    mutating func learn(_ id: ParameterID) { learning = id }
 
     // MARK: Messages
 
@@ -197,14 +179,12 @@ public struct MIDIPerformer: ~Copyable {
             return .transpose(engineRatio)
         default:
             guard MIDIControllerMap.isMappable(Int(controller)) else { return .none }
-            if learning >= 0 {
-                let id = ParameterIndex.id(at: Int(learning))
-                controllerMap[Int(controller)] = learning
-                learning = -1
+            if let id = learning {
+                controllerMap[Int(controller)] = id
+                learning = nil
                 return .learned(controller, id, value)
             }
-            let index = controllerMap[Int(controller)]
-            return index >= 0 ? .controller(ParameterIndex.id(at: Int(index)), value) : .none
+            return controllerMap[Int(controller)].map { .controller($0, value) } ?? .none
         }
     }
 
@@ -234,80 +214,6 @@ public struct MIDIPerformer: ~Copyable {
             if on { sustainedKeys.0 |= 1 << UInt64(note) } else { sustainedKeys.0 &= ~(1 << UInt64(note)) }
         } else {
             if on { sustainedKeys.1 |= 1 << UInt64(note - 64) } else { sustainedKeys.1 &= ~(1 << UInt64(note - 64)) }
-        }
-    }
-}
-
-/// Parameters by a small index, for fixed tables on the audio thread (the controller map,
-/// the audio side's report): a switch, so no table needs initialising there.
-enum ParameterIndex {
-    static let count = 19
-
-    static func id(at index: Int) -> ParameterID {
-        switch index {
-        case 0: return .minFrequency
-        case 1: return .maxFrequency
-        case 2: return .wave
-        case 3: return .scale
-        case 4: return .echoOffset
-        case 5: return .echoVolume
-        case 6: return .amplitude
-        case 7: return .duration
-        case 8: return .fidelity
-        case 9: return .fourierTerms
-        case 10: return .antiAlias
-        case 11: return .instrument
-        case 12: return .rootNote
-        case 13: return .bendRange
-        case 14: return .voices
-        case 15: return .release
-        case 16: return .oneShot
-        case 17: return .transport
-        default: return .beats
-        }
-    }
-
-    static func index(of id: ParameterID) -> Int {
-        switch id {
-        case .minFrequency: return 0
-        case .maxFrequency: return 1
-        case .wave: return 2
-        case .scale: return 3
-        case .echoOffset: return 4
-        case .echoVolume: return 5
-        case .amplitude: return 6
-        case .duration: return 7
-        case .fidelity: return 8
-        case .fourierTerms: return 9
-        case .antiAlias: return 10
-        case .instrument: return 11
-        case .rootNote: return 12
-        case .bendRange: return 13
-        case .voices: return 14
-        case .release: return 15
-        case .oneShot: return 16
-        case .transport: return 17
-        case .beats: return 18
-        }
-    }
-}
-
-/// A controller's value (0...127) as a number for the parameters the audio side changes
-/// itself (ramps and performance settings), as `MIDIControllerMap.value` gives it; nil for
-/// those that need a new plan (the control side maps and performs them).
-enum AudioControllerScale {
-    static func number(_ id: ParameterID, _ value: UInt8) -> Double? {
-        let x = Double(min(value, 127)) / 127
-        switch id {
-        case .minFrequency, .maxFrequency: return MIDIControllerMap.logFrequency(x)
-        case .echoVolume, .amplitude: return x
-        case .instrument, .oneShot, .transport: return value >= 64 ? 1 : 0
-        case .rootNote: return Double(min(value, 127))
-        case .bendRange: return x * 48
-        case .voices: return Double(Int(1.5 + x * Double(PerformanceSettings.maximumVoices - 1)))  // rounded
-        case .release: return x * 10_000
-        case .beats: return x * 1024
-        default: return nil
         }
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Every parameter of a tone shape, declared once in `ParameterTable`.
 public enum ParameterID: String, CaseIterable, Hashable, Sendable {
     case minFrequency, maxFrequency, wave, scale, echoOffset, echoVolume, amplitude
@@ -13,6 +15,23 @@ public enum ChangeStyle: Sendable {
     case ramp
     /// A new render plan, cross-faded over a few milliseconds.
     case newPlan
+}
+
+/// How a MIDI controller's 0...127 spans a parameter: a column of the table, resolved to
+/// numbers (`ParameterSpec.controllerCurve`) for the control side and the audio side alike.
+public enum ControllerScaling: Sendable, Equatable {
+    /// No controller moves it.
+    case none
+    /// Evenly over the kind's range.
+    case linear
+    /// Over `range`, in equal steps of pitch (a frequency).
+    case logarithmic(ClosedRange<Double>)
+    /// From 0 to the cycle's duration (a place in the cycle).
+    case cycle
+    /// Off below 64, on from 64.
+    case toggle
+    /// Evenly over the kind's range, in whole numbers (a count, a note, a choice's index).
+    case stepped
 }
 
 /// One row of the parameter table: everything a front end needs to offer the parameter
@@ -32,6 +51,8 @@ public struct ParameterSpec: Sendable {
     public let defaultValue: ParameterValue?
     public let unit: String
     public let change: ChangeStyle
+    /// How a MIDI controller moves it.
+    public let controller: ControllerScaling
     public let help: String
     /// Reads the parameter out of a shape (canonical form).
     let read: @Sendable (ToneShape) -> ParameterValue
@@ -46,7 +67,7 @@ public struct ParameterSpec: Sendable {
 
     init(
         id: ParameterID, documentKey: String, oscPath: String, flag: String, kind: ParameterKind,
-        defaultValue: ParameterValue?, unit: String, change: ChangeStyle, help: String,
+        defaultValue: ParameterValue?, unit: String, change: ChangeStyle, controller: ControllerScaling, help: String,
         read: @escaping @Sendable (ToneShape) -> ParameterValue,
         store: @escaping @Sendable (inout ToneShape, ParameterValue) -> Void,
         sideEffect: (@Sendable (inout ToneShape, ParameterValue) -> Void)? = nil,
@@ -60,6 +81,7 @@ public struct ParameterSpec: Sendable {
         self.defaultValue = defaultValue
         self.unit = unit
         self.change = change
+        self.controller = controller
         self.help = help
         self.read = read
         self.store = store
@@ -73,6 +95,21 @@ public struct ParameterSpec: Sendable {
     }
 
     public func value(in shape: ToneShape) -> ParameterValue { read(shape) }
+
+    /// The `controller` column in numbers: the one evaluator of a controller's value, on
+    /// either side.
+    public var controllerCurve: ControllerCurve {
+        let range = numericRange ?? 0...0
+        switch controller {
+        case .none: return ControllerCurve(.none)
+        case .linear: return ControllerCurve(.linear, low: range.lowerBound, high: range.upperBound)
+        case .stepped: return ControllerCurve(.stepped, low: range.lowerBound, high: range.upperBound)
+        case .toggle: return ControllerCurve(.toggle, low: 0, high: 1)
+        case .cycle: return ControllerCurve(.cycle, low: 0, high: range.upperBound)
+        case .logarithmic(let r):
+            return ControllerCurve(.logarithmic, low: r.lowerBound, high: r.upperBound, octaves: log2(r.upperBound / r.lowerBound))
+        }
+    }
 
     /// The range of a real-valued parameter, as numbers (for MIDI CC mapping, OSCQuery RANGE).
     public var numericRange: ClosedRange<Double>? {

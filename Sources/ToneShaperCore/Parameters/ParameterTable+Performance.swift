@@ -7,41 +7,42 @@ extension ParameterTable {
         ParameterSpec(
             id: .instrument, documentKey: "instrument", oscPath: "instrument", flag: "instrument",
             kind: .flag, defaultValue: .flag(false), unit: "", change: .ramp,
-            help: "MIDI instrument mode: silent until a note, one voice per note; 0 = drone (notes transpose the loop)",
+            controller: .toggle, help: "MIDI instrument mode: silent until a note, one voice per note; 0 = drone (notes transpose the loop)",
             read: { .flag($0.performance.instrument) }, store: { $0.performance.instrument = $1.flag }),
         ParameterSpec(
             id: .rootNote, documentKey: "rootNote", oscPath: "midi/root", flag: "root-note",
             kind: .integer(0...127), defaultValue: .integer(69), unit: "", change: .ramp,
-            help: "The MIDI note that plays the curve as drawn (69 = A4); other notes transpose by 2^((note-root)/12)",
+            controller: .stepped, help: "The MIDI note that plays the curve as drawn (69 = A4); other notes transpose by 2^((note-root)/12)",
             read: { .integer($0.performance.rootNote) }, store: { $0.performance.rootNote = $1.integer }),
         ParameterSpec(
             id: .bendRange, documentKey: "bendRange", oscPath: "midi/bend-range", flag: "bend-range",
             kind: .real(0...48), defaultValue: .real(2), unit: "semitones", change: .ramp,
-            help: "Pitch-bend range, up and down",
+            controller: .linear, help: "Pitch-bend range, up and down",
             read: { .real($0.performance.bendRange) }, store: { $0.performance.bendRange = $1.real }),
         ParameterSpec(
             id: .voices, documentKey: "voices", oscPath: "voices", flag: "voices",
             kind: .integer(1...PerformanceSettings.maximumVoices), defaultValue: .integer(16), unit: "", change: .ramp,
-            help: "Instrument mode: notes sounding at once (1 = mono, legato); beyond, the oldest is stolen",
+            controller: .stepped, help: "Instrument mode: notes sounding at once (1 = mono, legato); beyond, the oldest is stolen",
             read: { .integer($0.performance.voices) }, store: { $0.performance.voices = $1.integer }),
         ParameterSpec(
             id: .release, documentKey: "release", oscPath: "release", flag: "release",
             kind: .real(0...10_000), defaultValue: .real(30), unit: "ms", change: .ramp,
-            help: "Instrument mode: fade after note-off",
+            controller: .linear, help: "Instrument mode: fade after note-off",
             read: { .real($0.performance.release) }, store: { $0.performance.release = $1.real }),
         ParameterSpec(
             id: .oneShot, documentKey: "oneShot", oscPath: "one-shot", flag: "one-shot",
             kind: .flag, defaultValue: .flag(false), unit: "", change: .ramp,
-            help: "Instrument mode: each note plays the cycle once instead of looping while held",
+            controller: .toggle, help: "Instrument mode: each note plays the cycle once instead of looping while held",
             read: { .flag($0.performance.oneShot) }, store: { $0.performance.oneShot = $1.flag }),
         ParameterSpec(
             id: .transport, documentKey: "transport", oscPath: "transport", flag: "transport",
             kind: .flag, defaultValue: .flag(false), unit: "", change: .ramp,
-            help: "Follow JACK transport: silent while stopped, from the cycle's start when it rolls",
+            controller: .toggle, help: "Follow JACK transport: silent while stopped, from the cycle's start when it rolls",
             read: { .flag($0.performance.transport) }, store: { $0.performance.transport = $1.flag }),
         ParameterSpec(
             id: .beats, documentKey: "beats", oscPath: "beats", flag: "beats",
             kind: .real(0...1024), defaultValue: .real(0), unit: "beats", change: .ramp,
+            controller: .linear,
             help: "With transport and a timebase master: the cycle lasts this many beats, locked to bars (0 = keep the duration)",
             read: { .real($0.performance.beats) }, store: { $0.performance.beats = $1.real }),
     ]
@@ -69,17 +70,18 @@ public struct PerformanceSettings: Equatable, Sendable, BitwiseCopyable {
         }
     }
 
-    /// Stores a value the controller sent (the table's canonical value as a number).
+    /// Stores a value the audio side took, within the parameter's range already (its one
+    /// clamp, `AudioParameters.clamped`).
     public mutating func set(_ id: ParameterID, _ value: Double) {
         switch id {
         case .instrument: instrument = value != 0
-        case .rootNote: rootNote = Int(max(0, min(127, value)))
-        case .bendRange: bendRange = max(0, min(48, value))
-        case .voices: voices = Int(max(1, min(Double(PerformanceSettings.maximumVoices), value)))
-        case .release: release = max(0, min(10_000, value))
+        case .rootNote: rootNote = Int(value)
+        case .bendRange: bendRange = value
+        case .voices: voices = Int(value)
+        case .release: release = value
         case .oneShot: oneShot = value != 0
         case .transport: transport = value != 0
-        case .beats: beats = max(0, min(1024, value))
+        case .beats: beats = value
         default: break
         }
     }

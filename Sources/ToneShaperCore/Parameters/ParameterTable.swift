@@ -8,7 +8,7 @@ public enum ParameterTable {
             ParameterSpec(
                 id: .minFrequency, documentKey: "minFrequency", oscPath: "frequency/min", flag: "min-frequency",
                 kind: .real(FrequencyLimit.range), defaultValue: nil, unit: "Hz", change: .ramp,
-                help: "Low end of the frequency range; the curve is remapped onto it",
+                controller: .logarithmic(20...20_000), help: "Low end of the frequency range; the curve is remapped onto it",
                 read: { .real($0.minFrequency) }, store: { $0.minFrequency = $1.real },
                 sideEffect: { shape, v in shape.remapFrequencyRange(min: v.real, max: shape.maxFrequency) },
                 constraint: { shape, v in
@@ -22,7 +22,7 @@ public enum ParameterTable {
             ParameterSpec(
                 id: .maxFrequency, documentKey: "maxFrequency", oscPath: "frequency/max", flag: "max-frequency",
                 kind: .real(FrequencyLimit.range), defaultValue: nil, unit: "Hz", change: .ramp,
-                help: "High end of the frequency range; the curve is remapped onto it",
+                controller: .logarithmic(20...20_000), help: "High end of the frequency range; the curve is remapped onto it",
                 read: { .real($0.maxFrequency) }, store: { $0.maxFrequency = $1.real },
                 sideEffect: { shape, v in shape.remapFrequencyRange(min: shape.minFrequency, max: v.real) },
                 constraint: { shape, v in
@@ -36,17 +36,17 @@ public enum ParameterTable {
             ParameterSpec(
                 id: .wave, documentKey: "componentType", oscPath: "wave", flag: "wave",
                 kind: .choice(WaveType.allCases.map(\.rawValue)), defaultValue: .text(WaveType.sine.rawValue), unit: "", change: .newPlan,
-                help: "Wave type, by name or by index from 0",
+                controller: .stepped, help: "Wave type, by name or by index from 0",
                 read: { .text($0.wave.rawValue) }, store: { $0.wave = WaveType(rawValue: $1.text)! }),
             ParameterSpec(
                 id: .scale, documentKey: "scaleType", oscPath: "scale", flag: "scale",
                 kind: .choice(ScaleType.allCases.map(\.rawValue)), defaultValue: .text(ScaleType.sine.rawValue), unit: "", change: .newPlan,
-                help: "Amplitude scaling over the cycle, by name or by index from 0",
+                controller: .stepped, help: "Amplitude scaling over the cycle, by name or by index from 0",
                 read: { .text($0.scale.rawValue) }, store: { $0.scale = ScaleType(rawValue: $1.text)! }),
             ParameterSpec(
                 id: .echoOffset, documentKey: "echoOffsetTimeSeconds", oscPath: "echo/offset", flag: "echo-offset",
                 kind: .real(0...ToneShapeLimits.maximumDuration), defaultValue: .real(0), unit: "s", change: .newPlan,
-                help: "Echo voice this far ahead in the cycle (at most the duration)",
+                controller: .cycle, help: "Echo voice this far ahead in the cycle (at most the duration)",
                 read: { .real($0.echoOffset) }, store: { $0.echoOffset = $1.real },
                 constraint: { shape, v in
                     v.real <= shape.duration
@@ -58,18 +58,18 @@ public enum ParameterTable {
             ParameterSpec(
                 id: .echoVolume, documentKey: "echoVolume", oscPath: "echo/volume", flag: "echo-volume",
                 kind: .real(0...1), defaultValue: .real(1), unit: "", change: .ramp,
-                help: "Echo gain; the mix is (main + volume * echo) / 2",
+                controller: .linear, help: "Echo gain; the mix is (main + volume * echo) / 2",
                 read: { .real($0.echoVolume) }, store: { $0.echoVolume = $1.real }),
             ParameterSpec(
                 id: .amplitude, documentKey: "amplitude", oscPath: "amplitude", flag: "amplitude",
                 kind: .real(0...1), defaultValue: .real(0.25), unit: "", change: .ramp,
-                help: "Master gain, linear (also the output's hard limit)",
+                controller: .linear, help: "Master gain, linear (also the output's hard limit)",
                 read: { .real($0.amplitude) }, store: { $0.amplitude = $1.real }),
             ParameterSpec(
                 id: .duration, documentKey: "duration", oscPath: "duration", flag: "duration",
                 kind: .real(ToneShapeLimits.minimumDuration...ToneShapeLimits.maximumDuration), defaultValue: nil,
                 unit: "s", change: .newPlan,
-                help: "Cycle length; the curve's times stretch with it",
+                controller: .linear, help: "Cycle length; the curve's times stretch with it",
                 read: { .real($0.duration) }, store: { $0.duration = $1.real },
                 sideEffect: { shape, v in
                     shape.rescaleDuration(v.real)
@@ -78,12 +78,12 @@ public enum ParameterTable {
             ParameterSpec(
                 id: .fidelity, documentKey: "fidelity", oscPath: "fidelity", flag: "fidelity",
                 kind: .integer(1...ToneShapeLimits.maximumFidelity), defaultValue: .integer(500), unit: "", change: .newPlan,
-                help: "The grid the curve is quantised to; low values (1, 4) coarsen it audibly",
+                controller: .stepped, help: "The grid the curve is quantised to; low values (1, 4) coarsen it audibly",
                 read: { .integer($0.fidelity) }, store: { $0.fidelity = $1.integer }),
             ParameterSpec(
                 id: .fourierTerms, documentKey: "fourierTerms", oscPath: "fourier-terms", flag: "fourier-terms",
                 kind: .terms, defaultValue: .integer(3), unit: "", change: .newPlan,
-                help: "Partials of the Fourier waves; nyquist: every partial below Nyquist",
+                controller: .none, help: "Partials of the Fourier waves; nyquist: every partial below Nyquist",
                 read: { shape in
                     if case .count(let n) = shape.fourierTerms { return .integer(n) }
                     return .text("nyquist")
@@ -92,9 +92,17 @@ public enum ParameterTable {
             ParameterSpec(
                 id: .antiAlias, documentKey: "antiAlias", oscPath: "anti-alias", flag: "anti-alias",
                 kind: .flag, defaultValue: .flag(true), unit: "", change: .newPlan,
-                help: "Band-limit the plain square, triangle and sawtooth",
+                controller: .toggle, help: "Band-limit the plain square, triangle and sawtooth",
                 read: { .flag($0.antiAliased) }, store: { $0.antiAliased = $1.flag }),
         ] + performanceRows
+
+    /// The table as the audio side reads it (see `AudioParameters`).
+    public static let audioParameters = AudioParameters(
+        all.map { spec in
+            let range = spec.numericRange ?? 1...Double(Int32.max)  // `terms`: a count
+            return AudioParameters.Row(
+                id: spec.id, low: range.lowerBound, high: range.upperBound, ramps: spec.change == .ramp, controller: spec.controllerCurve)
+        })
 
     private static let byID: [ParameterID: ParameterSpec] = Dictionary(uniqueKeysWithValues: all.map { ($0.id, $0) })
 

@@ -45,8 +45,9 @@ extension RealtimeRenderer {
     /// Only this MIDI channel (0...15) is heard; nil: all. Set it before the first period.
     public mutating func setMIDIChannel(_ channel: Int?) { performer.channelFilter = channel.map { max(0, min(15, $0)) } ?? -1 }
 
-    /// Renders `count` samples: the engine alone in drone mode, else the voices, with the
-    /// drone mixed in while the mode switch fades.
+    /// Renders `count` samples: the engine alone in drone mode, else the notes' voices and,
+    /// while the mode switch fades, the drone, summed and through the output stage in passes
+    /// inside which every ramp is linear.
     #if REALTIME_PROOF
         @_noLocks @_noAllocation
     #endif
@@ -57,16 +58,22 @@ extension RealtimeRenderer {
         }
         var done = 0
         while done < count {
-            let n = min(count - done, ToneEngine.maximumBlock)
-            performer.renderVoices(into: out + done, count: n, engine: engine)
-            let limit = Float(max(engine.amplitude.value, engine.amplitude.value(after: n)))
-            if performer.droneIsSilent {
-                engine.skip(n)  // not heard: its ramps and fades run on, its kernel does not
+            var n = engine.passLength(upTo: min(count - done, ToneEngine.maximumBlock))
+            if performer.droneLevel.isMoving { n = min(n, performer.droneLevel.remaining) }
+            let sum = out + done
+            if engine.isStopped {
+                engine.silence(sum, count: n)  // every voice holds its place
             } else {
-                let drone = performer.droneBuffer
-                engine.render(into: drone, count: n)
-                performer.mixDrone(drone, into: out + done, count: n, limit: limit)
+                let voices = performer.renderVoices(into: sum, count: n, engine: engine)
+                if !performer.droneIsSilent {
+                    engine.mixDrone(into: sum, count: n, weight: performer.droneWeight(count: n), voices ? .blend : .replace)
+                } else {
+                    if !voices { for k in 0..<n { sum[k] = 0 } }
+                    engine.skipDrone(n)  // not heard: its ramps and fades run on, its kernel does not
+                }
+                engine.finishPass(sum, count: n)
             }
+            performer.droneLevel.advance(by: n)
             done += n
         }
     }
@@ -94,7 +101,9 @@ extension RealtimeRenderer {
         @_noLocks @_noAllocation
     #endif
     private mutating func moveMapped(_ id: ParameterID, _ value: UInt8) {
-        guard var number = AudioControllerScale.number(id, value) else {
+        let row = parameters.row(id)
+        let cycle = Double(engine.plan.cycleLength) / engine.plan.sampleRate
+        guard row.ramps, var number = row.controller.value(value, cycle: cycle) else {
             report.note(.controller(id, value: value))  // needs a new plan: the control side's
             return
         }

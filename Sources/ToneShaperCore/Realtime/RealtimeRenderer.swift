@@ -19,6 +19,8 @@ public struct RealtimeRenderer: ~Copyable {
     static let handbackSlotsForPlans = EngineController.maximumLivePlans
 
     public internal(set) var engine: ToneEngine
+    /// The parameter table as the audio side reads it.
+    let parameters: AudioParameters
     private var schedule = CommandSchedule()
     private let commands: SPSCConsumer<TimedCommand>
     private let handback: SPSCProducer<AudioHandback>
@@ -28,7 +30,7 @@ public struct RealtimeRenderer: ~Copyable {
     /// Frames rendered since this renderer's first period: the schedule's clock.
     public private(set) var frame: Int64 = 0
     /// What the audio side changed itself and has not yet reported (a full channel defers it).
-    var report = AudioReport()
+    var report: AudioReport
     /// MIDI: notes, controllers, instrument mode's voices.
     public internal(set) var performer: MIDIPerformer
     /// JACK transport: the output's gain (0 while stopped), and what the last period saw.
@@ -43,12 +45,14 @@ public struct RealtimeRenderer: ~Copyable {
 
     init(
         engine: consuming ToneEngine, performer: consuming MIDIPerformer, commands: consuming SPSCConsumer<TimedCommand>,
-        handback: consuming SPSCProducer<AudioHandback>
+        handback: consuming SPSCProducer<AudioHandback>, parameters: AudioParameters
     ) {
         precondition(
             handback.space > RealtimeRenderer.handbackSlotsForPlans,
             "the channel back must hold the plans a renderer may hold, and more")
         self.engine = engine
+        self.parameters = parameters
+        report = AudioReport(parameters: parameters)
         self.performer = performer
         if self.performer.settings.transport { transportGain = Ramp(0) }
         self.commands = commands
@@ -209,14 +213,27 @@ public struct RealtimeRenderer: ~Copyable {
     public mutating func applyAudioSideChange(_ change: AudioSideChange) {
         switch change {
         case .parameter(let id, let value):
-            if PerformanceSettings.isPerformance(id) {
-                setPerformance(id, value)
-            } else {
-                engine.apply(.ramp(id, value))
-            }
-        case .playing(let on): engine.apply(on ? .play : .stop)
+            let taken = take(id, value)
+            report.note(.parameter(id, taken))
+        case .playing(let on):
+            engine.apply(on ? .play : .stop)
+            report.note(change)
         }
-        report.note(change)
+    }
+
+    /// A `.ramp` parameter's new value, from the control side or the audio side's own: kept
+    /// within its range (the audio side's one clamp), then to the performer or the engine.
+    #if REALTIME_PROOF
+        @_noLocks @_noAllocation
+    #endif
+    private mutating func take(_ id: ParameterID, _ value: Double) -> Double {
+        let number = parameters.clamped(id, value)
+        if PerformanceSettings.isPerformance(id) {
+            setPerformance(id, number)
+        } else {
+            engine.apply(.ramp(id, number))
+        }
+        return number
     }
 
     #if REALTIME_PROOF
@@ -226,7 +243,7 @@ public struct RealtimeRenderer: ~Copyable {
         if entry.scheduled { report.scheduledFinished += 1 }
         switch entry.command {
         case .clearSchedule: dropSchedule()
-        case .ramp(let id, let value) where PerformanceSettings.isPerformance(id): setPerformance(id, value)
+        case .ramp(let id, let value): _ = take(id, value)
         case .mapController(let controller, let id): performer.map(controller: controller, to: id)
         case .learnController(let id): performer.learn(id)
         case .replacePlan:
@@ -294,6 +311,8 @@ public struct RealtimeRenderer: ~Copyable {
 /// between reports: one value per parameter (the last), so a flood of MIDI events becomes
 /// one report.
 struct AudioReport {
+    /// Where each parameter's slot is.
+    private let parameters: AudioParameters
     private var values = FixedSlots<Double>(0)
     private var dirty: UInt32 = 0
     /// Controllers that moved parameters the control side must change (raw 0...127).
@@ -305,10 +324,15 @@ struct AudioReport {
     private var duration: Double?
     var scheduledFinished = 0
 
+    init(parameters: AudioParameters) {
+        precondition(parameters.count <= 32, "a report has 32 slots, one per parameter")
+        self.parameters = parameters
+    }
+
     mutating func note(_ change: AudioSideChange) {
         switch change {
         case .parameter(let id, let value):
-            let index = ParameterIndex.index(of: id)
+            let index = parameters.index(of: id)
             values[index] = value
             dirty |= 1 << UInt32(index)
         case .playing(let on):
@@ -319,7 +343,7 @@ struct AudioReport {
     mutating func note(_ request: AudioRequest) {
         switch request {
         case .controller(let id, let value):
-            let index = ParameterIndex.index(of: id)
+            let index = parameters.index(of: id)
             controllers[index] = value
             controllersDirty |= 1 << UInt32(index)
         case .program(let n): program = n
@@ -341,14 +365,14 @@ struct AudioReport {
             playing = nil
         }
         var index = 0
-        while (dirty | controllersDirty) != 0 && index < ParameterIndex.count && handback.space > keep {
+        while (dirty | controllersDirty) != 0 && index < parameters.count && handback.space > keep {
             let bit: UInt32 = 1 << UInt32(index)
             if dirty & bit != 0 {
-                handback.push(.change(.parameter(ParameterIndex.id(at: index), values[index])))
+                handback.push(.change(.parameter(parameters[index].id, values[index])))
                 dirty &= ~bit
             }
             if controllersDirty & bit != 0 && handback.space > keep {
-                handback.push(.request(.controller(ParameterIndex.id(at: index), value: controllers[index])))
+                handback.push(.request(.controller(parameters[index].id, value: controllers[index])))
                 controllersDirty &= ~bit
             }
             index += 1

@@ -1,0 +1,66 @@
+/// What the audio side knows of the parameter table, as plain data handed to it when a
+/// renderer is made (`ParameterTable.audioParameters`): for each row, in the table's order,
+/// its id, range, change style and controller curve. The audio thread cannot read the table
+/// itself (its rows hold closures and text, behind lazily made globals); this copy is
+/// derived from it, so the two cannot disagree. A row's place here is the parameter's small
+/// index for the audio side's fixed tables (the audio report).
+public struct AudioParameters: Sendable, BitwiseCopyable {
+    public struct Row: Sendable, BitwiseCopyable {
+        public let id: ParameterID
+        /// The range every value the audio side takes is clamped to (its one clamp).
+        public let low: Double
+        public let high: Double
+        /// True for `.ramp` rows: the audio side changes them itself; the others need a new
+        /// plan, which only the control side builds.
+        public let ramps: Bool
+        public let controller: ControllerCurve
+
+        public init(id: ParameterID, low: Double, high: Double, ramps: Bool, controller: ControllerCurve) {
+            self.id = id
+            self.low = low
+            self.high = high
+            self.ramps = ramps
+            self.controller = controller
+        }
+    }
+
+    /// Room for the table's rows (it has fewer; `init` checks).
+    public static let capacity = 32
+    private var rows: InlineArray<32, Row>
+    public private(set) var count = 0
+
+    public init(_ table: [Row]) {
+        precondition(table.count <= AudioParameters.capacity, "more parameters than the audio side has room for")
+        rows = InlineArray(repeating: Row(id: table[0].id, low: 0, high: 0, ramps: false, controller: ControllerCurve(.none)))
+        for row in table {
+            rows[count] = row
+            count += 1
+        }
+    }
+
+    /// The row at `index` (0..<count).
+    public subscript(index: Int) -> Row { rows[index] }
+
+    /// The index of `id`'s row (every parameter has one: the table declares each once).
+    #if REALTIME_PROOF
+        @_noLocks @_noAllocation
+    #endif
+    public func index(of id: ParameterID) -> Int {
+        var i = 0
+        while i < count && rows[i].id != id { i += 1 }
+        precondition(i < count, "a parameter without a row")
+        return i
+    }
+
+    public func row(_ id: ParameterID) -> Row { rows[index(of: id)] }
+
+    /// `value` within `id`'s range (NaN becomes the low end): the audio side's one clamp,
+    /// where it takes a value, whoever sent it.
+    #if REALTIME_PROOF
+        @_noLocks @_noAllocation
+    #endif
+    public func clamped(_ id: ParameterID, _ value: Double) -> Double {
+        let row = row(id)
+        return value >= row.low ? (value <= row.high ? value : row.high) : row.low
+    }
+}
