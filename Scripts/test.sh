@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# What CI runs: install and build, check the formatting, build the documentation, the
+# What CI runs: install and build, check the formatting, compile the DSP in Embedded Swift,
+# build the documentation, the
 # release build (which also proves the real-time paths: REALTIME_PROOF turns on the
 # compiler's @_noAllocation/@_noLocks checks there), the install test and the whole test
 # suite. Exits non-zero if anything fails. It ends with every skipped test and its reason,
@@ -14,6 +15,9 @@ bash Scripts/setup.sh
 
 say "swift format lint --strict (configuration: .swift-format)"
 swift format lint --strict --recursive --parallel Sources Tests
+
+say "Scripts/embedded-check.sh (the DSP and the kernel compile in Embedded Swift)"
+bash Scripts/embedded-check.sh
 
 if [[ -f Scripts/docs.sh ]]; then
     say "Scripts/docs.sh (the documentation site, no warnings)"
