@@ -88,6 +88,24 @@ public final class WebControlServer: Sendable {
             "the web server could not listen on port \(configuration.port == 0 ? "any" : String(configuration.port)): \(lastError)")
     }
 
+    /// ``start(timeout:)`` for async callers (tests, an async host). The synchronous one
+    /// waits for the server's own tasks, which run on Swift concurrency's cooperative
+    /// threads: blocking one of those few threads to wait would starve the tasks it waits
+    /// for (two such waits at once deadlocked a 2-core machine's pool). So the wait happens
+    /// on a thread of its own.
+    public func start(timeout: Double = 5) async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            Thread {
+                do {
+                    try self.start(timeout: timeout)
+                    continuation.resume()
+                } catch {
+                    continuation.resume(throwing: error)
+                }
+            }.start()
+        }
+    }
+
     /// Runs `server` until it listens (its task) or fails to (why), whichever comes first.
     private static func listen(_ server: HTTPServer, timeout: Double) -> Result<Task<Void, any Error>, any Error> {
         let outcome = Mutex<Result<Void, any Error>?>(nil)

@@ -140,7 +140,7 @@ import ToneShaperWire
         let httpController = makeController()
         let web = try WebControlServer(
             controller: httpController, configuration: WebConfiguration(port: 0, searchFreePort: false), services: WebHostServices())
-        try web.start()
+        try await web.start()
         defer { web.stop() }
         let http = WebClient(base: "http://127.0.0.1:\(web.port)")
 

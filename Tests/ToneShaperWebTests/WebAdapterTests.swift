@@ -84,7 +84,7 @@ import ToneShaperWire
         #expect(try WebControlServer.freePort(0, search: true, address: "127.0.0.1") > 0)
     }
 
-    @Test func aServerOnATakenPortSaysSoAtOnceOrMovesOn() throws {
+    @Test func aServerOnATakenPortSaysSoAtOnceOrMovesOn() async throws {
         let held = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(held) }
         var address = sockaddr_in()
@@ -100,12 +100,16 @@ import ToneShaperWire
         let fixed = try WebControlServer(
             controller: controller, configuration: WebConfiguration(port: port, searchFreePort: false), services: WebHostServices())
         let started = Date()
-        #expect(throws: WebConfigurationError.self) { try fixed.start() }
-        #expect(Date().timeIntervalSince(started) < 2, "refused at once, not after a timeout")
+        let refusal = await #expect(throws: WebConfigurationError.self) { try await fixed.start() }
+        // Refused for the taken port, not after waiting out the start's 5 s timeout: the
+        // reason is the bind's (the time is printed, not asserted: a busy host is slow).
+        print(String(format: "a taken port refused after %.2f s: %@", Date().timeIntervalSince(started), refusal?.description ?? "-"))
+        #expect(refusal?.description.contains("is taken") == true, "\(String(describing: refusal))")
+        #expect(refusal?.description.contains("imeout") == false, "\(String(describing: refusal))")
 
         let moving = try WebControlServer(
             controller: controller, configuration: WebConfiguration(port: port, searchFreePort: true), services: WebHostServices())
-        try moving.start()
+        try await moving.start()
         defer { moving.stop() }
         #expect(moving.port != port && moving.port > 0)
         #expect(moving.editorURL == "http://127.0.0.1:\(moving.port)/editor")
