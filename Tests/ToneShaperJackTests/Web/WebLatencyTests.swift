@@ -54,6 +54,7 @@ extension WithJackServer {
             for (name, message) in kinds {
                 var latencies: [Double] = []
                 var refused: [String] = []
+                var unobserved = 0
                 for i in 0..<60 {
                     try await Task.sleep(for: .microseconds(6_000 + Int.random(in: 0..<6_000)))
                     probe.reset()
@@ -65,7 +66,13 @@ extension WithJackServer {
                     guard applied, let seen = probe.commandSeenNanoseconds else {
                         // A change the node refused (say, too many new curves waiting for the
                         // audio thread on a loaded host) was answered so: no lost change.
-                        refused += replies.filter { $0.contains("\"error\"") }
+                        let refusals = replies.filter { $0.contains("\"error\"") }
+                        refused += refusals
+                        // Accepted, and the command channel, which only the audio thread
+                        // drains, is empty: taken, in a period whose start the probe looked
+                        // at just before the change arrived (a preempted callback widens
+                        // that window on a loaded host). Taken, its latency unobserved.
+                        if refusals.isEmpty && controller.queuedCommandCount == 0 { unobserved += 1 }
                         continue
                     }
                     latencies.append(Double(seen - sent) / 1e6)
@@ -78,9 +85,11 @@ extension WithJackServer {
                         format: "%@: p50 %.2f ms, p90 %.2f ms, max %.2f ms (%d of 60 applied)",
                         name, at(0.5), at(0.9), latencies.last ?? -1, latencies.count))
                 if !refused.isEmpty { print("web latency: \(name): \(refused.count) refused by the node: \(refused)") }
+                if unobserved > 0 { print("web latency: \(name): \(unobserved) taken by the audio thread, the moment unobserved") }
                 #expect(
-                    latencies.count + refused.count == 60,
-                    "\(name): \(60 - latencies.count - refused.count) of 60 changes were neither refused nor reached the audio thread")
+                    latencies.count + unobserved + refused.count == 60,
+                    "\(name): \(60 - latencies.count - unobserved - refused.count) of 60 changes were neither refused nor taken by the audio thread")
+                #expect(unobserved <= 3, "\(name): the probe missed \(unobserved) of 60")
                 #expect(refused.count <= 6, "\(name): \(refused.count) of 60 refused: \(refused)")
             }
             print(
