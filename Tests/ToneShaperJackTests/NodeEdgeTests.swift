@@ -104,7 +104,12 @@ extension WithJackServer {
             let second = try NodeProcess(["--no-osc", "--no-auto-connect"], server: server)
             try await second.waitUntilReady(osc: false)
             #expect(second.ports == ["toneshaper-01:out"])
-            #expect(second.stderr.text.contains("the JACK client name \"toneshaper\" is taken; this node is \"toneshaper-01\""))
+            // The log line comes on standard error, read on a thread of its own: it may land
+            // after the ready line on standard output.
+            let said = await eventually(timeout: 10) {
+                second.stderr.text.contains("the JACK client name \"toneshaper\" is taken; this node is \"toneshaper-01\"")
+            }
+            #expect(said, "stderr: \(second.stderr.text)")
             #expect(await second.stop() == 0)
             #expect(await first.stop() == 0)
             let lines = second.stderr.text.split(separator: "\n")
