@@ -61,9 +61,17 @@ let package = Package(
         // The kernel's plain data and formulas: plans, voices, phase, waves, scalings, the
         // wave tables' read path, the level selection. Below the kernel levels and the core.
         .target(name: "ToneShaperDSP", dependencies: ["CPUFeatures"], swiftSettings: [.unsafeFlags(["-O"]), realtimeProof]),
-        // Pure DSP: documents, curve, integrator, waves, scalings, echo, renderer.
+        // The audio side every host links (the JACK node, offline render, the LV2 plugin):
+        // the engine, its voices and mix, MIDI performance, the command schedule, the
+        // lock-free channels, plan building. No Foundation, Dispatch, existentials, untyped
+        // throws or Codable: it builds in Embedded Swift too (Scripts/embedded-check.sh).
         .target(
-            name: "ToneShaperCore", dependencies: ["ToneShaperDSP"] + kernelLevels.map { .target(name: $0.name) },
+            name: "ToneShaperAudio", dependencies: ["ToneShaperDSP"] + kernelLevels.map { .target(name: $0.name) },
+            swiftSettings: [.unsafeFlags(["-O"]), realtimeProof]),
+        // The control core: documents, the parameter table, commands and their signatures,
+        // the controller that turns changes into commands for the audio side.
+        .target(
+            name: "ToneShaperCore", dependencies: ["ToneShaperAudio", "ToneShaperDSP"],
             swiftSettings: [.unsafeFlags(["-O"]), realtimeProof]),
 
         // C libraries from Debian, wrapped as system-library modules.
@@ -133,7 +141,7 @@ let package = Package(
         .target(name: "CAllocationCounter", path: "Tests/CAllocationCounter"),
         .testTarget(
             name: "ToneShaperCoreTests",
-            dependencies: ["ToneShaperCore", "ToneShaperDSP", "ToneShaperTestSupport", "CAllocationCounter"]
+            dependencies: ["ToneShaperCore", "ToneShaperAudio", "ToneShaperDSP", "ToneShaperTestSupport", "CAllocationCounter"]
                 + kernelLevels.map { .target(name: $0.name) }),
         .testTarget(
             name: "ToneShaperJackTests",

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Compiles the audio side in Embedded Swift, as an LV2 plugin that ships no Swift runtime
-# will: the DSP module (plans, voices, waves, scalings, the kernel level's selection) and
-# the render kernel at its baseline level, whole-module, for x86_64, with the release
-# build's real-time proof (@_noLocks, @_noAllocation) on. Fails on the first error.
+# will: the DSP module (plans, voices, waves, scalings, the kernel level's selection), the
+# render kernel at each of its levels, and ToneShaperAudio (the engine, its voices and mix,
+# MIDI performance, the command schedule, the lock-free channels, plan building), each
+# whole-module, for x86_64, with the release build's real-time proof (@_noLocks,
+# @_noAllocation) on. Fails on the first error.
 #
 #   bash Scripts/embedded-check.sh
 #
@@ -20,11 +22,16 @@ module CPUFeatures {
 MAP
 flags=(-enable-experimental-feature Embedded -wmo -parse-as-library -target x86_64-unknown-linux-gnu -O
     -D REALTIME_PROOF -I "$out")
-module() {  # name, then its sources
+module() {  # name, extra flags (one word, may be empty), then its sources
     local name=$1
-    shift
-    swiftc "${flags[@]}" -module-name "$name" -emit-module -emit-module-path "$out/$name.swiftmodule" -c "$@" -o "$out/$name.o"
+    local extra=($2)
+    shift 2
+    swiftc "${flags[@]}" "${extra[@]}" -module-name "$name" -emit-module -emit-module-path "$out/$name.swiftmodule" -c "$@" -o "$out/$name.o"
     echo "embedded: $name compiles ($(($# )) files)"
 }
-module ToneShaperDSP Sources/ToneShaperDSP/*.swift
-module ToneShaperKernelBaseline Sources/ToneShaperKernelBaseline/*.swift
+module ToneShaperDSP "" Sources/ToneShaperDSP/*.swift
+module ToneShaperKernelBaseline "" Sources/ToneShaperKernelBaseline/*.swift
+# The same sources at the higher x86-64 levels, as Package.swift builds them.
+module ToneShaperKernelV3 "-Xcc -march=x86-64-v3 -D FUSED_MULTIPLY_ADD" Sources/ToneShaperKernelV3/*.swift
+module ToneShaperKernelV4 "-Xcc -march=x86-64-v4 -D FUSED_MULTIPLY_ADD" Sources/ToneShaperKernelV4/*.swift
+module ToneShaperAudio "" $(find Sources/ToneShaperAudio -name '*.swift' | sort)

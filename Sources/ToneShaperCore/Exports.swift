@@ -1,4 +1,4 @@
-// The render kernel's plain data and formulas (plans, voices, phase, waves, scalings, the
-// wave and scale types) live in ToneShaperDSP, below the kernel's per-level modules; every
-// user of ToneShaperCore sees them as before.
-@_exported import ToneShaperDSP
+// The audio side (engine, voices, MIDI performance, the real-time channels, plan building)
+// is ToneShaperAudio, with the render kernel's plain data (ToneShaperDSP) below it: both
+// build in Embedded Swift, for the LV2 plugin. Every user of ToneShaperCore sees them.
+@_exported import ToneShaperAudio

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 
+@testable import ToneShaperAudio
 @testable import ToneShaperCore
 
 /// The audio side's copy of the parameter table (`AudioParameters`) and the controller

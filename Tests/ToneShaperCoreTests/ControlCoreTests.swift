@@ -2,6 +2,7 @@ import Dispatch
 import Synchronization
 import Testing
 
+@testable import ToneShaperAudio
 @testable import ToneShaperCore
 
 /// The command model, the change feed and the ownership of the audio side, without JACK.

@@ -1,5 +1,6 @@
 import Testing
 
+@testable import ToneShaperAudio
 @testable import ToneShaperCore
 
 /// The signatures the core declares are the ones it keeps: a value just beyond either end

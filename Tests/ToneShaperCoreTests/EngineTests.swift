@@ -1,6 +1,7 @@
 import Testing
 import ToneShaperTestSupport
 
+@testable import ToneShaperAudio
 @testable import ToneShaperCore
 
 /// A steady tone: one point, no scaling, so levels and frequencies are easy to predict.

@@ -1,6 +1,7 @@
 import Testing
 import ToneShaperTestSupport
 
+@testable import ToneShaperAudio
 @testable import ToneShaperCore
 
 /// The reference's own numbers (SPEC 7), reproduced exactly.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import ToneShaperAudio
 @testable import ToneShaperCore
 
 /// The render kernel is compiled once per instruction-set level (`KernelLevel`). Every level

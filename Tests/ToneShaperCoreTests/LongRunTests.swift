@@ -1,5 +1,6 @@
 import Testing
 
+@testable import ToneShaperAudio
 @testable import ToneShaperCore
 @testable import ToneShaperKernelBaseline
 

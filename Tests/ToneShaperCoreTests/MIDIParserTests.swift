@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import ToneShaperAudio
 @testable import ToneShaperCore
 
 @Suite("MIDI parser")

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 import ToneShaperTestSupport
 
+@testable import ToneShaperAudio
 @testable import ToneShaperCore
 
 /// MIDI through the renderer, without JACK: events at their frames, drone transposition,

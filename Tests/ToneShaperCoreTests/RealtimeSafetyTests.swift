@@ -1,6 +1,7 @@
 import CAllocationCounter
 import Testing
 
+@testable import ToneShaperAudio
 @testable import ToneShaperCore
 
 /// The audio thread may not allocate. The compiler proves the kernel (release builds turn

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import ToneShaperTestSupport
 
+@testable import ToneShaperAudio
 @testable import ToneShaperCore
 
 @Suite struct UnitWaveFormulas {

@@ -1,13 +1,3 @@
-/// One point of a drawn frequency curve: time in seconds, frequency in Hz.
-public struct CurvePoint: Equatable, Hashable, Sendable {
-    public var time: Double
-    public var frequency: Double
-    public init(time: Double, frequency: Double) {
-        self.time = time
-        self.frequency = frequency
-    }
-}
-
 /// A tone shape: a frequency curve over one cycle and everything that says how it sounds.
 /// This is the document (SPEC 2) in memory, already validated: every value is in range.
 /// Its parameters are declared in `ParameterTable`, which also gives the defaults.
@@ -111,29 +101,18 @@ extension ToneShape {
     }
 }
 
-/// The affine frequency map f' = offset + slope * f that a range change applies.
-public struct FrequencyMap: Equatable, Sendable, BitwiseCopyable {
-    public var offset: Double
-    public var slope: Double
-
-    public static let identity = FrequencyMap(offset: 0, slope: 1)
-
-    @inlinable
-    public init(offset: Double, slope: Double) {
-        self.offset = offset
-        self.slope = slope
+extension ToneShape {
+    /// What the audio side builds a plan from (`CurveDescription`).
+    public var curve: CurveDescription {
+        CurveDescription(
+            points: points, duration: duration, minFrequency: minFrequency, maxFrequency: maxFrequency, wave: wave, scale: scale,
+            antiAliased: antiAliased, fourierTerms: fourierTerms, fidelity: fidelity, echoOffset: echoOffset)
     }
+}
 
-    @inlinable
-    public init(fromMin: Double, fromMax: Double, toMin: Double, toMax: Double) {
-        if fromMax > fromMin {
-            slope = (toMax - toMin) / (fromMax - fromMin)
-            offset = toMin - fromMin * slope
-        } else {
-            slope = 1
-            offset = toMin - fromMin
-        }
+extension CurveStorage {
+    /// The storage of a plan of `shape`'s curve.
+    public convenience init(shape: ToneShape, sampleRate: Double, id: Int) {
+        self.init(curve: shape.curve, sampleRate: sampleRate, id: id)
     }
-
-    @inlinable @inline(__always) public func apply(_ f: Double) -> Double { offset + slope * f }
 }

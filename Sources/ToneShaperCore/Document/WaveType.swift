@@ -5,24 +5,8 @@ import ToneShaperDSP
 extension WaveType: NamedChoice {}
 extension ScaleType: NamedChoice {}
 
-/// How many Fourier partials a Fourier wave sums (SPEC 4).
-public enum FourierTerms: Equatable, Sendable, CustomStringConvertible {
-    case count(Int)
-    /// As many as fit below the Nyquist frequency at the instantaneous frequency.
-    case nyquist
-
-    public static let `default` = FourierTerms.count(3)
-    /// A count large enough to mean "all of them": partials at or above Nyquist are dropped
-    /// sample by sample anyway, so `.nyquist` is `.count(unbounded)`.
-    static let unbounded = Int(Int32.max)
-
-    public var limit: Int {
-        switch self {
-        case .count(let n): return n
-        case .nyquist: return FourierTerms.unbounded
-        }
-    }
-
+extension FourierTerms {
+    /// A count of at least 1, or "nyquist" in any case.
     public init?(text: String) {
         if text.lowercased() == "nyquist" {
             self = .nyquist
@@ -30,13 +14,6 @@ public enum FourierTerms: Equatable, Sendable, CustomStringConvertible {
         }
         guard let n = Int(text), n >= 1 else { return nil }
         self = .count(n)
-    }
-
-    public var description: String {
-        switch self {
-        case .count(let n): return String(n)
-        case .nyquist: return "nyquist"
-        }
     }
 }
 

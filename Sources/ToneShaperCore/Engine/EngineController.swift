@@ -33,12 +33,8 @@ extension DocumentStore {
 /// producer the command channel needs. The audio thread touches only its renderer.
 public final class EngineController: Sendable {
     /// Plans built and not yet handed back at which further plan-building changes are
-    /// refused: when the audio thread stops taking changes, a flood of new curves must not
-    /// pile up memory without bound. Every plan a renderer is sent after its first comes
-    /// from `issuePlan`, which keeps this bound; so no renderer ever holds more plans than
-    /// this, and the lists a plan passes through on its way back are sized for that many
-    /// (`RealtimeRenderer.handbackSlotsForPlans`), which the renderer checks.
-    public static let maximumLivePlans = 8
+    /// refused (`PlanKeeper`, which keeps the plans' memory, holds the bound).
+    public static let maximumLivePlans = PlanKeeper.maximumLive
     /// Scheduled (time-tagged) commands that may wait at once; one more is refused, so the
     /// audio side's schedule can never overflow and an acknowledged change always sounds.
     public static let maximumScheduled = CommandSchedule.scheduledCapacity
@@ -51,8 +47,7 @@ public final class EngineController: Sendable {
         var sampleRate: Double
         var playing: Bool
         var revision: UInt64 = 0
-        var storages: [Int: CurveStorage] = [:]
-        var nextID = 1
+        var plans = PlanKeeper()
         /// The command channel to the current renderer, if one was made.
         var commands: SPSCProducer<TimedCommand>?
         /// The channels back from every renderer not yet known to be finished.
@@ -89,7 +84,7 @@ public final class EngineController: Sendable {
     public var sampleRate: Double { guarded.withLock { $0.sampleRate } }
     public var isPlaying: Bool { guarded.withLock { $0.playing } }
     /// Plans built and not yet handed back by the audio thread.
-    public var livePlanCount: Int { guarded.withLock { $0.storages.count } }
+    public var livePlanCount: Int { guarded.withLock { $0.plans.liveCount } }
     /// Commands sent and not yet taken by the audio thread (a snapshot, for measurements).
     public var queuedCommandCount: Int {
         guarded.withLock { s in
@@ -155,8 +150,8 @@ public final class EngineController: Sendable {
                 while let item = inbox.consumer.pop() {
                     switch item {
                     case .retiredPlan(let id):
-                        let freed = s.storages.removeValue(forKey: id)
-                        assert(freed != nil, "plan \(id) was handed back twice, or was never built")
+                        let freed = s.plans.release(storageID: id)
+                        assert(freed, "plan \(id) was handed back twice, or was never built")
                     case .scheduledFinished(let n): if inbox === current { s.scheduled = max(0, s.scheduled - n) }
                     case .change(.parameter(let id, let value)):
                         do throws(ControlError) {
@@ -240,7 +235,7 @@ public final class EngineController: Sendable {
     public func setSampleRate(_ rate: Double) -> Bool {
         guarded.withLock { s in
             guard rate > 0, rate != s.sampleRate else { return true }
-            guard s.storages.count < EngineController.maximumLivePlans else { return false }
+            guard s.plans.hasRoom else { return false }
             let previous = s.sampleRate
             s.sampleRate = rate
             guard EngineController.audioIsListening(s) else { return true }
@@ -249,7 +244,7 @@ public final class EngineController: Sendable {
                 return false
             }
             if (try? EngineController.send([TimedCommand(.replacePlan(plan))], &s)) == nil {
-                s.storages[plan.storageID] = nil
+                s.plans.release(storageID: plan.storageID)
                 s.sampleRate = previous
                 return false
             }
@@ -395,7 +390,7 @@ public final class EngineController: Sendable {
                 do throws(ControlError) {
                     try EngineController.send(batch, &s)
                 } catch {
-                    if case .replacePlan(let plan)? = batch.last?.command { s.storages[plan.storageID] = nil }
+                    if case .replacePlan(let plan)? = batch.last?.command { s.plans.release(storageID: plan.storageID) }
                     s.shape = old
                     throw error
                 }
@@ -453,18 +448,14 @@ public final class EngineController: Sendable {
     /// Only for an engine's first plan (a new renderer's, an offline engine's); a plan sent
     /// to a running renderer comes from `issuePlan`.
     private static func buildPlan(_ s: inout State) -> RenderPlan {
-        let storage = CurveStorage(shape: s.shape, sampleRate: s.sampleRate, id: s.nextID)
-        s.nextID += 1
-        s.storages[storage.id] = storage
-        return storage.plan
+        s.plans.build(s.shape.curve, sampleRate: s.sampleRate)
     }
 
     /// A new plan for the running renderer, or nil while `maximumLivePlans` are live: the
     /// one way a renderer gets a plan after its first, so the bound holds by construction
     /// (the renderer checks it as the plans arrive, and its channel back is sized for it).
     private static func issuePlan(_ s: inout State) -> RenderPlan? {
-        guard s.storages.count < maximumLivePlans else { return nil }
-        return buildPlan(&s)
+        s.plans.issue(s.shape.curve, sampleRate: s.sampleRate)
     }
 
     /// Queues a batch whole or not at all, so a full channel never applies half a change,

@@ -1,13 +1,5 @@
 import Foundation
 
-/// Every parameter of a tone shape, declared once in `ParameterTable`.
-public enum ParameterID: String, CaseIterable, Hashable, Sendable {
-    case minFrequency, maxFrequency, wave, scale, echoOffset, echoVolume, amplitude
-    case duration, fidelity, fourierTerms, antiAlias
-    // Playing it (ParameterTable+Performance.swift).
-    case instrument, rootNote, bendRange, voices, release, oneShot, transport, beats
-}
-
 /// How a change reaches the sound (SPEC 8). The controller derives what it sends the
 /// audio thread from this column.
 public enum ChangeStyle: Sendable {

@@ -112,14 +112,6 @@ public enum ParameterTable {
     public static func spec(documentKey: String) -> ParameterSpec? { all.first { $0.documentKey == documentKey } }
 }
 
-/// Bounds that keep a shape's memory use sane (the curve grid holds fidelity + 2 doubles).
-public enum ToneShapeLimits {
-    public static let maximumFidelity = 2_000_000
-    public static let maximumPoints = 1_000_000
-    public static let minimumDuration = 1e-6
-    public static let maximumDuration = 24.0 * 3600
-}
-
 // The canonical forms `ParameterKind.canonical` produces, read back by the table's rows.
 extension ParameterValue {
     var real: Double {

@@ -8,7 +8,7 @@
 /// thread) it hands every plan it still holds back, so the controller can free them.
 ///
 /// Plans cannot be lost on the way back. The controller sends a renderer a new plan only
-/// while fewer than `EngineController.maximumLivePlans` are live, so a renderer never holds
+/// while fewer than `PlanKeeper.maximumLive` are live, so a renderer never holds
 /// more than that many (`heldPlans` counts them and checks it); the channel back keeps that
 /// many slots for plans (`AudioReport` leaves them free), so handing one back always finds
 /// room; and every push of a plan checks that it did. A broken bound stops the program where
@@ -16,7 +16,7 @@
 public struct RealtimeRenderer: ~Copyable {
     /// Slots of the channel back that only plans may take: one for every plan a renderer
     /// can hold.
-    static let handbackSlotsForPlans = EngineController.maximumLivePlans
+    static let handbackSlotsForPlans = PlanKeeper.maximumLive
 
     public internal(set) var engine: ToneEngine
     /// The parameter table as the audio side reads it.
@@ -25,7 +25,7 @@ public struct RealtimeRenderer: ~Copyable {
     private let commands: SPSCConsumer<TimedCommand>
     private let handback: SPSCProducer<AudioHandback>
     /// Plans this renderer has taken and not handed back: the engine's (playing, fading
-    /// out, retired) and those in the schedule. At most `EngineController.maximumLivePlans`.
+    /// out, retired) and those in the schedule. At most `PlanKeeper.maximumLive`.
     private var heldPlans = 1
     /// Frames rendered since this renderer's first period: the schedule's clock.
     public private(set) var frame: Int64 = 0
@@ -43,7 +43,7 @@ public struct RealtimeRenderer: ~Copyable {
     /// The duration last asked of the control side for the transport's tempo (0: none).
     var requestedDuration = 0.0
 
-    init(
+    public init(
         engine: consuming ToneEngine, performer: consuming MIDIPerformer, commands: consuming SPSCConsumer<TimedCommand>,
         handback: consuming SPSCProducer<AudioHandback>, parameters: AudioParameters
     ) {
@@ -300,8 +300,8 @@ public struct RealtimeRenderer: ~Copyable {
             if queued.command.replacesPlan {
                 heldPlans += 1
                 precondition(
-                    heldPlans <= EngineController.maximumLivePlans,
-                    "a renderer was sent more plans than EngineController.maximumLivePlans")
+                    heldPlans <= PlanKeeper.maximumLive,
+                    "a renderer was sent more plans than PlanKeeper.maximumLive")
             }
         }
     }

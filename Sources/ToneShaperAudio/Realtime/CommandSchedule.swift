@@ -7,8 +7,8 @@
 /// outstanding (`EngineController.maximumScheduled`), and the rest of the slots take the
 /// commands due now, which leave the schedule in the period they arrive: a full schedule
 /// never holds an immediate change back.
-struct CommandSchedule: ~Copyable {
-    static let scheduledCapacity = 64
+public struct CommandSchedule: ~Copyable {
+    public static let scheduledCapacity = 64
     static let capacity = 2 * scheduledCapacity
 
     struct Entry: BitwiseCopyable {

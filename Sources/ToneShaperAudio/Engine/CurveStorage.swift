@@ -3,7 +3,7 @@ import ToneShaperDSP
 /// Owner of a plan's grid memory. Lives on the control side only, in the controller's
 /// locked state (so it is not `Sendable`: the compiler keeps it there); what crosses to the
 /// audio thread is its `plan`, which points into it, and the storage is freed only once the
-/// audio side has handed that plan back (`EngineController.collectHandback`).
+/// audio side has handed that plan back (`PlanKeeper`).
 public final class CurveStorage {
     public let id: Int
     let buffer: UnsafeMutableBufferPointer<Double>
@@ -19,7 +19,7 @@ public final class CurveStorage {
     let ownedTable: OwnedWavetableLevel?
     public let plan: RenderPlan
 
-    public init(shape: ToneShape, sampleRate: Double, id: Int) {
+    public init(curve shape: CurveDescription, sampleRate: Double, id: Int) {
         precondition(sampleRate > 0)
         let grid = FrequencyCurve.grid(points: shape.points, fidelity: shape.fidelity)
         // Three more copies of the last value: the kernel may read a few cells past the end.

@@ -52,8 +52,8 @@ public struct PiecewiseLinearCursor {
 
     public init(points: [(x: Double, y: Double)]) {
         precondition(!points.isEmpty)
-        xs = points.map(\.x)
-        ys = points.map(\.y)
+        xs = points.map { $0.x }
+        ys = points.map { $0.y }
     }
 
     /// The value at x. Positions must not decrease between calls (the cursor only walks forward).

@@ -1,4 +1,3 @@
-import Foundation
 import Synchronization
 import ToneShaperDSP
 
@@ -52,8 +51,6 @@ public final class FourierWavetables: @unchecked Sendable {
     public let tops: [Int]
     /// Bytes of table memory.
     public let bytes: Int
-    /// How long building took, in seconds.
-    public let buildSeconds: Double
 
     private let levelBuffer: UnsafeMutableBufferPointer<WavetableLevel>
     private let indexBuffer: UnsafeMutableBufferPointer<UInt8>
@@ -76,48 +73,35 @@ public final class FourierWavetables: @unchecked Sendable {
         return level.top == FourierWavetables.effectiveTop(wave, k) ? level : nil
     }
 
-    // MARK: The shared cache (control side only)
+    // MARK: The shared cache (off the audio thread only)
 
-    private static let builds = Mutex<[WaveType: SharedBuild]>([:])
-    private static let preparing = Atomic<Bool>(false)
+    private static let sawtooth = Atomic<Unmanaged<FourierWavetables>?>(nil)
+    private static let square = Atomic<Unmanaged<FourierWavetables>?>(nil)
+    private static let triangle = Atomic<Unmanaged<FourierWavetables>?>(nil)
 
-    /// The tables of a Fourier wave. Built once per process, by whoever asks first: the
-    /// background thread of `prepareInBackground`, or a caller that needs them before it got
-    /// there; anyone else asking meanwhile waits for that one build, never for another wave's.
-    /// Call off the audio thread.
+    /// The tables of a Fourier wave, built once per process by whoever asks first (a
+    /// live node starts every wave's build at start-up, on a background thread; see
+    /// ToneShaperCore's `prepareInBackground`). Two callers that ask for the same wave at
+    /// the same moment may both build it: the first to finish is kept and the other's set
+    /// freed, so nobody ever waits on a lock (the plugin's worker and the node's control
+    /// thread share this code, and Embedded Swift has no lock to offer). Call off the audio
+    /// thread.
     public static func shared(for wave: WaveType) -> FourierWavetables {
         precondition(wave.isFourier, "only the Fourier waves have tables")
-        let (build, ours) = builds.withLock { builds in
-            if let existing = builds[wave] { return (existing, false) }
-            let build = SharedBuild()
-            builds[wave] = build
-            return (build, true)
+        switch wave {
+        case .sawtoothFourier: return shared(wave, in: sawtooth)
+        case .squareFourier: return shared(wave, in: square)
+        default: return shared(wave, in: triangle)
         }
-        if ours { build.run(wave) }
-        return build.wait()
     }
 
-    /// Starts building every Fourier wave's tables (about 11 MB, 20-40 ms of one core per
-    /// wave) on a background thread of low priority, once per process: a live node calls it
-    /// at start-up, so that its first change to a Fourier wave costs what any change costs
-    /// instead of waiting for the tables on the control thread. Returns at once; later calls
-    /// do nothing. The audio thread never waits for it: plans reach it complete.
-    public static func prepareInBackground() {
-        guard !preparing.exchange(true, ordering: .relaxed) else { return }
-        let thread = Thread {
-            #if os(Linux)
-                // The lowest priority there is (nice 19, this thread only): on a small machine,
-                // and under a JACK server without real-time scheduling, the audio thread and the
-                // control thread must not wait behind this work. (On Linux the nice value is the
-                // calling thread's own, and 0 names the calling thread.)
-                _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 19)
-            #endif
-            // The largest first: a change made at once to the sawtooth waits the least.
-            for wave in [WaveType.sawtoothFourier, .squareFourier, .triangleFourier] { _ = shared(for: wave) }
-        }
-        thread.name = "toneshaper.wavetables"
-        thread.qualityOfService = .utility
-        thread.start()
+    private static func shared(_ wave: WaveType, in slot: borrowing Atomic<Unmanaged<FourierWavetables>?>) -> FourierWavetables {
+        if let kept = slot.load(ordering: .acquiring) { return kept.takeUnretainedValue() }
+        let built = Unmanaged.passRetained(FourierWavetables(wave: wave))
+        let (stored, kept) = slot.compareExchange(expected: nil, desired: built, ordering: .acquiringAndReleasing)
+        if stored { return built.takeUnretainedValue() }
+        built.release()
+        return kept!.takeUnretainedValue()
     }
 
     /// A plan's table choice for `fourierTerms` (its `limit`). When the exact table of the
@@ -139,8 +123,10 @@ public final class FourierWavetables: @unchecked Sendable {
 
     // MARK: Building
 
-    fileprivate init(wave: WaveType) {
-        let start = ContinuousClock.now
+    /// A set of its own (the shared ones come from `shared(for:)`): about 20-40 ms of one
+    /// core in a release build.
+    public init(wave: WaveType) {
+        precondition(wave.isFourier, "only the Fourier waves have tables")
         self.wave = wave
         let tops = FourierWavetables.levelTops(wave)
         precondition(tops.count <= 256, "level indices are bytes")
@@ -168,8 +154,6 @@ public final class FourierWavetables: @unchecked Sendable {
             indexBuffer[k] = UInt8(level)
         }
         bytes = total * MemoryLayout<Float>.stride + tops.count * MemoryLayout<WavetableLevel>.stride + indexBuffer.count
-        let elapsed = ContinuousClock.now - start
-        buildSeconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
     }
 
     deinit {
@@ -230,26 +214,6 @@ public final class FourierWavetables: @unchecked Sendable {
             return sign * (8 / (Double.pi * Double.pi)) / Double(k * k)
         default: return 0
         }
-    }
-}
-
-/// One wave's tables while and after they are built: the builder fills them in once, and
-/// every caller waits on the group until it has.
-private final class SharedBuild: @unchecked Sendable {
-    private let finished = DispatchGroup()
-    /// Written once, before `finished` is left; read only after waiting on it.
-    private var tables: FourierWavetables?
-
-    init() { finished.enter() }
-
-    func run(_ wave: WaveType) {
-        tables = FourierWavetables(wave: wave)
-        finished.leave()
-    }
-
-    func wait() -> FourierWavetables {
-        finished.wait()
-        return tables!
     }
 }
 
