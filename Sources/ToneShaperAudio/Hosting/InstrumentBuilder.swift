@@ -1,0 +1,64 @@
+/// The plan-building half of a plugin, on a thread that may allocate (the LV2 worker): it
+/// keeps the shape as every change leaves it, builds a plan whenever a change needs one,
+/// and frees the plans the audio side hands back. Not copyable and not `Sendable`: one
+/// thread owns it, as `PlanKeeper` requires.
+public struct InstrumentBuilder: ~Copyable {
+    public private(set) var shape: InstrumentShape
+    public let sampleRate: Double
+    private var plans = PlanKeeper()
+    /// What a change needed while `PlanKeeper.maximumLive` plans were live (a plan, or a
+    /// whole shape's plan and values): handed over as soon as a plan comes back.
+    private enum Owed { case nothing, plan, shape }
+    private var owed = Owed.nothing
+
+    public init(shape: InstrumentShape, sampleRate: Double) {
+        precondition(sampleRate > 0, "a sample rate above 0")
+        self.shape = shape
+        self.sampleRate = sampleRate
+    }
+
+    /// The plan a player starts with.
+    public mutating func firstPlan() -> RenderPlan { plans.build(shape.curve, sampleRate: sampleRate) }
+
+    /// Plans built and not yet handed back.
+    public var livePlanCount: Int { plans.liveCount }
+
+    /// Takes a request of the audio side; returns what to hand back to it, if anything.
+    public mutating func handle(_ request: InstrumentRequest) -> InstrumentResponse? {
+        switch request {
+        case .set(let id, let value):
+            let before = shape.value(id)
+            let taken = shape.set(id, value)
+            if !shape.parameters.row(id).ramps && taken != before && owed == .nothing { owed = .plan }
+        case .controller(let id, let value):
+            let row = shape.parameters.row(id)
+            if let v = row.controller.value(value, cycle: shape.value(.duration)) {
+                let before = shape.value(id)
+                if shape.set(id, v) != before && !row.ramps && owed == .nothing { owed = .plan }
+            }
+        case .release(let id):
+            plans.release(storageID: id)
+        case .learned(let controller, let id):
+            shape.controllers[Int(controller)] = id
+        }
+        return owedPlan()
+    }
+
+    /// Replaces the whole shape (a document loaded, a state restored): the audio side gets
+    /// its plan and its values, now or, while the plans in flight are at their bound, when
+    /// one comes back (the shape is kept either way).
+    public mutating func replace(with new: InstrumentShape) -> InstrumentResponse? {
+        shape = new
+        owed = .shape
+        return owedPlan()
+    }
+
+    private mutating func owedPlan() -> InstrumentResponse? {
+        guard owed != .nothing, let plan = plans.issue(shape.curve, sampleRate: sampleRate) else { return nil }
+        defer { owed = .nothing }
+        guard owed == .shape else { return .plan(plan) }
+        var values = InlineArray<32, Double>(repeating: 0)
+        for i in 0..<shape.parameters.count { values[i] = shape.value(at: i) }
+        return .shape(plan, values)
+    }
+}

@@ -1,0 +1,23 @@
+/// What the audio thread of a plugin asks of the thread that builds plans (the LV2
+/// worker): plain data, so it crosses the host's work queue as bytes.
+public enum InstrumentRequest: Sendable, BitwiseCopyable, Equatable {
+    /// A parameter that needs a new plan (wave, scale, duration, fidelity, echo offset,
+    /// Fourier terms, anti-alias) moved to this value (a control port, or a ramped one the
+    /// builder's copy of the shape must follow).
+    case set(ParameterID, Double)
+    /// A MIDI controller mapped to such a parameter moved to `value` (0...127).
+    case controller(ParameterID, UInt8)
+    /// The audio side no longer reads this plan: free its storage.
+    case release(storageID: Int)
+    /// MIDI learn mapped `controller` to the parameter.
+    case learned(controller: UInt8, ParameterID)
+}
+
+/// What the builder hands back to the audio thread.
+public enum InstrumentResponse: Sendable, BitwiseCopyable {
+    /// A new plan to cross-fade to.
+    case plan(RenderPlan)
+    /// A whole new shape (a document loaded, a state restored): its plan, and every
+    /// parameter's value in the table's order, which the audio side ramps to.
+    case shape(RenderPlan, InlineArray<32, Double>)
+}

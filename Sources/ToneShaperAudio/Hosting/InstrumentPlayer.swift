@@ -1,0 +1,96 @@
+/// The audio-thread half of a plugin: the node's own renderer (engine, voices, MIDI
+/// performance, the command schedule), fed by the plugin's control ports and by the
+/// plans its builder makes on another thread. Everything is allocated when it is made;
+/// its methods allocate nothing, take no lock and never wait (proved in release builds).
+///
+/// It keeps the node's order of things: a control port moved is a `.ramp` command for a
+/// parameter that ramps, or a request for a new plan for one that does not; a plan, once
+/// built, is a `.replacePlan` command, cross-faded; a plan the engine no longer reads goes
+/// back to the builder to be freed there.
+public struct InstrumentPlayer: ~Copyable {
+    public private(set) var renderer: RealtimeRenderer
+    private let commands: SPSCProducer<TimedCommand>
+    private let handback: SPSCConsumer<AudioHandback>
+    private let parameters: AudioParameters
+    /// The value each control port had when last read (NaN: never read): a port counts as
+    /// moved when it differs, so a document loaded in between is not undone by ports that
+    /// merely stayed where they were.
+    private var lastPort: InlineArray<32, Double>
+    private let microsPerFrame: Double
+
+    /// Commands and reports in flight between the player and its renderer (it is both
+    /// ends' only user, on one thread, so a period's worth is plenty).
+    static let channelCapacity = 256
+
+    /// A player of `shape`, starting with `plan` (built from `shape.curve`).
+    public init(shape: InstrumentShape, plan: RenderPlan) {
+        parameters = shape.parameters
+        let engine = ToneEngine(
+            plan: plan, minFrequency: shape.value(.minFrequency), maxFrequency: shape.value(.maxFrequency),
+            amplitude: shape.value(.amplitude), echoVolume: shape.value(.echoVolume))
+        let performer = MIDIPerformer(settings: shape.performance, controllers: shape.controllers, sampleRate: plan.sampleRate)
+        let commandChannel = SPSCChannel<TimedCommand>.make(capacity: InstrumentPlayer.channelCapacity)
+        let handbackChannel = SPSCChannel<AudioHandback>.make(capacity: InstrumentPlayer.channelCapacity)
+        commands = commandChannel.takeProducer()
+        handback = handbackChannel.takeConsumer()
+        renderer = RealtimeRenderer(
+            engine: engine, performer: performer, commands: commandChannel.takeConsumer(), handback: handbackChannel.takeProducer(),
+            parameters: shape.parameters)
+        lastPort = InlineArray(repeating: .nan)
+        microsPerFrame = 1_000_000 / plan.sampleRate
+    }
+
+    /// The control port of the table's row `index` reads `value` this period. Unmoved, it
+    /// costs nothing; moved, a ramped parameter is sent to the renderer (and `request`ed
+    /// of the builder, whose copy of the shape follows), any other is `request`ed of the
+    /// builder, which makes a new plan. NaN and infinities are ignored.
+    #if REALTIME_PROOF
+        @_noLocks @_noAllocation
+    #endif
+    public mutating func control(row index: Int, _ value: Double, request: (InstrumentRequest) -> Void) {
+        guard index >= 0 && index < parameters.count, value.isFinite, value != lastPort[index] else { return }
+        lastPort[index] = value
+        let row = parameters[index]
+        if row.ramps { _ = commands.push(TimedCommand(.ramp(row.id, parameters.clamped(row.id, value)))) }
+        request(.set(row.id, value))
+    }
+
+    /// What the builder answered.
+    #if REALTIME_PROOF
+        @_noLocks @_noAllocation
+    #endif
+    public mutating func take(_ response: InstrumentResponse) {
+        switch response {
+        case .plan(let plan):
+            _ = commands.push(TimedCommand(.replacePlan(plan)))
+        case .shape(let plan, let values):
+            for i in 0..<parameters.count where parameters[i].ramps {
+                _ = commands.push(TimedCommand(.ramp(parameters[i].id, values[i])))
+            }
+            _ = commands.push(TimedCommand(.replacePlan(plan)))
+        }
+    }
+
+    /// Renders `frames` samples into `out`, applying `midi` (sorted by frame) at its
+    /// frames; then passes on what the renderer handed back: plans to free, and the
+    /// changes MIDI made that the builder must know of or act on.
+    #if REALTIME_PROOF
+        @_noLocks @_noAllocation
+    #endif
+    public mutating func render(
+        into out: UnsafeMutablePointer<Float>, frames: Int, midi: UnsafeBufferPointer<MIDIEvent>, request: (InstrumentRequest) -> Void
+    ) {
+        // A plugin has no wall clock for time-tagged commands: it sends none.
+        let clock = PeriodClock(startMicros: 0, microsPerFrame: microsPerFrame)
+        renderer.renderPeriod(into: out, frames: frames, clock: clock, midi: midi, transport: nil)
+        while let item = handback.pop() {
+            switch item {
+            case .retiredPlan(let id): request(.release(storageID: id))
+            case .change(.parameter(let id, let value)): request(.set(id, value))
+            case .request(.controller(let id, let value)): request(.controller(id, value))
+            case .request(.learned(let controller, let id)): request(.learned(controller: controller, id))
+            case .change(.playing), .request(.program), .request(.duration), .scheduledFinished: break
+            }
+        }
+    }
+}

@@ -1,0 +1,163 @@
+import Testing
+import ToneShaperCore
+
+@testable import ToneShaperAudio
+
+/// The plugin's two halves (`InstrumentPlayer` on the audio thread, `InstrumentBuilder` on
+/// the worker) play exactly what the node's controller and renderer play, take changes the
+/// same way, and free every plan they build.
+@Suite struct InstrumentHostTests {
+    static let rate = 48_000.0
+    static let period = 64
+
+    /// The worker's and the audio thread's halves, joined as an LV2 host joins them (work
+    /// done between periods, answers taken before the next).
+    struct Plugin: ~Copyable {
+        var builder: InstrumentBuilder
+        var player: InstrumentPlayer
+        var requests: [InstrumentRequest] = []
+
+        init(_ shape: ToneShape) {
+            builder = InstrumentBuilder(shape: InstrumentShape(shape), sampleRate: InstrumentHostTests.rate)
+            player = InstrumentPlayer(shape: builder.shape, plan: builder.firstPlan())
+        }
+
+        mutating func work() {
+            let pending = requests
+            requests.removeAll()
+            for request in pending { if let answer = builder.handle(request) { player.take(answer) } }
+        }
+
+        mutating func control(_ id: ParameterID, _ value: Double) {
+            var asked: [InstrumentRequest] = []
+            player.control(row: ParameterTable.audioParameters.index(of: id), value) { asked.append($0) }
+            requests += asked
+        }
+
+        mutating func render(periods: Int, midi: [Int: [MIDIEvent]] = [:]) -> [Float] {
+            var out: [Float] = []
+            let buffer = UnsafeMutablePointer<Float>.allocate(capacity: InstrumentHostTests.period)
+            defer { buffer.deallocate() }
+            for p in 0..<periods {
+                let events = midi[p] ?? []
+                var asked: [InstrumentRequest] = []
+                events.withUnsafeBufferPointer { player.render(into: buffer, frames: InstrumentHostTests.period, midi: $0) { asked.append($0) } }
+                requests += asked
+                out += UnsafeBufferPointer(start: buffer, count: InstrumentHostTests.period)
+                work()
+            }
+            return out
+        }
+    }
+
+    /// The node's path, for comparison.
+    static func nodeRender(_ shape: ToneShape, periods: Int, midi: [Int: [MIDIEvent]] = [:]) -> [Float] {
+        let controller = EngineController(shape: shape, sampleRate: rate)
+        var renderer = controller.makeRenderer(rampLength: period)
+        let buffer = UnsafeMutablePointer<Float>.allocate(capacity: period)
+        defer { buffer.deallocate() }
+        var out: [Float] = []
+        for p in 0..<periods {
+            let events = midi[p] ?? []
+            events.withUnsafeBufferPointer {
+                renderer.renderPeriod(
+                    into: buffer, frames: period, clock: PeriodClock(startMicros: 0, microsPerFrame: 1e6 / rate), midi: $0, transport: nil)
+            }
+            out += UnsafeBufferPointer(start: buffer, count: period)
+            controller.collectHandback()
+        }
+        return out
+    }
+
+    static var instrumentShape: ToneShape {
+        var shape = ToneShape(
+            points: [CurvePoint(time: 0, frequency: 300), CurvePoint(time: 0.5, frequency: 450), CurvePoint(time: 1, frequency: 300)],
+            duration: 1, minFrequency: 300, maxFrequency: 450, wave: .sawtoothFourier, scale: .none, amplitude: 0.4,
+            fourierTerms: .nyquist)
+        shape.performance.instrument = true
+        shape.performance.release = 20
+        return shape
+    }
+
+    static let notes: [Int: [MIDIEvent]] = [
+        3: [MIDIEvent(frame: 17, size: 3, byte0: 0x90, byte1: 81, byte2: 100)],
+        40: [MIDIEvent(frame: 5, size: 3, byte0: 0x90, byte1: 64, byte2: 90), MIDIEvent(frame: 40, size: 3, byte0: 0xE0, byte1: 0, byte2: 80)],
+        90: [MIDIEvent(frame: 63, size: 3, byte0: 0x80, byte1: 81, byte2: 0)],
+        120: [MIDIEvent(frame: 0, size: 3, byte0: 0x80, byte1: 64, byte2: 0)],
+    ]
+
+    @Test func thePluginPlaysWhatTheNodePlays() {
+        for shape in [Self.instrumentShape, ToneShape.defaultShape] {
+            var plugin = Plugin(shape)
+            let ours = plugin.render(periods: 200, midi: Self.notes)
+            let node = Self.nodeRender(shape, periods: 200, midi: Self.notes)
+            #expect(ours == node)
+            #expect(ours.contains { $0 != 0 })
+        }
+    }
+
+    @Test func aPlanParameterChangeBuildsAPlanOffTheAudioThreadAndEveryPlanIsFreed() {
+        var plugin = Plugin(ToneShape.defaultShape)
+        _ = plugin.render(periods: 4)
+        #expect(plugin.builder.livePlanCount == 1)
+        // Every wave, twice over, a change per period: more changes than plans may be live.
+        var out: [Float] = []
+        for step in 0..<(2 * WaveType.allCases.count) {
+            plugin.control(.wave, Double(step % WaveType.allCases.count))
+            out += plugin.render(periods: 1)
+            #expect(plugin.builder.livePlanCount <= PlanKeeper.maximumLive)
+        }
+        out += plugin.render(periods: 400)
+        #expect(out.allSatisfy { $0.isFinite && abs($0) <= 0.25 + 1e-6 })
+        #expect(plugin.builder.shape.value(.wave) == Double(WaveType.allCases.count - 1))
+        #expect(plugin.builder.livePlanCount == 1, "every plan but the playing one came back and was freed")
+    }
+
+    /// A steady 440 Hz sine, no amplitude scaling: a change shows at once.
+    static let steady = ToneShape(
+        points: [CurvePoint(time: 0, frequency: 440)], duration: 1, minFrequency: 20, maxFrequency: 2000, scale: .none, amplitude: 0.25)
+
+    @Test func aRampedParameterIsHeardWithinThePeriodAndTheBuilderFollows() {
+        var plugin = Plugin(Self.steady)
+        let before = plugin.render(periods: 8)
+        plugin.control(.amplitude, 0.05)
+        let after = plugin.render(periods: 8)
+        let peak = { (x: ArraySlice<Float>) in x.map { abs($0) }.max() ?? 0 }
+        #expect(peak(before[256...]) > 0.2)
+        #expect(peak(after[64...]) <= 0.05 + 1e-6)
+        #expect(plugin.builder.shape.value(.amplitude) == 0.05)
+        #expect(plugin.builder.livePlanCount == 1)
+    }
+
+    @Test func portsThatStayPutDoNotUndoALoadedShape() {
+        var plugin = Plugin(Self.steady)
+        plugin.control(.amplitude, 0.25)
+        _ = plugin.render(periods: 2)
+        var loaded = Self.steady
+        loaded.amplitude = 0.1
+        if let answer = plugin.builder.replace(with: InstrumentShape(loaded)) { plugin.player.take(answer) }
+        plugin.control(.amplitude, 0.25)  // the host reads the port again: unmoved
+        let out = plugin.render(periods: 20)
+        #expect((out[640...].map { abs($0) }.max() ?? 0) <= 0.1 + 1e-6)
+        #expect((out[640...].map { abs($0) }.max() ?? 0) > 0.09)
+        #expect(plugin.builder.shape.value(.amplitude) == 0.1)
+    }
+
+    @Test func valuesAreClampedAndTheShapeKeepsItsRelations() {
+        var shape = InstrumentShape(ToneShape.defaultShape)
+        shape.set(.minFrequency, 1_000)  // above the maximum 440: the maximum follows
+        #expect(shape.value(.minFrequency) == 1_000 && shape.value(.maxFrequency) == 1_000)
+        shape.set(.amplitude, 7)
+        #expect(shape.value(.amplitude) == 1)
+        shape.set(.amplitude, -.infinity)
+        #expect(shape.value(.amplitude) == 0)
+        shape.set(.echoOffset, 99)
+        #expect(shape.value(.echoOffset) == shape.value(.duration))
+        shape.set(.fourierTerms, 0)
+        #expect(shape.curve.fourierTerms == .nyquist)
+        shape.set(.wave, 2.6)
+        #expect(shape.curve.wave == WaveType.allCases[3])
+        shape.set(.duration, 4)
+        #expect(shape.points.last?.time == 4)
+    }
+}
