@@ -61,6 +61,11 @@ let package = Package(
         // The kernel's plain data and formulas: plans, voices, phase, waves, scalings, the
         // wave tables' read path, the level selection. Below the kernel levels and the core.
         .target(name: "ToneShaperDSP", dependencies: ["CPUFeatures"], swiftSettings: [.unsafeFlags(["-O"]), realtimeProof]),
+        // JSON read and written with the standard library alone (no Foundation), so that the
+        // LV2 plugin (Embedded Swift) and the node share one reader and one writer of
+        // documents. CNumberText: strtod and snprintf, which Embedded Swift cannot call itself.
+        .target(name: "CNumberText"),
+        .target(name: "ToneShaperJSON", dependencies: ["CNumberText"]),
         // Pure DSP: documents, curve, integrator, waves, scalings, echo, renderer.
         .target(
             name: "ToneShaperCore", dependencies: ["ToneShaperDSP"] + kernelLevels.map { .target(name: $0.name) },
