@@ -68,7 +68,7 @@ let package = Package(
         .target(name: "ToneShaperJSON", dependencies: ["CNumberText"]),
         // Pure DSP: documents, curve, integrator, waves, scalings, echo, renderer.
         .target(
-            name: "ToneShaperCore", dependencies: ["ToneShaperDSP"] + kernelLevels.map { .target(name: $0.name) },
+            name: "ToneShaperCore", dependencies: ["ToneShaperDSP", "ToneShaperJSON"] + kernelLevels.map { .target(name: $0.name) },
             swiftSettings: [.unsafeFlags(["-O"]), realtimeProof]),
 
         // C libraries from Debian, wrapped as system-library modules.
