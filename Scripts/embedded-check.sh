@@ -28,3 +28,11 @@ module() {  # name, then its sources
 }
 module ToneShaperDSP Sources/ToneShaperDSP/*.swift
 module ToneShaperKernelBaseline Sources/ToneShaperKernelBaseline/*.swift
+# The JSON reader and writer the plugin shares with the node, and its number-text C module.
+cat >> "$out/module.modulemap" <<MAP
+module CNumberText {
+    header "$PWD/Sources/CNumberText/include/number_text.h"
+    export *
+}
+MAP
+module ToneShaperJSON Sources/ToneShaperJSON/*.swift
