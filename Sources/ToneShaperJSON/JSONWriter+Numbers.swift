@@ -18,11 +18,43 @@ extension JSONWriter {
         if number < 0 { output.append(UInt8(ascii: "-")) }
         let magnitude = abs(number)
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 17) { buffer in
-            var exponent: Int32 = 0
-            let count = Int(toneshaper_shortest_digits(magnitude, buffer.baseAddress!, &exponent))
+            var count = 0
+            var exponent = 0
+            if let (significand, decimals) = JSONWriter.fewDecimals(magnitude) {
+                var rest = significand
+                while rest > 0 {
+                    buffer[count] = UInt8(ascii: "0") + UInt8(rest % 10)
+                    rest /= 10
+                    count += 1
+                }
+                var written = UnsafeMutableBufferPointer(rebasing: buffer[..<count])
+                written.reverse()
+                exponent = count - 1 - decimals
+            } else {
+                var cExponent: Int32 = 0
+                count = Int(toneshaper_shortest_digits(magnitude, buffer.baseAddress!, &cExponent))
+                exponent = Int(cExponent)
+            }
             let digits = UnsafeBufferPointer(start: buffer.baseAddress!, count: count)
-            layOut(digits, exponent: Int(exponent), exponential: magnitude > 9_007_199_254_740_992 || exponent < -4)
+            layOut(digits, exponent: exponent, exponential: magnitude > 9_007_199_254_740_992 || exponent < -4)
         }
+    }
+
+    /// Most numbers in documents have a few decimals (1261.91), found here without the C
+    /// library: `magnitude` is m / 10^k for the smallest k that gives an integer m below
+    /// 10^15. That text reads back exactly (m and 10^k are exact doubles, and one division
+    /// rounds correctly, as strtod does), and no other text of 15 digits or fewer does
+    /// (they lie further apart than a double's spacing): these are %.15g's digits.
+    private static func fewDecimals(_ magnitude: Double) -> (significand: UInt64, decimals: Int)? {
+        var scale = 1.0
+        for decimals in 1...22 {
+            scale *= 10  // exact up to 10^22
+            let scaled = magnitude * scale
+            if scaled >= 1e15 { return nil }
+            let significand = scaled.rounded()
+            if significand / scale == magnitude { return (UInt64(significand), decimals) }
+        }
+        return nil
     }
 
     /// `digits` (d.ddd × 10^exponent) as plain decimals or in exponential form.
