@@ -61,6 +61,11 @@ let package = Package(
         // The kernel's plain data and formulas: plans, voices, phase, waves, scalings, the
         // wave tables' read path, the level selection. Below the kernel levels and the core.
         .target(name: "ToneShaperDSP", dependencies: ["CPUFeatures"], swiftSettings: [.unsafeFlags(["-O"]), realtimeProof]),
+        // JSON read and written with the standard library alone (no Foundation), so that the
+        // LV2 plugin (Embedded Swift) and the node share one reader and one writer of
+        // documents. CNumberText: strtod and snprintf, which Embedded Swift cannot call itself.
+        .target(name: "CNumberText"),
+        .target(name: "ToneShaperJSON", dependencies: ["CNumberText"]),
         // The audio side every host links (the JACK node, offline render, the LV2 plugin):
         // the engine, its voices and mix, MIDI performance, the command schedule, the
         // lock-free channels, plan building. No Foundation, Dispatch, existentials, untyped
@@ -71,7 +76,7 @@ let package = Package(
         // The control core: documents, the parameter table, commands and their signatures,
         // the controller that turns changes into commands for the audio side.
         .target(
-            name: "ToneShaperCore", dependencies: ["ToneShaperAudio", "ToneShaperDSP"],
+            name: "ToneShaperCore", dependencies: ["ToneShaperAudio", "ToneShaperDSP", "ToneShaperJSON"],
             swiftSettings: [.unsafeFlags(["-O"]), realtimeProof]),
 
         // C libraries from Debian, wrapped as system-library modules.
@@ -153,6 +158,7 @@ let package = Package(
         .testTarget(name: "ToneShaperOSCTests", dependencies: ["ToneShaperOSC", "ToneShaperWire", "ToneShaperCore", "ToneShaperTestSupport"]),
         .testTarget(
             name: "ToneShaperWebTests", dependencies: ["ToneShaperWeb", "ToneShaperWire", "ToneShaperCore", "ToneShaperTestSupport", "toneshaper"]),
+        .testTarget(name: "ToneShaperJSONTests", dependencies: ["ToneShaperJSON", "ToneShaperCore"]),
         .testTarget(name: "ToneShaperFilesTests", dependencies: ["ToneShaperFiles", "ToneShaperCore", "ToneShaperTestSupport", "toneshaper"]),
     ]
 )

@@ -35,3 +35,11 @@ module ToneShaperKernelBaseline "" Sources/ToneShaperKernelBaseline/*.swift
 module ToneShaperKernelV3 "-Xcc -march=x86-64-v3 -D FUSED_MULTIPLY_ADD" Sources/ToneShaperKernelV3/*.swift
 module ToneShaperKernelV4 "-Xcc -march=x86-64-v4 -D FUSED_MULTIPLY_ADD" Sources/ToneShaperKernelV4/*.swift
 module ToneShaperAudio "" $(find Sources/ToneShaperAudio -name '*.swift' | sort)
+# The JSON reader and writer the plugin shares with the node, and its number-text C module.
+cat >> "$out/module.modulemap" <<MAP
+module CNumberText {
+    header "$PWD/Sources/CNumberText/include/number_text.h"
+    export *
+}
+MAP
+module ToneShaperJSON "" Sources/ToneShaperJSON/*.swift

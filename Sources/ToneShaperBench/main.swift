@@ -41,6 +41,12 @@ if filter == "first-fourier-change" {
     exit(0)
 }
 
+// `ToneShaperBench json`: documents read and written by ToneShaperJSON and by Foundation.
+if filter == "json" {
+    jsonBenchmark()
+    exit(0)
+}
+
 func row(_ name: String, _ value: String, _ note: String = "") {
     print(name.padding(toLength: 48, withPad: " ", startingAt: 0), value.padding(toLength: 12, withPad: " ", startingAt: 0), note)
 }

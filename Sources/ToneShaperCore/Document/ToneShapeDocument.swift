@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 /// Why a document was refused: the file, the key and the problem, in words a user can act on.
 public struct DocumentError: Error, Equatable, CustomStringConvertible, Sendable {
     public var source: String
@@ -40,9 +38,9 @@ public enum ToneShapeDocument {
         }
         let root: JSONValue
         do {
-            root = try JSONDecoder().decode(JSONValue.self, from: Data(data))
+            root = try JSONValue.parse(data, limits: JSONLimits(maximumSize: maximumSize))
         } catch {
-            throw fail(nil, "not valid JSON (\(jsonProblem(error))); is the file truncated or not a .toneshaper document?")
+            throw fail(nil, "not valid JSON (\(error)); is the file truncated or not a .toneshaper document?")
         }
         guard case .object(let object) = root else {
             throw fail(nil, "the document is \(root.typeName), expected a JSON object with keys such as \"points\" and \"duration\"")
@@ -108,10 +106,8 @@ public enum ToneShapeDocument {
                         (String($0.key), JSONValue.string(ParameterTable.spec($0.value).documentKey))
                     }))
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        // Encoding a JSONValue of finite numbers cannot fail.
-        return Array((try? encoder.encode(JSONValue.object(object))) ?? Data("{}".utf8)) + [0x0A]
+        // As JSONEncoder wrote it with .prettyPrinted, .sortedKeys, .withoutEscapingSlashes.
+        return JSONValue.object(object).serialized(pretty: true, sortedKeys: true) + [0x0A]
     }
 
     /// What is worth a warning in a document that loaded: keys that look like misspelt
@@ -187,14 +183,6 @@ public enum ToneShapeDocument {
         guard let value = object[key], value != .null else { return nil }
         guard case .string(let s) = value else { throw fail(key, "must be a string, got \(value.typeName)") }
         return s
-    }
-
-    private static func jsonProblem(_ error: Error) -> String {
-        if case DecodingError.dataCorrupted(let context) = error {
-            let underlying = context.underlyingError.map { "\($0)" } ?? context.debugDescription
-            return underlying.count > 160 ? String(underlying.prefix(160)) + "…" : underlying
-        }
-        return "\(error)"
     }
 
     /// Levenshtein distance, case-insensitive: how far a typed key is from a known one.

@@ -1,13 +1,8 @@
-/// A JSON value of any shape, so that a document can be read key by key with precise
-/// error messages, and keys this project does not know survive a save.
-public enum JSONValue: Equatable, Sendable, Codable {
-    case null
-    case bool(Bool)
-    case number(Double)
-    case string(String)
-    case array([JSONValue])
-    case object([String: JSONValue])
-
+// JSONValue through Codable, for the web side, which still reads requests with
+// JSONDecoder and answers with JSONEncoder. Documents use ToneShaperJSON's own reader and
+// writer (`JSONValue.parse`, `serialized`), which need no Foundation; the conformance lives
+// here because ToneShaperJSON, compiled for Embedded Swift too, cannot have it.
+extension JSONValue: Codable {
     public init(from decoder: Decoder) throws {
         let c = try decoder.singleValueContainer()
         if c.decodeNil() {
@@ -38,18 +33,6 @@ public enum JSONValue: Equatable, Sendable, Codable {
         case .string(let s): try c.encode(s)
         case .array(let a): try c.encode(a)
         case .object(let o): try c.encode(o)
-        }
-    }
-
-    /// A short name of the type, for error messages.
-    var typeName: String {
-        switch self {
-        case .null: return "null"
-        case .bool: return "a boolean"
-        case .number: return "a number"
-        case .string: return "a string"
-        case .array: return "an array"
-        case .object: return "an object"
         }
     }
 }
