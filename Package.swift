@@ -145,6 +145,9 @@ let package = Package(
         .testTarget(name: "ToneShaperOSCTests", dependencies: ["ToneShaperOSC", "ToneShaperWire", "ToneShaperCore", "ToneShaperTestSupport"]),
         .testTarget(
             name: "ToneShaperWebTests", dependencies: ["ToneShaperWeb", "ToneShaperWire", "ToneShaperCore", "ToneShaperTestSupport", "toneshaper"]),
+        // The LV2 plugin (built by Scripts/build-lv2.sh, not by SwiftPM): its generated
+        // description, and the plugin in real hosts (lv2_validate, lv2info, jalv, Tests/LV2Host).
+        .testTarget(name: "ToneShaperLV2Tests", dependencies: ["ToneShaperCore", "ToneShaperTestSupport"]),
         .testTarget(name: "ToneShaperFilesTests", dependencies: ["ToneShaperFiles", "ToneShaperCore", "ToneShaperTestSupport", "toneshaper"]),
     ]
 )
