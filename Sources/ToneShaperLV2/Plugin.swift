@@ -251,11 +251,9 @@ struct Plugin {
             problems.note(.unknownObject)
             return
         }
-        if object.otype == urids.patchGet { return }  // nothing to report yet: the engine answers it
-        guard object.otype == urids.patchSet else {
-            problems.note(.unknownObject)
-            return
-        }
+        // patch:Get: nothing to report yet (the engine answers it). Other objects a host
+        // sends (time:Position, patch:Put) are not for this plugin: ignored, not refused.
+        guard object.otype == urids.patchSet else { return }
         guard let property = object.property(urids.patchProperty), property.type == urids.atomURID, property.body.count >= 4,
             let propertyBase = property.body.baseAddress
         else {

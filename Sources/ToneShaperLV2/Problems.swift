@@ -31,7 +31,7 @@ enum Problem: Int, CaseIterable {
         case .eventFrameOutOfOrder: return "an event's frame was outside the block or before the previous one; it was played at the nearest frame"
         case .unknownEventType: return "ignored an event of an unknown atom type"
         case .midiWrongLength: return "refused a MIDI event whose length does not match its status byte"
-        case .unknownObject: return "ignored an object that is not a patch:Set or patch:Get"
+        case .unknownObject: return "refused an atom:Object too short to hold its id and type"
         case .patchSetWithoutProperty: return "refused a patch:Set without a patch:property URID"
         case .patchSetWithoutValue: return "refused a patch:Set without a patch:value"
         case .patchSetUnknownProperty: return "refused a patch:Set of a property the plugin does not have"

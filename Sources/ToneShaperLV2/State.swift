@@ -36,7 +36,7 @@ enum State {
             var type: UInt32 = 0
             var flags: UInt32 = 0
             guard let value = retrieve(handle, plugin.pointee.urids.document, &size, &type, &flags) else {
-                log.write(.warning, "the state holds no document; the sound is unchanged")
+                log.write(.note, "the state holds no document; the sound is unchanged")
                 return LV2_STATE_ERR_NO_PROPERTY
             }
             guard type == plugin.pointee.urids.atomString else {
