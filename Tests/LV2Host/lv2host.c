@@ -388,6 +388,14 @@ static const char *scratch_file(const char *name, const char *content, size_t si
     return path;
 }
 
+// splitmix64: the random hostile input, the same for a seed everywhere.
+static uint64_t next_random(uint64_t *state) {
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
 // The hostile inputs of the events kind, at `frame` of the block.
 static void append_hostile(Sequence *s, int64_t frame, const char *kind, uint32_t block) {
     static const unsigned char five[5] = {0x90, 60, 100, 0, 0};
@@ -440,6 +448,31 @@ static void append_hostile(Sequence *s, int64_t frame, const char *kind, uint32_
         append_path(s, frame, scratch_file("empty.toneshaper", "", 0));
     } else if (strcmp(kind, "directory-file") == 0) {
         append_path(s, frame, scratch_dir);
+    } else if (strncmp(kind, "random", 6) == 0) {
+        // "random:SEED": events of random types (MIDI, objects, atoms of known and unknown
+        // types) with random sizes and bytes, objects whose properties lie about their
+        // sizes, and a sequence size anywhere up to the buffer's.
+        static uint64_t state;
+        if (!state) state = strtoull(kind[6] == ':' ? kind + 7 : "1", NULL, 10) * 0x9E3779B97F4A7C15ull + 1;
+        LV2_URID types[] = {urid(LV2_MIDI__MidiEvent), urid(LV2_ATOM__Object), urid(LV2_ATOM__Blank), urid(LV2_ATOM__Int),
+                            urid(LV2_ATOM__Path), urid("urn:lv2host:unknown-type"), 4242424};
+        int count = (int)(next_random(&state) % 40);
+        for (int i = 0; i < count; i++) {
+            LV2_URID type = types[next_random(&state) % (sizeof types / sizeof *types)];
+            uint32_t size = (uint32_t)(next_random(&state) % 48);
+            int64_t at = (int64_t)(next_random(&state) % (block + 8)) - 4;
+            unsigned char *body = sequence_append(s, at, type, size);
+            if (!body) break;
+            for (uint32_t b = 0; b < size; b++) body[b] = (unsigned char)next_random(&state);
+            if (type == urid(LV2_ATOM__Object) && size >= 24 && next_random(&state) % 2) {
+                // A patch:Set whose property header is real and whose sizes are random.
+                uint32_t words[6] = {0, urid(LV2_PATCH__Set), urid(LV2_PATCH__property), 0, (uint32_t)next_random(&state) % 64,
+                                     urid(LV2_ATOM__URID)};
+                memcpy(body, words, sizeof words);
+            }
+        }
+        LV2_Atom_Sequence *seq = (LV2_Atom_Sequence *)s->buffer;
+        if (next_random(&state) % 4 == 0) seq->atom.size = (uint32_t)(next_random(&state) % (s->capacity - sizeof(LV2_Atom) + 1));
     } else if (strcmp(kind, "flood") == 0) {
         for (int i = 0; i < 10000; i++) append_midi(s, frame, five, 5);
     } else {

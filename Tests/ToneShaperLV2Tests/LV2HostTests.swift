@@ -69,6 +69,21 @@ import ToneShaperTestSupport
         }
     }
 
+    /// Random events (random types, sizes, bytes and frames, objects whose sizes lie, a
+    /// sequence size anywhere up to the buffer's) in every block: no crash, finite output
+    /// within the limit, and the refusals logged at most once per kind and run().
+    @Test(arguments: [LV2Tools.monoURI, LV2Tools.stereoURI])
+    func randomEventsNeverCrashIt(uri: String) throws {
+        for seed in 1...20 {
+            let hostile = stride(from: 0, to: Self.frames, by: 256).flatMap { ["--hostile", "random:\(seed)@\($0)"] }
+            let (result, samples) = try Self.play(uri, hostile)
+            #expect(result.status == 0, "seed \(seed): \(result.output.suffix(2000))")
+            #expect(samples.count == Self.frames && SignalAnalysis.allFinite(samples), "seed \(seed)")
+            let blocks = (Self.frames + 255) / 256  // 15 kinds of problem (Sources/ToneShaperLV2/Problems.swift)
+            #expect((result.number("log_messages") ?? 0) <= Double(blocks * 15), "seed \(seed) logged more than once per kind and run()")
+        }
+    }
+
     @Test func aHostWithoutURIDMapOrASampleRateIsRefused() throws {
         for arguments in [["--without", "urid:map"], ["--rate", "0"], ["--rate", "-48000"]] {
             let (result, _) = try Self.play(LV2Tools.monoURI, arguments)
