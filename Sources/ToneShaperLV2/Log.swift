@@ -29,6 +29,20 @@ struct Log {
         toneshaper_lv2_log(feature, type, message)
     }
 
+    /// Writes `message` with how many times it happened ("(3 times)" when more than once).
+    func write(_ level: Level, _ message: StaticString, count: UInt32) {
+        let text = UnsafeRawPointer(message.utf8Start).assumingMemoryBound(to: CChar.self)
+        toneshaper_lv2_log_counted(feature, type(level), text, count)
+    }
+
+    private func type(_ level: Level) -> LV2_URID {
+        switch level {
+        case .error: return error
+        case .warning: return warning
+        case .note: return note
+        }
+    }
+
     enum Level { case error, warning, note }
 }
 

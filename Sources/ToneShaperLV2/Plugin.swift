@@ -18,6 +18,8 @@ struct Plugin {
     let scheduler: WorkScheduler
     var engine: PluginEngine
     let problems: Problems
+    /// The worker's: problems counted but not logged yet (`Worker.logProblems`).
+    let heldProblems: HeldProblems
     /// The control port's buffer size (buf-size:sequenceSize), else a sane limit.
     let sequenceCapacity: Int
     let maximumBlock: Int
@@ -96,7 +98,7 @@ struct Plugin {
             to: Plugin(
                 stereo: stereo, urids: urids, log: log, scheduler: scheduler,
                 engine: PluginEngine(sampleRate: sampleRate, maximumBlock: maximumBlock, scheduler: scheduler, log: log),
-                problems: Problems(), sequenceCapacity: sequenceCapacity, maximumBlock: maximumBlock,
+                problems: Problems(), heldProblems: HeldProblems(), sequenceCapacity: sequenceCapacity, maximumBlock: maximumBlock,
                 control: nil, notify: nil, left: nil, right: nil, controls: controls, lastControls: lastControls,
                 problemMessage: .allocate(byteCount: Problem.count * 4, alignment: 8)))
         return plugin
@@ -104,8 +106,14 @@ struct Plugin {
 
     /// cleanup: frees everything make allocated.
     static func destroy(_ plugin: UnsafeMutablePointer<Plugin>) {
+        // What the worker held back (a repeated problem) is logged now rather than lost.
+        let held = plugin.pointee.heldProblems
+        for index in 0..<Problem.count where held.counts[index] != 0 {
+            if let problem = Problem(rawValue: index) { plugin.pointee.log.write(.warning, problem.message, count: held.counts[index]) }
+        }
         plugin.pointee.engine.free()
         plugin.pointee.problems.free()
+        plugin.pointee.heldProblems.free()
         plugin.pointee.scheduler.scratch.deallocate()
         plugin.pointee.controls.deallocate()
         plugin.pointee.lastControls.deallocate()
@@ -175,7 +183,8 @@ struct Plugin {
         for row in 0..<ControlPorts.count {
             guard let port = controls[row] else { continue }
             let value = port.pointee
-            if value == lastControls[row] { continue }
+            // By bits: a port left at NaN is refused once, not at every run().
+            if value.bitPattern == lastControls[row].bitPattern { continue }
             lastControls[row] = value
             guard value.isFinite else {
                 problems.note(.controlNotFinite)

@@ -75,3 +75,21 @@ struct Problems {
     #endif
     func clear() { counts.update(repeating: 0, count: Problem.count) }
 }
+
+/// The worker's side: counts not logged yet, and when each kind was last logged.
+struct HeldProblems {
+    let counts: UnsafeMutablePointer<UInt32>
+    let lastLogged: UnsafeMutablePointer<Double>
+
+    init() {
+        counts = .allocate(capacity: Problem.count)
+        counts.initialize(repeating: 0, count: Problem.count)
+        lastLogged = .allocate(capacity: Problem.count)
+        lastLogged.initialize(repeating: -.infinity, count: Problem.count)
+    }
+
+    func free() {
+        counts.deallocate()
+        lastLogged.deallocate()
+    }
+}

@@ -60,7 +60,7 @@ enum Worker {
             let responder = WorkResponder(respond: respond, handle: respondHandle)
             switch WorkKind(rawValue: kind) {
             case .problems:
-                logProblems(payload, log: plugin.pointee.log)
+                logProblems(payload, plugin: plugin)
             case .loadFile:
                 loadFile(payload, plugin: plugin, responder: responder)
             case .engine:
@@ -85,12 +85,19 @@ enum Worker {
         return LV2_WORKER_SUCCESS
     }
 
-    /// One log line per kind of problem run() counted.
-    static func logProblems(_ payload: UnsafeRawBufferPointer, log: Log) {
+    /// One log line per kind of problem run() counted; a kind logged less than a second ago
+    /// is held back and counted into its next line, so a host that sends the same bad input
+    /// every block gets a line a second, with the count.
+    static func logProblems(_ payload: UnsafeRawBufferPointer, plugin: UnsafeMutablePointer<Plugin>) {
         guard payload.count == Problem.count * 4, let base = payload.baseAddress else { return }
+        let now = toneshaper_lv2_monotonic_seconds()
+        let held = plugin.pointee.heldProblems
         for index in 0..<Problem.count {
-            let count = base.loadUnaligned(fromByteOffset: index * 4, as: UInt32.self)
-            if count != 0, let problem = Problem(rawValue: index) { log.write(.warning, problem.message) }
+            held.counts[index] &+= base.loadUnaligned(fromByteOffset: index * 4, as: UInt32.self)
+            guard held.counts[index] != 0, now - held.lastLogged[index] >= 1, let problem = Problem(rawValue: index) else { continue }
+            plugin.pointee.log.write(.warning, problem.message, count: held.counts[index])
+            held.counts[index] = 0
+            held.lastLogged[index] = now
         }
     }
 

@@ -62,6 +62,17 @@ import ToneShaperTestSupport
             #expect((result.number("log_messages") ?? 0) >= 1, "\(kind) was not logged: \(result.output)")
             #expect(result.number("log_messages") ?? 0 <= 3, "\(kind) was logged more than a few times: \(result.stderr)")
         }
+        // A control port left at NaN or infinity: refused once, not at every run().
+        for value in ["nan", "inf", "-inf"] {
+            let (result, samples) = try Self.play(uri, ["--set", "amplitude=\(value)@0"])
+            #expect(result.status == 0 && samples == baseline, "amplitude=\(value): \(result.output)")
+            #expect(result.number("log_messages") == 1, "amplitude=\(value): \(result.stderr)")
+        }
+        // The same bad event in every block: one line a second, with the count.
+        let everyBlock = stride(from: 0, to: Self.frames, by: 256).flatMap { ["--hostile", "midi-5@\($0)"] }
+        let (repeated, _) = try Self.play(uri, everyBlock)
+        #expect(repeated.number("log_messages") == 2, "\(repeated.stderr)")
+        #expect(repeated.stderr.contains("(18 times)"), "\(repeated.stderr)")
         for kind in Self.hostileButPlaying {
             let (result, samples) = try Self.play(uri, ["--hostile", kind])
             #expect(result.status == 0, "\(kind): \(result.output)")

@@ -21,10 +21,29 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /// Logs `message` through the host's log feature (its printf is variadic).
 static inline void toneshaper_lv2_log(const LV2_Log_Log *log, LV2_URID type, const char *message) {
     if (log && log->printf) log->printf(log->handle, type, "toneshaper.lv2: %s\n", message);
+}
+
+/// Logs `message` with how many times it happened, through log:log or on standard error.
+static inline void toneshaper_lv2_log_counted(const LV2_Log_Log *log, LV2_URID type, const char *message, uint32_t count) {
+    if (log && log->printf) {
+        if (count > 1) log->printf(log->handle, type, "toneshaper.lv2: %s (%u times)\n", message, count);
+        else log->printf(log->handle, type, "toneshaper.lv2: %s\n", message);
+    } else {
+        if (count > 1) fprintf(stderr, "toneshaper.lv2: %s (%u times)\n", message, count);
+        else fprintf(stderr, "toneshaper.lv2: %s\n", message);
+    }
+}
+
+/// Seconds on the monotonic clock (the worker's rate limit of repeated messages).
+static inline double toneshaper_lv2_monotonic_seconds(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)now.tv_sec + (double)now.tv_nsec * 1e-9;
 }
 
 /// Logs `message` on standard error, when the host offers no log feature.
