@@ -56,12 +56,15 @@ struct PluginEngine {
     /// On the worker thread: a document file's bytes, read for a patch:Set of
     /// `urn:toneshaper:file` (`path` is NUL-terminated). Check it, build its plan, answer
     /// through `responder`; log and return false to refuse it (the sound goes on unchanged).
+    /// When it returns true the shell answers after it, and the next run() reports the file
+    /// on the notify port (patch:Set of urn:toneshaper:file).
     func load(document: UnsafeRawBufferPointer, path: UnsafePointer<CChar>, responder: WorkResponder) -> Bool {
         log.write(.warning, "loading a document comes with the engine; ignored")
         return false
     }
 
-    /// On the audio thread, between run() calls: a worker's answer.
+    /// On the audio thread, between run() calls: what `work` or `load` answered through
+    /// `responder.respond(_:)`.
     #if REALTIME_PROOF
         @_noLocks @_noAllocation
     #endif

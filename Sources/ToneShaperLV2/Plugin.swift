@@ -33,6 +33,15 @@ struct Plugin {
     let lastControls: UnsafeMutablePointer<Float>
     /// The problems message run() hands the worker.
     let problemMessage: UnsafeMutableRawPointer
+    /// The worker's buffer for its answers (`WorkResponder`).
+    let responseScratch: UnsafeMutableRawPointer
+    /// The document file playing (NUL-terminated, `maximumPath` bytes), its length with the
+    /// NUL (0: none), and whether the next run() reports it on the notify port.
+    let filePath: UnsafeMutableRawPointer
+    var filePathLength = 0
+    var announceFile = false
+    /// The notify port's buffer size this run (header included), as the host gave it.
+    var notifyCapacity = 0
 
     /// The host's features, checked; nil (with a message) when a required one is missing.
     static func make(sampleRate: Double, stereo: Bool, features: UnsafePointer<UnsafePointer<LV2_Feature>?>?) -> UnsafeMutablePointer<Plugin>? {
@@ -100,7 +109,9 @@ struct Plugin {
                 engine: PluginEngine(sampleRate: sampleRate, maximumBlock: maximumBlock, scheduler: scheduler, log: log),
                 problems: Problems(), heldProblems: HeldProblems(), sequenceCapacity: sequenceCapacity, maximumBlock: maximumBlock,
                 control: nil, notify: nil, left: nil, right: nil, controls: controls, lastControls: lastControls,
-                problemMessage: .allocate(byteCount: Problem.count * 4, alignment: 8)))
+                problemMessage: .allocate(byteCount: Problem.count * 4, alignment: 8),
+                responseScratch: .allocate(byteCount: maximumWorkMessage, alignment: 8),
+                filePath: .allocate(byteCount: maximumPath, alignment: 8)))
         return plugin
     }
 
@@ -118,6 +129,8 @@ struct Plugin {
         plugin.pointee.controls.deallocate()
         plugin.pointee.lastControls.deallocate()
         plugin.pointee.problemMessage.deallocate()
+        plugin.pointee.responseScratch.deallocate()
+        plugin.pointee.filePath.deallocate()
         plugin.deinitialize(count: 1)
         plugin.deallocate()
     }
@@ -158,6 +171,7 @@ struct Plugin {
             }
         }
         if frames > done { render(left + done, frames: frames - done) }
+        if announceFile { writeFileToNotify() }
         if stereo, let right { for i in 0..<frames { right[i] = left[i] } }
         reportProblems()
     }
@@ -205,10 +219,13 @@ struct Plugin {
     #if REALTIME_PROOF
         @_noLocks @_noAllocation
     #endif
-    private func clearNotify() {
+    private mutating func clearNotify() {
+        notifyCapacity = 0
         guard let notify else { return }
+        // The host sets the atom's size to the room it has after the header.
         let capacity = Int(notify.loadUnaligned(as: UInt32.self))
         guard capacity >= MemoryLayout<LV2_Atom_Sequence_Body>.size else { return }
+        notifyCapacity = 8 + capacity
         notify.storeBytes(of: UInt32(MemoryLayout<LV2_Atom_Sequence_Body>.size), as: UInt32.self)
         notify.storeBytes(of: urids.atomSequence, toByteOffset: 4, as: UInt32.self)
         notify.storeBytes(of: UInt32(0), toByteOffset: 8, as: UInt32.self)
@@ -260,8 +277,12 @@ struct Plugin {
             problems.note(.unknownObject)
             return
         }
-        // patch:Get: nothing to report yet (the engine answers it). Other objects a host
-        // sends (time:Position, patch:Put) are not for this plugin: ignored, not refused.
+        // patch:Get: the file playing, if any, goes out on the notify port. Other objects a
+        // host sends (time:Position, patch:Put) are not for this plugin: ignored, not refused.
+        if object.otype == urids.patchGet {
+            announceFile = filePathLength > 0
+            return
+        }
         guard object.otype == urids.patchSet else { return }
         guard let property = object.property(urids.patchProperty), property.type == urids.atomURID, property.body.count >= 4,
             let propertyBase = property.body.baseAddress
@@ -287,6 +308,55 @@ struct Plugin {
             return
         }
         if !scheduler.schedule(.loadFile, path) { problems.note(.workQueueFull) }
+    }
+
+    /// On the audio thread (work_response): the engine took the file at `path`.
+    #if REALTIME_PROOF
+        @_noLocks @_noAllocation
+    #endif
+    mutating func fileAccepted(_ path: UnsafeRawBufferPointer) {
+        guard let source = path.baseAddress, path.count >= 2, path.count <= Plugin.maximumPath, path[path.count - 1] == 0 else { return }
+        filePath.copyMemory(from: source, byteCount: path.count)
+        filePathLength = path.count
+        announceFile = true
+    }
+
+    /// A patch:Set of urn:toneshaper:file with the file playing, at frame 0 of the notify
+    /// port's sequence (when it has room; else at the next run()).
+    #if REALTIME_PROOF
+        @_noLocks @_noAllocation
+    #endif
+    private mutating func writeFileToNotify() {
+        guard let notify, filePathLength > 0 else { return }
+        let paddedPath = (filePathLength + 7) & ~7
+        let objectSize = 8 + (16 + 8) + (16 + paddedPath)  // id, otype; patch:property; patch:value
+        let eventSize = 16 + objectSize  // frames, size, type
+        let sequenceSize = Int(notify.loadUnaligned(as: UInt32.self))  // what clearNotify wrote
+        let capacity = notifyCapacity
+        guard sequenceSize >= 8, 8 + sequenceSize + eventSize <= capacity else { return }
+        let event = notify + 8 + sequenceSize
+        event.storeBytes(of: Int64(0), as: Int64.self)
+        event.storeBytes(of: UInt32(objectSize), toByteOffset: 8, as: UInt32.self)
+        event.storeBytes(of: urids.atomObject, toByteOffset: 12, as: UInt32.self)
+        let object = event + 16
+        object.storeBytes(of: UInt32(0), as: UInt32.self)
+        object.storeBytes(of: urids.patchSet, toByteOffset: 4, as: UInt32.self)
+        let property = object + 8
+        property.storeBytes(of: urids.patchProperty, as: UInt32.self)
+        property.storeBytes(of: UInt32(0), toByteOffset: 4, as: UInt32.self)
+        property.storeBytes(of: UInt32(4), toByteOffset: 8, as: UInt32.self)
+        property.storeBytes(of: urids.atomURID, toByteOffset: 12, as: UInt32.self)
+        property.storeBytes(of: urids.file, toByteOffset: 16, as: UInt32.self)
+        property.storeBytes(of: UInt32(0), toByteOffset: 20, as: UInt32.self)
+        let value = property + 24
+        value.storeBytes(of: urids.patchValue, as: UInt32.self)
+        value.storeBytes(of: UInt32(0), toByteOffset: 4, as: UInt32.self)
+        value.storeBytes(of: UInt32(filePathLength), toByteOffset: 8, as: UInt32.self)
+        value.storeBytes(of: urids.atomPath, toByteOffset: 12, as: UInt32.self)
+        (value + 16).copyMemory(from: filePath, byteCount: filePathLength)
+        (value + 16 + filePathLength).initializeMemory(as: UInt8.self, repeating: 0, count: paddedPath - filePathLength)
+        notify.storeBytes(of: UInt32(sequenceSize + eventSize), as: UInt32.self)
+        announceFile = false
     }
 
     /// At most one message a run: the counts, for the worker to log.

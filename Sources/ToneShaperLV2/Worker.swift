@@ -37,13 +37,31 @@ struct WorkScheduler {
     }
 }
 
-/// The worker's respond function, for `PluginEngine.work`.
+/// The kinds of answer the worker gives run() (the first 4 bytes).
+enum ResponseKind: UInt32 {
+    /// The engine's own answer (its bytes after the kind): `PluginEngine.workResponse`.
+    case engine = 1
+    /// The engine took a document file: its path (NUL-terminated) after the kind, for the
+    /// notify port's patch:Set.
+    case fileAccepted = 2
+}
+
+/// The worker's respond function: an answer of a kind, assembled in the worker's own
+/// buffer (`Plugin.maximumWorkMessage` bytes, allocated in instantiate; one work() at a time).
 struct WorkResponder {
     let respond: LV2_Worker_Respond_Function
     let handle: LV2_Worker_Respond_Handle?
+    let scratch: UnsafeMutableRawPointer
 
-    func respond(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        respond(handle, UInt32(bytes.count), bytes.baseAddress) == LV2_WORKER_SUCCESS
+    /// The engine's answer, for `PluginEngine.workResponse` on the audio thread; false when
+    /// it is larger than `Plugin.maximumWorkMessage - 4` bytes (send a pointer) or refused.
+    func respond(_ bytes: UnsafeRawBufferPointer) -> Bool { respond(.engine, bytes) }
+
+    func respond(_ kind: ResponseKind, _ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard bytes.count <= Plugin.maximumWorkMessage - 4 else { return false }
+        scratch.storeBytes(of: kind.rawValue, as: UInt32.self)
+        if let source = bytes.baseAddress, bytes.count > 0 { (scratch + 4).copyMemory(from: source, byteCount: bytes.count) }
+        return respond(handle, UInt32(4 + bytes.count), scratch) == LV2_WORKER_SUCCESS
     }
 }
 
@@ -57,7 +75,7 @@ enum Worker {
             let plugin = instance.assumingMemoryBound(to: Plugin.self)
             let kind = data.loadUnaligned(as: UInt32.self)
             let payload = UnsafeRawBufferPointer(start: data + 4, count: Int(size) - 4)
-            let responder = WorkResponder(respond: respond, handle: respondHandle)
+            let responder = WorkResponder(respond: respond, handle: respondHandle, scratch: plugin.pointee.responseScratch)
             switch WorkKind(rawValue: kind) {
             case .problems:
                 logProblems(payload, plugin: plugin)
@@ -75,7 +93,13 @@ enum Worker {
     static let workResponse: @convention(c) (LV2_Handle?, UInt32, UnsafeRawPointer?) -> LV2_Worker_Status = { instance, size, body in
         guard let instance else { return LV2_WORKER_ERR_UNKNOWN }
         let plugin = instance.assumingMemoryBound(to: Plugin.self)
-        plugin.pointee.engine.workResponse(UnsafeRawBufferPointer(start: body, count: body == nil ? 0 : Int(size)))
+        guard let body, size >= 4 else { return LV2_WORKER_ERR_UNKNOWN }
+        let payload = UnsafeRawBufferPointer(start: body + 4, count: Int(size) - 4)
+        switch ResponseKind(rawValue: body.loadUnaligned(as: UInt32.self)) {
+        case .engine: plugin.pointee.engine.workResponse(payload)
+        case .fileAccepted: plugin.pointee.fileAccepted(payload)
+        case nil: return LV2_WORKER_ERR_UNKNOWN
+        }
         return LV2_WORKER_SUCCESS
     }
 
@@ -122,6 +146,9 @@ enum Worker {
             return
         }
         defer { toneshaper_lv2_free(bytes) }
-        _ = plugin.pointee.engine.load(document: UnsafeRawBufferPointer(start: bytes, count: size), path: path, responder: responder)
+        if plugin.pointee.engine.load(document: UnsafeRawBufferPointer(start: bytes, count: size), path: path, responder: responder) {
+            // After the engine's own answers: the notify port then says which file plays.
+            _ = responder.respond(.fileAccepted, payload)
+        }
     }
 }

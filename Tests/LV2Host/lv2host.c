@@ -23,7 +23,9 @@
 //
 // The report on standard output, one "key: value" a line: frames, peak, nonfinite,
 // out_of_range, log_messages, log_errors, worker_requests, worker_refused, first_sound
-// (the first frame above 1e-4, or -1), state_properties.
+// (the first frame above 1e-4, or -1), state_properties, stereo_differ, instances_differ,
+// notify_events, notify_malformed (a notify sequence that runs past its buffer: exit 2),
+// notify_path (the last patch:Set of urn:toneshaper:file the plugin sent).
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <math.h>
@@ -473,6 +475,13 @@ static void append_hostile(Sequence *s, int64_t frame, const char *kind, uint32_
         }
         LV2_Atom_Sequence *seq = (LV2_Atom_Sequence *)s->buffer;
         if (next_random(&state) % 4 == 0) seq->atom.size = (uint32_t)(next_random(&state) % (s->capacity - sizeof(LV2_Atom) + 1));
+    } else if (strcmp(kind, "patch-get") == 0) {
+        // Not hostile: asks for the parameters (the plugin answers on its notify port).
+        LV2_Atom_Object_Body *object = sequence_append(s, frame, urid(LV2_ATOM__Object), sizeof(LV2_Atom_Object_Body));
+        if (object) {
+            object->id = 0;
+            object->otype = urid(LV2_PATCH__Get);
+        }
     } else if (strcmp(kind, "flood") == 0) {
         for (int i = 0; i < 10000; i++) append_midi(s, frame, five, 5);
     } else {
@@ -511,6 +520,51 @@ static void hostile_state(const char *kind) {
         // no property at all
     } else {
         die("unknown hostile state %s", kind);
+    }
+}
+
+// The notify port's sequence after run(): checked to lie inside the buffer; a patch:Set of
+// urn:toneshaper:file with an atom:Path is remembered (the report's notify_path).
+static char notify_path[4096];
+static int notify_events, notify_malformed;
+
+static void read_notify(const unsigned char *buffer, uint32_t capacity) {
+    const LV2_Atom_Sequence *seq = (const LV2_Atom_Sequence *)buffer;
+    if (seq->atom.type == 0 && seq->atom.size == capacity - sizeof(LV2_Atom)) return;  // untouched
+    if (seq->atom.type != urid(LV2_ATOM__Sequence) || seq->atom.size < sizeof(LV2_Atom_Sequence_Body) ||
+        seq->atom.size > capacity - sizeof(LV2_Atom)) {
+        notify_malformed++;
+        return;
+    }
+    uint32_t offset = sizeof(LV2_Atom_Sequence_Body), end = seq->atom.size;
+    const unsigned char *body = buffer + sizeof(LV2_Atom);
+    while (offset + sizeof(LV2_Atom_Event) <= end) {
+        const LV2_Atom_Event *event = (const LV2_Atom_Event *)(body + offset);
+        if (event->body.size > end - offset - sizeof(LV2_Atom_Event)) {
+            notify_malformed++;
+            return;
+        }
+        notify_events++;
+        const unsigned char *object = (const unsigned char *)(event + 1);
+        if (event->body.type == urid(LV2_ATOM__Object) && event->body.size >= 8 &&
+            ((const LV2_Atom_Object_Body *)object)->otype == urid(LV2_PATCH__Set)) {
+            uint32_t at = 8;
+            LV2_URID property = 0;
+            while (at + sizeof(LV2_Atom_Property_Body) <= event->body.size) {
+                const LV2_Atom_Property_Body *p = (const LV2_Atom_Property_Body *)(object + at);
+                const char *value = (const char *)(p + 1);
+                if (p->value.size > event->body.size - at - sizeof *p) {
+                    notify_malformed++;
+                    break;
+                }
+                if (p->key == urid(LV2_PATCH__property) && p->value.type == urid(LV2_ATOM__URID)) memcpy(&property, value, 4);
+                if (p->key == urid(LV2_PATCH__value) && p->value.type == urid(LV2_ATOM__Path) && property == urid("urn:toneshaper:file") &&
+                    p->value.size > 0 && p->value.size <= sizeof notify_path && value[p->value.size - 1] == 0)
+                    memcpy(notify_path, value, p->value.size);
+                at += (uint32_t)sizeof *p + ((p->value.size + 7u) & ~7u);
+            }
+        }
+        offset += (uint32_t)sizeof(LV2_Atom_Event) + ((event->body.size + 7u) & ~7u);
     }
 }
 
@@ -744,6 +798,7 @@ int main(int argc, char **argv) {
                     }
                 }
             inst[k].descriptor->run(inst[k].handle, n);
+            if (k == 0) read_notify(notify[k].buffer, notify[k].capacity);
             run_worker(&inst[k]);
         }
         for (uint32_t i = 0; i < n; i++) {
@@ -780,8 +835,9 @@ int main(int argc, char **argv) {
     printf("log_messages: %d\nlog_errors: %d\nworker_requests: %d\nworker_refused: %d\n", log_messages, log_errors,
            inst[0].worker_requests, inst[0].worker_refused);
     printf("state_properties: %d\nstereo_differ: %ld\ninstances_differ: %ld\n", property_count, stereo_differ, differ);
+    printf("notify_events: %d\nnotify_malformed: %d\nnotify_path: %s\n", notify_events, notify_malformed, notify_path);
     for (int k = 1; k < instances; k++)
         if (loaded[k].library != loaded[0].library) dlclose(loaded[k].library);
     dlclose(loaded[0].library);
-    return nonfinite || out_of_range || stereo_differ || differ ? 2 : 0;
+    return nonfinite || out_of_range || stereo_differ || differ || notify_malformed ? 2 : 0;
 }

@@ -165,6 +165,8 @@ import ToneShaperTestSupport
         // Load a document, let the worker build it, save.
         let (saved, _) = try Self.play(LV2Tools.monoURI, ["--load-file", "\(siren)@0", "--save-state", state.path])
         #expect(saved.status == 0 && saved.number("state_properties") == 1, "\(saved.output)")
+        // The notify port said which file plays (patch:Set of urn:toneshaper:file).
+        #expect(saved.report["notify_path"] == siren, "\(saved.stdout)")
         let text = try String(contentsOf: state, encoding: .utf8)
         #expect(text.hasPrefix("urn:toneshaper:document http://lv2plug.in/ns/ext/atom#String"))
         #expect(text.contains("\"siren\""))
