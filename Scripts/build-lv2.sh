@@ -23,6 +23,9 @@ MODULES=(
 say() { printf '==> %s\n' "$*"; }
 die() { printf 'build-lv2.sh: %s\n' "$*" >&2; exit 1; }
 
+[[ -f /usr/include/lv2/core/lv2.h ]] || die "no LV2 headers in /usr/include/lv2 (Debian: apt-get install lv2-dev, or bash Scripts/setup.sh)"
+command -v swiftc >/dev/null || die "swiftc is not on PATH (the Swift 6.3 toolchain)"
+
 out=.build/lv2
 objects=.build/lv2-objects
 bundle=$out/toneshaper.lv2

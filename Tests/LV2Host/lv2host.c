@@ -1,18 +1,19 @@
 // lv2host: the project's own small LV2 host for tests (no lilv). It loads a plugin's shared
 // object with dlopen, finds a descriptor by URI, offers urid:map/unmap, log:log (to standard
-// error, counted), worker:schedule (run synchronously after each run(), then work_response()
-// and end_run(), as the worker spec allows), options (sample rate, block lengths, sequence
+// error, counted), worker:schedule (work() synchronously after each run(), or with
+// --threaded-worker on a thread of its own, concurrently with run(); then work_response()
+// and end_run() after run(), as the worker spec says), options (sample rate, block lengths, sequence
 // size) and buf-size:boundedBlockLength; saves state to a file and restores it into a new
 // instance; plays a script of notes, control changes and file loads; sends hostile inputs
 // on request; writes the output as raw float32 and reports samples that are not finite or
 // beyond 1.
 //
-//   cc -O1 -g -o lv2host Tests/LV2Host/lv2host.c -ldl
+//   cc -O1 -g -o lv2host Tests/LV2Host/lv2host.c -ldl -lm -lpthread
 //   lv2host --so PATH --uri URI [--ttl PATH] [--rate 48000] [--block 256] --frames N
 //           [--note FRAME:NOTE:VEL[:OFFFRAME]]... [--set SYMBOL=VALUE@FRAME]...
 //           [--load-file PATH@FRAME]... [--save-state FILE] [--restore-state FILE]
 //           [--hostile KIND]... [--without FEATURE]... [--seq-size BYTES]
-//           [--second-so PATH] [--instances 2] [--out FILE]
+//           [--second-so PATH] [--instances 2] [--threaded-worker] [--out FILE]
 //
 // The control ports are read from the bundle's toneshaper.ttl (next to the .so unless
 // --ttl says otherwise): their indices, symbols and defaults.
@@ -28,6 +29,7 @@
 // notify_path (the last patch:Set of urn:toneshaper:file the plugin sent).
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <pthread.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -85,8 +87,9 @@ static int log_messages, log_errors;
 
 static int log_vprintf(LV2_Log_Handle handle, LV2_URID type, const char *fmt, va_list ap) {
     (void)handle;
-    log_messages++;
-    if (type == urid(LV2_LOG__Error)) log_errors++;
+    // The worker thread logs too.
+    __atomic_fetch_add(&log_messages, 1, __ATOMIC_RELAXED);
+    if (type == urid(LV2_LOG__Error)) __atomic_fetch_add(&log_errors, 1, __ATOMIC_RELAXED);
     const char *name = unmap_uri(NULL, type);
     const char *hash = name ? strrchr(name, '#') : NULL;
     fprintf(stderr, "lv2host: plugin log [%s]: ", hash ? hash + 1 : "?");
@@ -134,34 +137,94 @@ struct Instance {
     Queue requests, responses;
     int worker_requests, worker_refused;
     float *left, *right;
+    // --threaded-worker: work() runs on a thread of its own, concurrently with run(), as
+    // real hosts do; the queues are then shared under the lock.
+    int threaded, stopping;
+    pthread_t thread;
+    pthread_mutex_t lock;
+    pthread_cond_t wake;
 };
 
+// (A test host: the threaded worker's lock is taken on the audio thread too, briefly.)
 static LV2_Worker_Status schedule_work(LV2_Worker_Schedule_Handle handle, uint32_t size, const void *data) {
     Instance *instance = handle;
+    if (instance->threaded) pthread_mutex_lock(&instance->lock);
     instance->worker_requests++;
-    if (!queue_push(&instance->requests, size, data)) {
-        instance->worker_refused++;
-        return LV2_WORKER_ERR_NO_SPACE;
+    int queued = queue_push(&instance->requests, size, data);
+    if (!queued) instance->worker_refused++;
+    if (instance->threaded) {
+        pthread_cond_signal(&instance->wake);
+        pthread_mutex_unlock(&instance->lock);
     }
-    return LV2_WORKER_SUCCESS;
+    return queued ? LV2_WORKER_SUCCESS : LV2_WORKER_ERR_NO_SPACE;
 }
 
 static LV2_Worker_Status respond(LV2_Worker_Respond_Handle handle, uint32_t size, const void *data) {
     Instance *instance = handle;
-    return queue_push(&instance->responses, size, data) ? LV2_WORKER_SUCCESS : LV2_WORKER_ERR_NO_SPACE;
+    if (instance->threaded) pthread_mutex_lock(&instance->lock);
+    int queued = queue_push(&instance->responses, size, data);
+    if (instance->threaded) pthread_mutex_unlock(&instance->lock);
+    return queued ? LV2_WORKER_SUCCESS : LV2_WORKER_ERR_NO_SPACE;
 }
 
-// After run(): the work, then the responses, then end_run.
-static void run_worker(Instance *instance) {
-    if (!instance->worker) return;
-    Queue requests = instance->requests;
-    memset(&instance->requests, 0, sizeof instance->requests);
+static Queue take(Instance *instance, Queue *queue) {
+    if (instance->threaded) pthread_mutex_lock(&instance->lock);
+    Queue taken = *queue;
+    memset(queue, 0, sizeof *queue);
+    if (instance->threaded) pthread_mutex_unlock(&instance->lock);
+    return taken;
+}
+
+static void do_work(Instance *instance) {
+    Queue requests = take(instance, &instance->requests);
     for (uint32_t i = 0; i < requests.count; i++)
         instance->worker->work(instance->handle, respond, instance, requests.sizes[i], requests.data[i]);
     queue_clear(&requests);
-    for (uint32_t i = 0; i < instance->responses.count; i++)
-        instance->worker->work_response(instance->handle, instance->responses.sizes[i], instance->responses.data[i]);
-    queue_clear(&instance->responses);
+}
+
+static void *worker_thread(void *argument) {
+    Instance *instance = argument;
+    pthread_mutex_lock(&instance->lock);
+    while (!instance->stopping) {
+        if (instance->requests.count == 0) {
+            pthread_cond_wait(&instance->wake, &instance->lock);
+            continue;
+        }
+        pthread_mutex_unlock(&instance->lock);
+        do_work(instance);
+        pthread_mutex_lock(&instance->lock);
+    }
+    pthread_mutex_unlock(&instance->lock);
+    return NULL;
+}
+
+static void start_worker_thread(Instance *instance) {
+    instance->threaded = 1;
+    pthread_mutex_init(&instance->lock, NULL);
+    pthread_cond_init(&instance->wake, NULL);
+    if (pthread_create(&instance->thread, NULL, worker_thread, instance) != 0) die("cannot start the worker thread");
+}
+
+// The rest of the work, then the thread stopped (before cleanup).
+static void stop_worker_thread(Instance *instance) {
+    if (!instance->threaded) return;
+    pthread_mutex_lock(&instance->lock);
+    instance->stopping = 1;
+    pthread_cond_signal(&instance->wake);
+    pthread_mutex_unlock(&instance->lock);
+    pthread_join(instance->thread, NULL);
+    instance->threaded = 0;
+    do_work(instance);
+}
+
+// After run(): the work (unless a thread does it), then the responses, then end_run.
+static void run_worker(Instance *instance) {
+    if (!instance->worker) return;
+    if (!instance->threaded) do_work(instance);
+    Queue responses = take(instance, &instance->responses);
+    for (uint32_t i = 0; i < responses.count; i++)
+        instance->worker->work_response(instance->handle, responses.sizes[i], responses.data[i]);
+    queue_clear(&responses);
     if (instance->worker->end_run) instance->worker->end_run(instance->handle);
 }
 
@@ -605,7 +668,7 @@ int main(int argc, char **argv) {
     double rate = 48000;
     uint32_t block = 256, seq_size = 8192;
     long frames = 0;
-    int instances = 1;
+    int instances = 1, threaded_worker = 0;
     int without_map = 0, without_worker = 0, without_log = 0, without_options = 0;
     const char *state_hostile = NULL;
 
@@ -626,6 +689,7 @@ int main(int argc, char **argv) {
         else if (ARG("--restore-state")) restore_path = v;
         else if (ARG("--second-so")) second_so = v;
         else if (ARG("--instances")) instances = atoi(v);
+        else if (strcmp(a, "--threaded-worker") == 0) threaded_worker = 1;
         else if (ARG("--note")) {
             long on, off = -1;
             int note, velocity;
@@ -726,6 +790,7 @@ int main(int argc, char **argv) {
             inst[k].worker = inst[k].descriptor->extension_data(LV2_WORKER__interface);
             inst[k].state = inst[k].descriptor->extension_data(LV2_STATE__interface);
         }
+        if (threaded_worker && inst[k].worker) start_worker_thread(&inst[k]);
         // A state to restore: from a file, or a hostile one; the instance is new.
         if (restore_path || state_hostile) {
             if (restore_path) load_state_file(restore_path);
@@ -815,6 +880,12 @@ int main(int argc, char **argv) {
         if (output) fwrite(inst[0].left, sizeof(float), n, output);
     }
     if (output) fclose(output);
+
+    // The work still queued is done (and its answers delivered) before saving and cleanup.
+    for (int k = 0; k < instances; k++) {
+        stop_worker_thread(&inst[k]);
+        run_worker(&inst[k]);
+    }
 
     if (save_path) {
         if (!inst[0].state) die("the plugin has no state interface");

@@ -97,6 +97,25 @@ import ToneShaperTestSupport
         }
     }
 
+    /// The worker on a thread of its own (work() while run() runs, as real hosts do): the
+    /// same samples and the same refusals as the worker between cycles.
+    @Test(arguments: [LV2Tools.monoURI, LV2Tools.stereoURI])
+    func aThreadedWorkerGivesTheSameResult(uri: String) throws {
+        let siren = LV2Tools.repository.appendingPathComponent("Sessions/siren.toneshaper").path
+        // Refused files only: a document the engine takes swaps in when the thread is done,
+        // which is not the same block from run to run.
+        let script = ["--note", "64:81:100:3000", "--hostile", "missing-file@600", "--hostile", "midi-5@900", "--hostile", "broken-file@1200"]
+        let (between, a) = try Self.play(uri, script)
+        let (threaded, b) = try Self.play(uri, script + ["--threaded-worker"])
+        let same = a == b
+        #expect(between.status == 0 && threaded.status == 0, "\(threaded.output)")
+        #expect(same, "the threaded worker's run played other samples")
+        #expect(between.number("log_messages") == threaded.number("log_messages"), "\(between.stderr)\n---\n\(threaded.stderr)")
+        // A document loaded while notes play, the worker on its thread: finite, no crash.
+        let (loading, samples) = try Self.play(uri, ["--threaded-worker", "--note", "64:81:100:3000", "--load-file", "\(siren)@300"])
+        #expect(loading.status == 0 && samples.count == Self.frames && SignalAnalysis.allFinite(samples), "\(loading.output)")
+    }
+
     @Test func aHostWithoutURIDMapOrASampleRateIsRefused() throws {
         for arguments in [["--without", "urid:map"], ["--rate", "0"], ["--rate", "-48000"]] {
             let (result, _) = try Self.play(LV2Tools.monoURI, arguments)

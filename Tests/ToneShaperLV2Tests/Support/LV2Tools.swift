@@ -36,7 +36,8 @@ enum LV2Tools {
                 try FileManager.default.createDirectory(at: host.deletingLastPathComponent(), withIntermediateDirectories: true)
                 let partial = host.path + ".\(getpid())"
                 let result = try run(
-                    "/usr/bin/cc", ["-std=c11", "-Wall", "-Wextra", "-Werror", "-O1", "-g", "-o", partial, hostSource.path, "-ldl", "-lm"])
+                    "/usr/bin/cc",
+                    ["-std=c11", "-Wall", "-Wextra", "-Werror", "-O1", "-g", "-o", partial, hostSource.path, "-ldl", "-lm", "-lpthread"])
                 guard result.status == 0 else { throw LV2TestError("cc lv2host.c failed:\n\(result.output)") }
                 _ = rename(partial, host.path)
             }
