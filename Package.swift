@@ -159,6 +159,9 @@ let package = Package(
         .testTarget(
             name: "ToneShaperWebTests", dependencies: ["ToneShaperWeb", "ToneShaperWire", "ToneShaperCore", "ToneShaperTestSupport", "toneshaper"]),
         .testTarget(name: "ToneShaperJSONTests", dependencies: ["ToneShaperJSON", "ToneShaperCore"]),
+        // The LV2 plugin (built by Scripts/build-lv2.sh, not by SwiftPM): its generated
+        // description, and the plugin in real hosts (lv2_validate, lv2info, jalv, Tests/LV2Host).
+        .testTarget(name: "ToneShaperLV2Tests", dependencies: ["ToneShaperCore", "ToneShaperTestSupport"]),
         .testTarget(name: "ToneShaperFilesTests", dependencies: ["ToneShaperFiles", "ToneShaperCore", "ToneShaperTestSupport", "toneshaper"]),
     ]
 )

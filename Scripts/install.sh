@@ -8,6 +8,7 @@
 #   PREFIX/share/zsh/site-functions/_toneshaper
 #   PREFIX/share/fish/vendor_completions.d/toneshaper.fish
 #   PREFIX/share/applications/toneshaper.desktop            menu entry, and NSM's list of clients
+#   PREFIX/lib/lv2/toneshaper.lv2/                          the LV2 plugin (toneshaper.so, *.ttl)
 #   PREFIX/share/toneshaper/install-manifest                what Scripts/uninstall.sh removes
 #
 # Usage: Scripts/install.sh [--strip] [PREFIX]
@@ -17,7 +18,8 @@
 #                                            the program still looks for its shapes in /usr.
 #   --strip                                  strips the program's symbols (78 MB -> 60 MB).
 #   --prepare                                only builds what installing needs (the program, the
-#                                            man page tool), as yourself, before `sudo install.sh`.
+#                                            LV2 plugin, the man page tool), as yourself, before
+#                                            `sudo install.sh`.
 #   TONESHAPER_BINARY=FILE                   installs FILE instead of the build in .build.
 #
 # The program is built (swift build -c release --static-swift-stdlib) only when there is no
@@ -103,6 +105,25 @@ else
     fi
 fi
 
+# The LV2 plugin's bundle (Scripts/build-lv2.sh, Embedded Swift): built when missing or
+# older than its sources.
+lv2_bundle=.build/lv2/toneshaper.lv2
+if [[ ! -f $lv2_bundle/toneshaper.so ]]; then
+    reason="there is no LV2 bundle"
+elif [[ -n $(find Scripts/build-lv2.sh Sources/ToneShaperLV2 Sources/ToneShaperDSP Sources/ToneShaperKernelBaseline Sources/CPUFeatures \
+    -newer "$lv2_bundle/toneshaper.so" -print -quit) ]]; then
+    reason="the plugin's sources are newer than $lv2_bundle"
+else
+    reason=""
+fi
+if [[ -n $reason ]]; then
+    needs_swift "$reason"
+    say "Building the LV2 plugin, as $reason: Scripts/build-lv2.sh"
+    bash Scripts/build-lv2.sh
+else
+    say "Using the existing LV2 bundle $lv2_bundle"
+fi
+
 # The man page comes from swift-argument-parser's generate-manual tool. Its plugin would
 # rebuild every product with its own flags (relinking the program without
 # --static-swift-stdlib), so only the tool is built (asking the plugin for --help builds the
@@ -130,7 +151,7 @@ if ! manual_tool=$(find_manual_tool); then
 fi
 
 if ((prepare_only)); then
-    say "Prepared $binary and $manual_tool; now install with: sudo Scripts/install.sh [PREFIX]"
+    say "Prepared $binary, $lv2_bundle and $manual_tool; now install with: sudo Scripts/install.sh [PREFIX]"
     exit 0
 fi
 
@@ -314,6 +335,9 @@ install_file "$work/completion.bash" "$prefix/share/bash-completion/completions/
 install_file "$work/completion.zsh" "$prefix/share/zsh/site-functions/_toneshaper" 644
 install_file "$work/completion.fish" "$prefix/share/fish/vendor_completions.d/toneshaper.fish" 644
 install_file "$work/toneshaper.desktop" "$prefix/share/applications/toneshaper.desktop" 644
+for file in "$lv2_bundle"/*; do
+    install_file "$file" "$prefix/lib/lv2/toneshaper.lv2/${file##*/}" 644
+done
 
 for old in "${old_files[@]+"${old_files[@]}"}"; do
     if [[ -z ${is_installed[$old]-} ]] && [[ -f $root$old || -L $root$old ]]; then

@@ -10,8 +10,10 @@ cd "$(dirname "$0")/.."
 # chromium-driver: the browser test of the web editor; libcurl4-openssl-dev: the static
 # link of Foundation's networking, which the web server package brings in;
 # libavahi-client-dev: announcing the node over mDNS; avahi-utils, avahi-daemon, dbus and
-# iproute2: its test, which Scripts/test-mdns.sh gives a private responder).
-packages=(libsndfile1-dev libjack-jackd2-dev liblo-dev jackd2 jack-capture liblo-tools sox desktop-file-utils chromium chromium-driver libcurl4-openssl-dev libavahi-client-dev avahi-utils avahi-daemon dbus iproute2)
+# iproute2: its test, which Scripts/test-mdns.sh gives a private responder; lv2-dev: the
+# LV2 headers the plugin is built against and lv2_validate; sordi: what lv2_validate runs;
+# lilv-utils: lv2info and lv2bench; jalv: the plugin's tests in a real host).
+packages=(libsndfile1-dev libjack-jackd2-dev liblo-dev jackd2 jack-capture liblo-tools sox desktop-file-utils chromium chromium-driver libcurl4-openssl-dev libavahi-client-dev avahi-utils avahi-daemon dbus iproute2 lv2-dev lilv-utils jalv sordi)
 
 say() { printf '==> %s\n' "$*"; }
 

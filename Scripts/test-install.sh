@@ -42,6 +42,10 @@ expected_files=(
     share/fish/vendor_completions.d/toneshaper.fish
     share/applications/toneshaper.desktop
     share/toneshaper/install-manifest
+    lib/lv2/toneshaper.lv2/toneshaper.so
+    lib/lv2/toneshaper.lv2/manifest.ttl
+    lib/lv2/toneshaper.lv2/toneshaper.ttl
+    lib/lv2/toneshaper.lv2/presets.ttl
 )
 for document in Sessions/*.toneshaper; do expected_files+=("share/toneshaper/$document"); done
 actual=$(cd "$installed" && find . -type f -o -type l | sed 's|^\./||' | sort)
@@ -76,6 +80,18 @@ run_installed render siren -o x.wav >"$scratch/render.log" 2>&1 \
     || { cat "$scratch/render.log" >&2; fail "render siren -o x.wav failed"; }
 [[ $(head -c 4 "$elsewhere/x.wav") == RIFF && $(stat -c %s "$elsewhere/x.wav") -gt 100000 ]] \
     || fail "render siren did not write a WAV file"
+
+say "Checking the LV2 bundle"
+lv2_installed=$installed/lib/lv2/toneshaper.lv2
+cmp -s "$lv2_installed/toneshaper.so" .build/lv2/toneshaper.lv2/toneshaper.so || fail "the installed toneshaper.so is not the built one"
+if command -v lv2info >/dev/null; then
+    info=$(LV2_PATH="$installed/lib/lv2:/usr/lib/lv2" lv2info urn:toneshaper:instrument 2>&1) || fail "lv2info does not find the installed plugin: $info"
+    [[ $info == *"Bundle:            file://$lv2_installed/"* ]] || fail "lv2info finds the plugin elsewhere: $info"
+    LV2_PATH="$installed/lib/lv2:/usr/lib/lv2" lv2info urn:toneshaper:instrument-stereo >/dev/null 2>&1 \
+        || fail "lv2info does not find the installed stereo plugin"
+else
+    say "lv2info is not installed (Debian: lilv-utils); skipped"
+fi
 
 say "Checking the man page"
 page=$installed/share/man/man1/toneshaper.1

@@ -24,6 +24,9 @@ if [[ -f Scripts/docs.sh ]]; then
     bash Scripts/docs.sh
 fi
 
+say "Scripts/build-lv2.sh (the LV2 plugin in Embedded Swift, real-time proof; its tests load it)"
+bash Scripts/build-lv2.sh
+
 say "swift build -c release (real-time proof)"
 swift build -c release --static-swift-stdlib
 

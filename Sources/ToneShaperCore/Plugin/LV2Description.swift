@@ -1,0 +1,392 @@
+import ToneShaperDSP
+
+/// The LV2 plugin's description, written from the code's own tables (issue 22): the
+/// bundle's `manifest.ttl`, `toneshaper.ttl` (both plugins, one control port per row of
+/// ``ParameterTable/all``), `presets.ttl` (one preset per built-in document) and the
+/// Embedded plugin's `ControlPorts.swift` (the same ports as Swift, so the plugin keeps no
+/// copy by hand).
+///
+/// The committed files live in `Sources/ToneShaperLV2`; a test compares them with what
+/// these properties write and rewrites them when run with `TONESHAPER_UPDATE_REFERENCE=1`.
+public enum LV2Description {
+    public static let monoURI = "urn:toneshaper:instrument"
+    public static let stereoURI = "urn:toneshaper:instrument-stereo"
+    /// The state property: the whole document as JSON text (atom:String).
+    public static let documentURI = "urn:toneshaper:document"
+    /// The file parameter: patch:Set of it with an atom:Path loads a document.
+    public static let fileURI = "urn:toneshaper:file"
+    public static let presetPrefix = "urn:toneshaper:preset:"
+    /// The doap:Project both plugins belong to (lv2:project).
+    public static let projectURI = "urn:toneshaper"
+    public static let binary = "toneshaper.so"
+    /// The bundle's files besides the shared object, as `files` names them.
+    public static let descriptionFiles = ["manifest.ttl", "toneshaper.ttl", "presets.ttl"]
+    /// lv2:minorVersion and lv2:microVersion (an even minor version is a release).
+    public static let minorVersion = 2
+    public static let microVersion = 0
+    /// ISC, the licence of LV2 itself: permissive, short, fits a plugin others ship.
+    public static let license = "http://opensource.org/licenses/isc"
+
+    /// Whether worker:schedule is a required feature. It is optional: without it the plugin
+    /// plays, but refuses (and logs) the changes that need a plan built off the audio thread
+    /// and document files; the engine must cope with a refused request anyway (a full
+    /// queue). So a host without a worker (lv2bench) still runs it.
+    public static let workerRequired = false
+
+    /// The atom ports come first: 0 `control` (MIDI and patch messages in), 1 `notify`.
+    public static let firstControlPort = 2
+
+    /// How the plugin reads a control port's value.
+    public enum PortKind: String, Sendable {
+        /// Any number in the range.
+        case real
+        /// A whole number (lv2:integer).
+        case integer
+        /// 0 or 1 (lv2:toggled).
+        case toggle
+        /// An index into the names (lv2:enumeration).
+        case choice
+        /// Fourier terms: a count of partials, 0 = every partial below Nyquist.
+        case terms
+    }
+
+    /// One control port: a row of the parameter table as LV2 sees it.
+    public struct ControlPort: Sendable {
+        public let index: Int
+        public let symbol: String
+        public let name: String
+        public let comment: String
+        /// Its row in ``ParameterTable/all``.
+        public let row: Int
+        public let minimum: Double
+        public let maximum: Double
+        public let defaultValue: Double
+        public let kind: PortKind
+        /// An LV2 units URI suffix (`hz` of units:hz), nil for none.
+        public let unit: String?
+        public let scalePoints: [(value: Double, label: String)]
+    }
+
+    /// Every row of ``ParameterTable/all``, in its order, from port 2.
+    public static let controlPorts: [ControlPort] = ParameterTable.all.enumerated().map { row, spec in
+        let defaults = portValue(spec, in: ToneShape.defaultShape)
+        let symbol = String(spec.flag.map { $0 == "-" ? "_" : $0 })
+        let name = spec.flag.prefix(1).uppercased() + String(spec.flag.dropFirst().map { $0 == "-" ? " " : $0 })
+        let port = { (low: Double, high: Double, kind: PortKind, points: [(value: Double, label: String)]) in
+            ControlPort(
+                index: firstControlPort + row, symbol: symbol, name: name, comment: spec.help, row: row, minimum: low, maximum: high,
+                defaultValue: defaults, kind: kind, unit: unitName(spec.unit), scalePoints: points)
+        }
+        switch spec.kind {
+        case .real(let range): return port(range.lowerBound, range.upperBound, .real, [])
+        case .integer(let range): return port(Double(range.lowerBound), Double(range.upperBound), .integer, [])
+        case .flag: return port(0, 1, .toggle, [])
+        case .choice(let names):
+            return port(0, Double(names.count - 1), .choice, names.enumerated().map { (Double($0.offset), $0.element) })
+        case .terms: return port(0, Double(UnitWave.maximumPartials), .terms, [(0, "Nyquist (every partial below it)")])
+        }
+    }
+
+    /// The index of the first audio output (the stereo plugin's right channel is the next).
+    public static var firstAudioPort: Int { firstControlPort + ParameterTable.all.count }
+
+    /// A shape's value of every control port, in port order (what a preset stores).
+    public static func portValues(of shape: ToneShape) -> [Double] {
+        ParameterTable.all.map { portValue($0, in: shape) }
+    }
+
+    /// The value a control port shows for `spec` in `shape`: a choice's index, a flag's
+    /// 0 or 1, Fourier terms as a count (0 for nyquist, at most the kernel's partials).
+    static func portValue(_ spec: ParameterSpec, in shape: ToneShape) -> Double {
+        let value = spec.value(in: shape)
+        switch (spec.kind, value) {
+        case (.choice(let names), .text(let name)): return Double(names.firstIndex(of: name) ?? 0)
+        case (.terms, .text): return 0
+        case (.terms, .integer(let n)): return Double(min(n, UnitWave.maximumPartials))
+        case (.flag, .flag(let on)): return on ? 1 : 0
+        default: return value.real
+        }
+    }
+
+    private static func unitName(_ unit: String) -> String? {
+        switch unit {
+        case "Hz": return "hz"
+        case "s": return "s"
+        case "ms": return "ms"
+        case "semitones": return "semitone12TET"
+        case "beats": return "beat"
+        default: return nil
+        }
+    }
+
+    // MARK: - Turtle
+
+    private static let prefixes: [(String, String)] = [
+        ("atom", "http://lv2plug.in/ns/ext/atom#"),
+        ("bufsz", "http://lv2plug.in/ns/ext/buf-size#"),
+        ("doap", "http://usefulinc.com/ns/doap#"),
+        ("foaf", "http://xmlns.com/foaf/0.1/"),
+        ("log", "http://lv2plug.in/ns/ext/log#"),
+        ("lv2", "http://lv2plug.in/ns/lv2core#"),
+        ("midi", "http://lv2plug.in/ns/ext/midi#"),
+        ("opts", "http://lv2plug.in/ns/ext/options#"),
+        ("patch", "http://lv2plug.in/ns/ext/patch#"),
+        ("pset", "http://lv2plug.in/ns/ext/presets#"),
+        ("rdf", "http://www.w3.org/1999/02/22-rdf-syntax-ns#"),
+        ("rdfs", "http://www.w3.org/2000/01/rdf-schema#"),
+        ("state", "http://lv2plug.in/ns/ext/state#"),
+        ("units", "http://lv2plug.in/ns/extensions/units#"),
+        ("urid", "http://lv2plug.in/ns/ext/urid#"),
+        ("work", "http://lv2plug.in/ns/ext/worker#"),
+    ]
+
+    private static let header =
+        "# Generated by LV2Description (Sources/ToneShaperCore/Plugin) from the parameter table; do not edit.\n"
+        + "# Refresh: TONESHAPER_UPDATE_REFERENCE=1 swift test --filter LV2Description\n\n"
+
+    private static func prefixLines(_ names: [String]) -> String {
+        prefixes.filter { names.contains($0.0) }.map { "@prefix \($0.0): <\($0.1)> .\n" }.joined() + "\n"
+    }
+
+    /// A number as a Turtle decimal or double: `96000.0`, `0.25`, `1e-06`.
+    public static func turtleNumber(_ d: Double) -> String {
+        if d == d.rounded() && abs(d) < 1e15 { return String(Int64(d)) + ".0" }
+        return String(d)
+    }
+
+    /// A Turtle string literal; long ("""…""") when it holds a line break.
+    static func turtleString(_ text: String) -> String {
+        var escaped = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\\": escaped += "\\\\"
+            case "\"": escaped += "\\\""
+            case "\r": escaped += "\\r"
+            case "\t": escaped += "\\t"
+            default: escaped.unicodeScalars.append(scalar)
+            }
+        }
+        return text.contains("\n") ? "\"\"\"" + escaped + "\"\"\"" : "\"" + escaped + "\""
+    }
+
+    /// A preset's URI and label from a built-in document's file name (without extension).
+    public static func presetURI(_ name: String) -> String { presetPrefix + name }
+
+    /// `manifest.ttl`: the two plugins and the presets, each pointing at its description.
+    public static func manifest(presetNames: [String]) -> String {
+        var text = header + prefixLines(["lv2", "pset", "rdfs"])
+        for uri in [monoURI, stereoURI] {
+            text += "<\(uri)>\n    a lv2:Plugin ;\n    lv2:binary <\(binary)> ;\n    rdfs:seeAlso <toneshaper.ttl> .\n\n"
+        }
+        for name in presetNames {
+            text +=
+                "<\(presetURI(name))>\n    a pset:Preset ;\n    lv2:appliesTo <\(monoURI)> , <\(stereoURI)> ;\n    rdfs:seeAlso <presets.ttl> .\n\n"
+        }
+        return String(text.dropLast())
+    }
+
+    /// `toneshaper.ttl`: the file parameter and both plugins.
+    public static var pluginDescription: String {
+        var text = header + prefixLines(prefixes.map(\.0).filter { $0 != "pset" })
+        text +=
+            "<\(projectURI)>\n    a doap:Project ;\n    doap:name \"ToneShaper\" ;\n    doap:license <\(license)> ;\n"
+            + "    doap:maintainer [\n        a foaf:Person ;\n        foaf:name \"ToneShaper\"\n    ] .\n\n"
+        text += "<\(fileURI)>\n    a lv2:Parameter ;\n    rdfs:label \"Tone shape document\" ;\n    rdfs:range atom:Path .\n\n"
+        text +=
+            "<\(documentURI)>\n    a rdf:Property ;\n    rdfs:label \"Tone shape document (JSON)\" ;\n"
+            + "    rdfs:comment \"The plugin's state: the whole .toneshaper document as JSON text.\" ;\n    rdfs:range atom:String .\n\n"
+        text += plugin(uri: monoURI, name: "ToneShaper", outputs: [("out", "Output")])
+        text += "\n"
+        text += plugin(uri: stereoURI, name: "ToneShaper (stereo)", outputs: [("out_left", "Left"), ("out_right", "Right")])
+        return text
+    }
+
+    private static func plugin(uri: String, name: String, outputs: [(symbol: String, name: String)]) -> String {
+        var ports: [String] = []
+        ports.append(
+            """
+                a lv2:InputPort , atom:AtomPort ;
+                    lv2:index 0 ;
+                    lv2:symbol "control" ;
+                    lv2:name "Control" ;
+                    atom:bufferType atom:Sequence ;
+                    atom:supports midi:MidiEvent , patch:Message ;
+                    lv2:designation lv2:control
+            """)
+        ports.append(
+            """
+                a lv2:OutputPort , atom:AtomPort ;
+                    lv2:index 1 ;
+                    lv2:symbol "notify" ;
+                    lv2:name "Notify" ;
+                    atom:bufferType atom:Sequence ;
+                    atom:supports patch:Message
+            """)
+        for port in controlPorts {
+            var lines = [
+                "    a lv2:InputPort , lv2:ControlPort ;",
+                "        lv2:index \(port.index) ;",
+                "        lv2:symbol \"\(port.symbol)\" ;",
+                "        lv2:name \(turtleString(port.name)) ;",
+                "        rdfs:comment \(turtleString(port.comment)) ;",
+                "        lv2:default \(turtleNumber(port.defaultValue)) ;",
+                "        lv2:minimum \(turtleNumber(port.minimum)) ;",
+                "        lv2:maximum \(turtleNumber(port.maximum))",
+            ]
+            switch port.kind {
+            case .real: break
+            case .integer, .terms: lines[lines.count - 1] += " ;\n        lv2:portProperty lv2:integer"
+            case .toggle: lines[lines.count - 1] += " ;\n        lv2:portProperty lv2:toggled"
+            case .choice: lines[lines.count - 1] += " ;\n        lv2:portProperty lv2:integer , lv2:enumeration"
+            }
+            if let unit = port.unit { lines[lines.count - 1] += " ;\n        units:unit units:\(unit)" }
+            if !port.scalePoints.isEmpty {
+                let points = port.scalePoints.map {
+                    "[\n            rdfs:label \(turtleString($0.label)) ;\n            rdf:value \(turtleNumber($0.value))\n        ]"
+                }
+                lines[lines.count - 1] += " ;\n        lv2:scalePoint " + points.joined(separator: " , ")
+            }
+            ports.append(lines.joined(separator: "\n"))
+        }
+        for (offset, output) in outputs.enumerated() {
+            ports.append(
+                """
+                    a lv2:OutputPort , lv2:AudioPort ;
+                        lv2:index \(firstAudioPort + offset) ;
+                        lv2:symbol "\(output.symbol)" ;
+                        lv2:name "\(output.name)"
+                """)
+        }
+        return """
+            <\(uri)>
+                a lv2:InstrumentPlugin ;
+                doap:name \(turtleString(name)) ;
+                doap:license <\(license)> ;
+                lv2:project <\(projectURI)> ;
+                lv2:minorVersion \(minorVersion) ;
+                lv2:microVersion \(microVersion) ;
+                rdfs:comment "Plays tone shapes: a drawn frequency curve over a cycle, through a periodic wave. Load a .toneshaper document or pick a preset." ;
+                lv2:requiredFeature \(workerRequired ? "urid:map , work:schedule" : "urid:map") ;
+                lv2:optionalFeature \(workerRequired ? "" : "work:schedule , ")log:log , opts:options , bufsz:boundedBlockLength , lv2:hardRTCapable ;
+                lv2:extensionData state:interface , work:interface ;
+                patch:writable <\(fileURI)> ;
+                lv2:port [
+            \(ports.map { $0 }.joined(separator: "\n    ] , [\n"))
+                ] .
+
+            """
+    }
+
+    /// `presets.ttl`: a preset per built-in document (its file name without the
+    /// extension, and the shape it holds), with every control port's value and the
+    /// document itself as the state.
+    public static func presets(_ documents: [(name: String, shape: ToneShape)]) -> String {
+        var text = header + prefixLines(["lv2", "pset", "rdfs", "state"])
+        for (name, shape) in documents {
+            let values = portValues(of: shape)
+            let ports = controlPorts.map { port in
+                "[\n        lv2:symbol \"\(port.symbol)\" ;\n        pset:value \(turtleNumber(values[port.row]))\n    ]"
+            }
+            let json = String(decoding: ToneShapeDocument.encode(shape), as: UTF8.self)
+            text += """
+                <\(presetURI(name))>
+                    a pset:Preset ;
+                    lv2:appliesTo <\(monoURI)> , <\(stereoURI)> ;
+                    rdfs:label \(turtleString(shape.name ?? name)) ;
+                    lv2:port \(ports.joined(separator: " , ")) ;
+                    state:state [
+                        <\(documentURI)> \(turtleString(json))
+                    ] .
+
+
+                """
+        }
+        return String(text.dropLast())
+    }
+
+    // MARK: - Swift
+
+    /// `ControlPorts.swift`: the control ports and URIs for the Embedded plugin, which
+    /// cannot read the table itself.
+    public static var controlPortsSwift: String {
+        var text = """
+            // Generated by LV2Description (Sources/ToneShaperCore/Plugin) from the parameter table; do not edit.
+            // Refresh: TONESHAPER_UPDATE_REFERENCE=1 swift test --filter LV2Description
+
+            /// How the plugin reads a control port's value.
+            enum ControlPortKind {
+                /// Any number in the range.
+                case real
+                /// A whole number.
+                case integer
+                /// 0 or 1.
+                case toggle
+                /// An index into the row's names.
+                case choice
+                /// Fourier terms: a count of partials, 0 = every partial below Nyquist.
+                case terms
+            }
+
+            /// One control port: a row of the parameter table (`ParameterTable.all[row]`).
+            struct ControlPortInfo {
+                let index: UInt32
+                let symbol: StaticString
+                let row: Int
+                let minimum: Float
+                let maximum: Float
+                let defaultValue: Float
+                let kind: ControlPortKind
+            }
+
+            /// The plugin's ports and URIs, as its description (toneshaper.ttl) has them.
+            enum ControlPorts {
+                static var monoURI: StaticString { "\(monoURI)" }
+                static var stereoURI: StaticString { "\(stereoURI)" }
+                static var documentURI: StaticString { "\(documentURI)" }
+                static var fileURI: StaticString { "\(fileURI)" }
+                /// Atom ports.
+                static var control: UInt32 { 0 }
+                static var notify: UInt32 { 1 }
+                /// Control ports first ..< first + count, one per row of the parameter table.
+                static var first: UInt32 { \(firstControlPort) }
+                static var count: Int { \(controlPorts.count) }
+                /// The audio output (mono), or the left one; the stereo plugin's right is the next.
+                static var audioOutput: UInt32 { \(firstAudioPort) }
+
+                /// The control port of row `row` (0 ..< count).
+                static func port(row: Int) -> ControlPortInfo {
+                    switch row {
+
+            """
+        for port in controlPorts {
+            text += """
+                        case \(port.row):
+                            return ControlPortInfo(
+                                index: \(port.index), symbol: "\(port.symbol)", row: \(port.row), minimum: \(swiftNumber(port.minimum)), maximum: \(swiftNumber(port.maximum)),
+                                defaultValue: \(swiftNumber(port.defaultValue)), kind: .\(port.kind.rawValue))
+
+                """
+        }
+        text += """
+                    default:
+                        return ControlPortInfo(index: 0, symbol: "", row: -1, minimum: 0, maximum: 0, defaultValue: 0, kind: .real)
+                    }
+                }
+            }
+
+            """
+        return text
+    }
+
+    /// A number as Swift source, digits grouped by three as the format's lint wants.
+    private static func swiftNumber(_ d: Double) -> String {
+        guard d == d.rounded() && abs(d) < 1e15 else { return String(d) }
+        var digits = String(Int64(abs(d)))
+        var grouped = ""
+        while digits.count > 3 {
+            grouped = "_" + digits.suffix(3) + grouped
+            digits.removeLast(3)
+        }
+        return (d < 0 ? "-" : "") + digits + grouped
+    }
+}

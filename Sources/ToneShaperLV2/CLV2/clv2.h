@@ -1,0 +1,119 @@
+#ifndef TONESHAPER_CLV2_H
+#define TONESHAPER_CLV2_H
+
+// The LV2 headers the plugin uses, and the few C helpers Embedded Swift needs (it imports
+// no C library module of its own, and cannot call a variadic function). Scripts/build-lv2.sh
+// gives this header a module map (module CLV2).
+
+#include <lv2/core/lv2.h>
+#include <lv2/atom/atom.h>
+#include <lv2/urid/urid.h>
+#include <lv2/midi/midi.h>
+#include <lv2/patch/patch.h>
+#include <lv2/state/state.h>
+#include <lv2/worker/worker.h>
+#include <lv2/log/log.h>
+#include <lv2/options/options.h>
+#include <lv2/buf-size/buf-size.h>
+#include <lv2/parameters/parameters.h>
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/// Logs `message` through the host's log feature (its printf is variadic).
+static inline void toneshaper_lv2_log(const LV2_Log_Log *log, LV2_URID type, const char *message) {
+    if (log && log->printf) log->printf(log->handle, type, "toneshaper.lv2: %s\n", message);
+}
+
+/// Logs `message` with how many times it happened, through log:log or on standard error.
+static inline void toneshaper_lv2_log_counted(const LV2_Log_Log *log, LV2_URID type, const char *message, uint32_t count) {
+    if (log && log->printf) {
+        if (count > 1) log->printf(log->handle, type, "toneshaper.lv2: %s (%u times)\n", message, count);
+        else log->printf(log->handle, type, "toneshaper.lv2: %s\n", message);
+    } else {
+        if (count > 1) fprintf(stderr, "toneshaper.lv2: %s (%u times)\n", message, count);
+        else fprintf(stderr, "toneshaper.lv2: %s\n", message);
+    }
+}
+
+/// Seconds on the monotonic clock (the worker's rate limit of repeated messages).
+static inline double toneshaper_lv2_monotonic_seconds(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)now.tv_sec + (double)now.tv_nsec * 1e-9;
+}
+
+/// Logs `message` on standard error, when the host offers no log feature.
+static inline void toneshaper_lv2_stderr(const char *message) {
+    fprintf(stderr, "toneshaper.lv2: %s\n", message);
+}
+
+/// strcmp of two NUL-terminated strings (the features' URIs).
+static inline int toneshaper_lv2_equal(const char *a, const char *b) { return a && b && strcmp(a, b) == 0; }
+
+/// Why toneshaper_lv2_read_file gave no bytes.
+enum {
+    TONESHAPER_LV2_FILE_OK = 0,
+    TONESHAPER_LV2_FILE_MISSING = 1,
+    TONESHAPER_LV2_FILE_UNREADABLE = 2,
+    TONESHAPER_LV2_FILE_TOO_LARGE = 3,
+    TONESHAPER_LV2_FILE_EMPTY = 4,
+};
+
+/// Reads a whole file of at most `limit` bytes into a malloc'd buffer (free with
+/// toneshaper_lv2_free): off the audio thread only (the worker). Returns NULL and the
+/// reason in *status when it cannot.
+static inline unsigned char *toneshaper_lv2_read_file(const char *path, size_t limit, size_t *size, int *status) {
+    *size = 0;
+    FILE *file = fopen(path, "rb");
+    if (!file) {
+        *status = TONESHAPER_LV2_FILE_MISSING;
+        return NULL;
+    }
+    unsigned char *bytes = NULL;
+    size_t used = 0, capacity = 0;
+    for (;;) {
+        if (used == capacity) {
+            if (capacity > limit) {
+                free(bytes);
+                fclose(file);
+                *status = TONESHAPER_LV2_FILE_TOO_LARGE;
+                return NULL;
+            }
+            capacity = capacity ? capacity * 2 : 65536;
+            unsigned char *grown = realloc(bytes, capacity);
+            if (!grown) {
+                free(bytes);
+                fclose(file);
+                *status = TONESHAPER_LV2_FILE_UNREADABLE;
+                return NULL;
+            }
+            bytes = grown;
+        }
+        size_t got = fread(bytes + used, 1, capacity - used, file);
+        used += got;
+        if (got == 0) break;
+    }
+    int failed = ferror(file);
+    fclose(file);
+    if (failed || used > limit) {
+        free(bytes);
+        *status = failed ? TONESHAPER_LV2_FILE_UNREADABLE : TONESHAPER_LV2_FILE_TOO_LARGE;
+        return NULL;
+    }
+    if (used == 0) {
+        free(bytes);
+        *status = TONESHAPER_LV2_FILE_EMPTY;
+        return NULL;
+    }
+    *size = used;
+    *status = TONESHAPER_LV2_FILE_OK;
+    return bytes;
+}
+
+static inline void toneshaper_lv2_free(void *pointer) { free(pointer); }
+
+#endif

@@ -1,0 +1,373 @@
+import CLV2
+
+/// One instance: everything run() touches, allocated in instantiate. A plain struct behind
+/// a pointer (the LV2_Handle), so run() does no reference counting.
+struct Plugin {
+    /// The largest document a state or a file may hold (as the node's `ToneShapeDocument.maximumSize`).
+    static var maximumDocumentSize: Int { 16 * 1024 * 1024 }
+    /// The longest document path a patch:Set may carry, with its NUL.
+    static var maximumPath: Int { 4096 }
+    /// A worker message: a kind and at most a path.
+    static var maximumWorkMessage: Int { 4 + maximumPath }
+    /// run()'s largest block when the host does not say (buf-size:maxBlockLength).
+    static var defaultMaximumBlock: Int { 4096 }
+
+    let stereo: Bool
+    let urids: URIDs
+    let log: Log
+    let scheduler: WorkScheduler
+    var engine: PluginEngine
+    let problems: Problems
+    /// The worker's: problems counted but not logged yet (`Worker.logProblems`).
+    let heldProblems: HeldProblems
+    /// The control port's buffer size (buf-size:sequenceSize), else a sane limit.
+    let sequenceCapacity: Int
+    let maximumBlock: Int
+
+    var control: UnsafeRawPointer?
+    var notify: UnsafeMutableRawPointer?
+    var left: UnsafeMutablePointer<Float>?
+    var right: UnsafeMutablePointer<Float>?
+    /// The control ports (ControlPorts.count), and the value each had at the last run().
+    let controls: UnsafeMutablePointer<UnsafePointer<Float>?>
+    let lastControls: UnsafeMutablePointer<Float>
+    /// The problems message run() hands the worker.
+    let problemMessage: UnsafeMutableRawPointer
+    /// The worker's buffer for its answers (`WorkResponder`).
+    let responseScratch: UnsafeMutableRawPointer
+    /// The document file playing (NUL-terminated, `maximumPath` bytes), its length with the
+    /// NUL (0: none), and whether the next run() reports it on the notify port.
+    let filePath: UnsafeMutableRawPointer
+    var filePathLength = 0
+    var announceFile = false
+    /// The notify port's buffer size this run (header included), as the host gave it.
+    var notifyCapacity = 0
+
+    /// The host's features, checked; nil (with a message) when a required one is missing.
+    static func make(sampleRate: Double, stereo: Bool, features: UnsafePointer<UnsafePointer<LV2_Feature>?>?) -> UnsafeMutablePointer<Plugin>? {
+        var map: UnsafePointer<LV2_URID_Map>?
+        var logFeature: UnsafePointer<LV2_Log_Log>?
+        var schedule: UnsafePointer<LV2_Worker_Schedule>?
+        var options: UnsafePointer<LV2_Options_Option>?
+        var index = 0
+        while let features, let feature = features[index] {
+            index += 1
+            let uri = feature.pointee.URI
+            let data = feature.pointee.data
+            if toneshaper_lv2_equal(uri, "http://lv2plug.in/ns/ext/urid#map") != 0 {
+                map = data.map { UnsafePointer($0.assumingMemoryBound(to: LV2_URID_Map.self)) }
+            } else if toneshaper_lv2_equal(uri, "http://lv2plug.in/ns/ext/log#log") != 0 {
+                logFeature = data.map { UnsafePointer($0.assumingMemoryBound(to: LV2_Log_Log.self)) }
+            } else if toneshaper_lv2_equal(uri, "http://lv2plug.in/ns/ext/worker#schedule") != 0 {
+                schedule = data.map { UnsafePointer($0.assumingMemoryBound(to: LV2_Worker_Schedule.self)) }
+            } else if toneshaper_lv2_equal(uri, "http://lv2plug.in/ns/ext/options#options") != 0 {
+                options = data.map { UnsafePointer($0.assumingMemoryBound(to: LV2_Options_Option.self)) }
+            }
+        }
+        guard let map else {
+            logWithoutHost("the host offers no urid:map, which the plugin requires; not instantiated")
+            return nil
+        }
+        let urids = URIDs(map: map)
+        let log = Log(feature: logFeature, error: urids.logError, warning: urids.logWarning, note: urids.logNote)
+        guard sampleRate > 0, sampleRate.isFinite else {
+            log.write(.error, "the sample rate is not a positive number; not instantiated")
+            return nil
+        }
+        if schedule == nil {
+            log.write(
+                .warning,
+                "the host offers no worker:schedule: the plugin plays, but refuses changes that need a new plan, document files and states it must rebuild off the audio thread"
+            )
+        }
+
+        var maximumBlock = defaultMaximumBlock
+        var sequenceCapacity = AtomSequenceReader.defaultCapacity
+        var option = options
+        while let current = option, current.pointee.key != 0 {
+            let o = current.pointee
+            if o.type == urids.atomInt, o.size == 4, let value = o.value?.loadUnaligned(as: Int32.self), value > 0 {
+                if o.key == urids.maxBlockLength {
+                    maximumBlock = Int(value)
+                } else if o.key == urids.sequenceSize {
+                    sequenceCapacity = Int(value)
+                }
+            }
+            option = current + 1
+        }
+
+        let scratch = UnsafeMutableRawPointer.allocate(byteCount: maximumWorkMessage, alignment: 8)
+        let scheduler = WorkScheduler(feature: schedule, scratch: scratch, capacity: maximumWorkMessage)
+        let controls = UnsafeMutablePointer<UnsafePointer<Float>?>.allocate(capacity: ControlPorts.count)
+        controls.initialize(repeating: nil, count: ControlPorts.count)
+        let lastControls = UnsafeMutablePointer<Float>.allocate(capacity: ControlPorts.count)
+        for row in 0..<ControlPorts.count { (lastControls + row).initialize(to: ControlPorts.port(row: row).defaultValue) }
+        let plugin = UnsafeMutablePointer<Plugin>.allocate(capacity: 1)
+        plugin.initialize(
+            to: Plugin(
+                stereo: stereo, urids: urids, log: log, scheduler: scheduler,
+                engine: PluginEngine(sampleRate: sampleRate, maximumBlock: maximumBlock, scheduler: scheduler, log: log),
+                problems: Problems(), heldProblems: HeldProblems(), sequenceCapacity: sequenceCapacity, maximumBlock: maximumBlock,
+                control: nil, notify: nil, left: nil, right: nil, controls: controls, lastControls: lastControls,
+                problemMessage: .allocate(byteCount: Problem.count * 4, alignment: 8),
+                responseScratch: .allocate(byteCount: maximumWorkMessage, alignment: 8),
+                filePath: .allocate(byteCount: maximumPath, alignment: 8)))
+        return plugin
+    }
+
+    /// cleanup: frees everything make allocated.
+    static func destroy(_ plugin: UnsafeMutablePointer<Plugin>) {
+        // What the worker held back (a repeated problem) is logged now rather than lost.
+        let held = plugin.pointee.heldProblems
+        for index in 0..<Problem.count where held.counts[index] != 0 {
+            if let problem = Problem(rawValue: index) { plugin.pointee.log.write(.warning, problem.message, count: held.counts[index]) }
+        }
+        plugin.pointee.engine.free()
+        plugin.pointee.problems.free()
+        plugin.pointee.heldProblems.free()
+        plugin.pointee.scheduler.scratch.deallocate()
+        plugin.pointee.controls.deallocate()
+        plugin.pointee.lastControls.deallocate()
+        plugin.pointee.problemMessage.deallocate()
+        plugin.pointee.responseScratch.deallocate()
+        plugin.pointee.filePath.deallocate()
+        plugin.deinitialize(count: 1)
+        plugin.deallocate()
+    }
+
+    mutating func connect(port: UInt32, to data: UnsafeMutableRawPointer?) {
+        switch port {
+        case ControlPorts.control: control = data.map { UnsafeRawPointer($0) }
+        case ControlPorts.notify: notify = data
+        case ControlPorts.first..<ControlPorts.first + UInt32(ControlPorts.count):
+            controls[Int(port - ControlPorts.first)] = data.map { UnsafePointer($0.assumingMemoryBound(to: Float.self)) }
+        case ControlPorts.audioOutput: left = data?.assumingMemoryBound(to: Float.self)
+        case ControlPorts.audioOutput + 1 where stereo: right = data?.assumingMemoryBound(to: Float.self)
+        default: break
+        }
+    }
+
+    /// The audio thread's one entry: controls at the block's start, then the events at
+    /// their frames with the sound rendered between them.
+    #if REALTIME_PROOF
+        @_noLocks @_noAllocation
+    #endif
+    mutating func run(frames: Int) {
+        guard let left, frames > 0 else { return }
+        readControls()
+        clearNotify()
+        var done = 0
+        if let control,
+            var reader = AtomSequenceReader(
+                buffer: control, capacity: sequenceCapacity, frames: frames, sequence: urids.atomSequence, frameTime: urids.atomFrameTime,
+                problems: problems)
+        {
+            while let event = reader.next(problems: problems) {
+                if event.frame > done {
+                    render(left + done, frames: event.frame - done)
+                    done = event.frame
+                }
+                handle(event)
+            }
+        }
+        if frames > done { render(left + done, frames: frames - done) }
+        if announceFile { writeFileToNotify() }
+        if stereo, let right { for i in 0..<frames { right[i] = left[i] } }
+        reportProblems()
+    }
+
+    /// The engine renders at most `maximumBlock` frames at a time.
+    #if REALTIME_PROOF
+        @_noLocks @_noAllocation
+    #endif
+    private mutating func render(_ output: UnsafeMutablePointer<Float>, frames: Int) {
+        var done = 0
+        while done < frames {
+            let slice = min(frames - done, maximumBlock)
+            engine.render(into: output + done, frames: slice)
+            done += slice
+        }
+    }
+
+    /// Every control port whose value changed, checked and handed to the engine.
+    #if REALTIME_PROOF
+        @_noLocks @_noAllocation
+    #endif
+    private mutating func readControls() {
+        for row in 0..<ControlPorts.count {
+            guard let port = controls[row] else { continue }
+            let value = port.pointee
+            // By bits: a port left at NaN is refused once, not at every run().
+            if value.bitPattern == lastControls[row].bitPattern { continue }
+            lastControls[row] = value
+            guard value.isFinite else {
+                problems.note(.controlNotFinite)
+                continue
+            }
+            let info = ControlPorts.port(row: row)
+            var checked = min(max(value, info.minimum), info.maximum)
+            switch info.kind {
+            case .real: break
+            case .integer, .choice, .terms: checked = checked.rounded()
+            case .toggle: checked = checked > 0.5 ? 1 : 0
+            }
+            engine.setControl(row: row, value: Double(checked))
+        }
+    }
+
+    /// The notify port holds an empty sequence unless the engine writes replies.
+    #if REALTIME_PROOF
+        @_noLocks @_noAllocation
+    #endif
+    private mutating func clearNotify() {
+        notifyCapacity = 0
+        guard let notify else { return }
+        // The host sets the atom's size to the room it has after the header.
+        let capacity = Int(notify.loadUnaligned(as: UInt32.self))
+        guard capacity >= MemoryLayout<LV2_Atom_Sequence_Body>.size else { return }
+        notifyCapacity = 8 + capacity
+        notify.storeBytes(of: UInt32(MemoryLayout<LV2_Atom_Sequence_Body>.size), as: UInt32.self)
+        notify.storeBytes(of: urids.atomSequence, toByteOffset: 4, as: UInt32.self)
+        notify.storeBytes(of: UInt32(0), toByteOffset: 8, as: UInt32.self)
+        notify.storeBytes(of: UInt32(0), toByteOffset: 12, as: UInt32.self)
+    }
+
+    #if REALTIME_PROOF
+        @_noLocks @_noAllocation
+    #endif
+    private mutating func handle(_ event: AtomEvent) {
+        if event.type == urids.midiEvent {
+            handleMIDI(event)
+        } else if event.type == urids.atomObject || event.type == urids.atomBlank {
+            handleObject(event)
+        } else {
+            problems.note(.unknownEventType)
+        }
+    }
+
+    #if REALTIME_PROOF
+        @_noLocks @_noAllocation
+    #endif
+    private mutating func handleMIDI(_ event: AtomEvent) {
+        let bytes = event.body
+        guard bytes.count > 0 else {
+            problems.note(.midiWrongLength)
+            return
+        }
+        let status = bytes[0]
+        if status == 0xF0 { return }  // system exclusive: nothing here takes it
+        let length = midiMessageLength(status: status)
+        guard length != 0, length == bytes.count else {
+            problems.note(.midiWrongLength)
+            return
+        }
+        for i in 1..<max(length, 1) where bytes[i] >= 0x80 {
+            problems.note(.midiWrongLength)
+            return
+        }
+        engine.handleMIDI(frame: event.frame, bytes: bytes)
+    }
+
+    /// patch:Set of urn:toneshaper:file with an atom:Path: the worker loads the file.
+    #if REALTIME_PROOF
+        @_noLocks @_noAllocation
+    #endif
+    private mutating func handleObject(_ event: AtomEvent) {
+        guard let object = AtomObject(event.body) else {
+            problems.note(.unknownObject)
+            return
+        }
+        // patch:Get: the file playing, if any, goes out on the notify port. Other objects a
+        // host sends (time:Position, patch:Put) are not for this plugin: ignored, not refused.
+        if object.otype == urids.patchGet {
+            announceFile = filePathLength > 0
+            return
+        }
+        guard object.otype == urids.patchSet else { return }
+        guard let property = object.property(urids.patchProperty), property.type == urids.atomURID, property.body.count >= 4,
+            let propertyBase = property.body.baseAddress
+        else {
+            problems.note(.patchSetWithoutProperty)
+            return
+        }
+        guard propertyBase.loadUnaligned(as: UInt32.self) == urids.file else {
+            problems.note(.patchSetUnknownProperty)
+            return
+        }
+        guard let value = object.property(urids.patchValue) else {
+            problems.note(.patchSetWithoutValue)
+            return
+        }
+        guard value.type == urids.atomPath else {
+            problems.note(.patchSetValueNotAPath)
+            return
+        }
+        let path = value.body
+        guard path.count >= 2, path.count <= Plugin.maximumPath, path[path.count - 1] == 0, path[0] != 0 else {
+            problems.note(.pathTooLong)
+            return
+        }
+        if !scheduler.schedule(.loadFile, path) { problems.note(.workQueueFull) }
+    }
+
+    /// On the audio thread (work_response): the engine took the file at `path`.
+    #if REALTIME_PROOF
+        @_noLocks @_noAllocation
+    #endif
+    mutating func fileAccepted(_ path: UnsafeRawBufferPointer) {
+        guard let source = path.baseAddress, path.count >= 2, path.count <= Plugin.maximumPath, path[path.count - 1] == 0 else { return }
+        filePath.copyMemory(from: source, byteCount: path.count)
+        filePathLength = path.count
+        announceFile = true
+    }
+
+    /// A patch:Set of urn:toneshaper:file with the file playing, at frame 0 of the notify
+    /// port's sequence (when it has room; else at the next run()).
+    #if REALTIME_PROOF
+        @_noLocks @_noAllocation
+    #endif
+    private mutating func writeFileToNotify() {
+        guard let notify, filePathLength > 0 else { return }
+        let paddedPath = (filePathLength + 7) & ~7
+        let objectSize = 8 + (16 + 8) + (16 + paddedPath)  // id, otype; patch:property; patch:value
+        let eventSize = 16 + objectSize  // frames, size, type
+        let sequenceSize = Int(notify.loadUnaligned(as: UInt32.self))  // what clearNotify wrote
+        let capacity = notifyCapacity
+        guard sequenceSize >= 8, 8 + sequenceSize + eventSize <= capacity else { return }
+        let event = notify + 8 + sequenceSize
+        event.storeBytes(of: Int64(0), as: Int64.self)
+        event.storeBytes(of: UInt32(objectSize), toByteOffset: 8, as: UInt32.self)
+        event.storeBytes(of: urids.atomObject, toByteOffset: 12, as: UInt32.self)
+        let object = event + 16
+        object.storeBytes(of: UInt32(0), as: UInt32.self)
+        object.storeBytes(of: urids.patchSet, toByteOffset: 4, as: UInt32.self)
+        let property = object + 8
+        property.storeBytes(of: urids.patchProperty, as: UInt32.self)
+        property.storeBytes(of: UInt32(0), toByteOffset: 4, as: UInt32.self)
+        property.storeBytes(of: UInt32(4), toByteOffset: 8, as: UInt32.self)
+        property.storeBytes(of: urids.atomURID, toByteOffset: 12, as: UInt32.self)
+        property.storeBytes(of: urids.file, toByteOffset: 16, as: UInt32.self)
+        property.storeBytes(of: UInt32(0), toByteOffset: 20, as: UInt32.self)
+        let value = property + 24
+        value.storeBytes(of: urids.patchValue, as: UInt32.self)
+        value.storeBytes(of: UInt32(0), toByteOffset: 4, as: UInt32.self)
+        value.storeBytes(of: UInt32(filePathLength), toByteOffset: 8, as: UInt32.self)
+        value.storeBytes(of: urids.atomPath, toByteOffset: 12, as: UInt32.self)
+        (value + 16).copyMemory(from: filePath, byteCount: filePathLength)
+        (value + 16 + filePathLength).initializeMemory(as: UInt8.self, repeating: 0, count: paddedPath - filePathLength)
+        notify.storeBytes(of: UInt32(sequenceSize + eventSize), as: UInt32.self)
+        announceFile = false
+    }
+
+    /// At most one message a run: the counts, for the worker to log.
+    #if REALTIME_PROOF
+        @_noLocks @_noAllocation
+    #endif
+    private func reportProblems() {
+        guard problems.any() else { return }
+        problemMessage.copyMemory(from: problems.counts, byteCount: Problem.count * 4)
+        if scheduler.schedule(.problems, UnsafeRawBufferPointer(start: problemMessage, count: Problem.count * 4)) {
+            problems.clear()
+        }
+    }
+}

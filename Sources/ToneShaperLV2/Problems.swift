@@ -1,0 +1,95 @@
+/// What run() refuses. It never logs (log:log is not for the audio thread): it counts each
+/// kind, and at the end of the run, when any was counted, hands the counts to the worker in
+/// one message, which logs one line per kind (`Worker.logProblems`). So a host that floods
+/// the plugin with bad events gets at most one message per run() queued, and the sound goes
+/// on. Counts that could not be queued (the worker's queue full) wait for the next run.
+enum Problem: Int, CaseIterable {
+    case eventPastSequence
+    case sequenceLongerThanBuffer
+    case sequenceNotASequence
+    case sequenceTimeUnit
+    case eventFrameOutOfOrder
+    case unknownEventType
+    case midiWrongLength
+    case unknownObject
+    case patchSetWithoutProperty
+    case patchSetWithoutValue
+    case patchSetUnknownProperty
+    case patchSetValueNotAPath
+    case pathTooLong
+    case controlNotFinite
+    case workQueueFull
+
+    static var count: Int { workQueueFull.rawValue + 1 }
+
+    var message: StaticString {
+        switch self {
+        case .eventPastSequence: return "refused an event that runs past the end of its sequence (the rest of the sequence was skipped)"
+        case .sequenceLongerThanBuffer: return "refused a control sequence whose size is larger than the port's buffer"
+        case .sequenceNotASequence: return "refused a control port buffer that is not an atom:Sequence"
+        case .sequenceTimeUnit: return "refused a sequence in beat time (only frame time is supported)"
+        case .eventFrameOutOfOrder: return "an event's frame was outside the block or before the previous one; it was played at the nearest frame"
+        case .unknownEventType: return "ignored an event of an unknown atom type"
+        case .midiWrongLength: return "refused a MIDI event whose length does not match its status byte"
+        case .unknownObject: return "refused an atom:Object too short to hold its id and type"
+        case .patchSetWithoutProperty: return "refused a patch:Set without a patch:property URID"
+        case .patchSetWithoutValue: return "refused a patch:Set without a patch:value"
+        case .patchSetUnknownProperty: return "refused a patch:Set of a property the plugin does not have"
+        case .patchSetValueNotAPath: return "refused a patch:Set of the document file whose value is not an atom:Path"
+        case .pathTooLong: return "refused a document path that is empty, not terminated or longer than 4096 bytes"
+        case .controlNotFinite: return "ignored a control port value that is not a finite number"
+        case .workQueueFull: return "the host's worker queue was full; a request was dropped"
+        }
+    }
+}
+
+/// Per-kind counts, in memory allocated in instantiate.
+struct Problems {
+    let counts: UnsafeMutablePointer<UInt32>
+
+    init() {
+        counts = .allocate(capacity: Problem.count)
+        counts.initialize(repeating: 0, count: Problem.count)
+    }
+
+    func free() { counts.deallocate() }
+
+    #if REALTIME_PROOF
+        @_noLocks @_noAllocation
+    #endif
+    @inline(__always)
+    func note(_ problem: Problem) {
+        counts[problem.rawValue] &+= 1
+    }
+
+    #if REALTIME_PROOF
+        @_noLocks @_noAllocation
+    #endif
+    func any() -> Bool {
+        for i in 0..<Problem.count where counts[i] != 0 { return true }
+        return false
+    }
+
+    #if REALTIME_PROOF
+        @_noLocks @_noAllocation
+    #endif
+    func clear() { counts.update(repeating: 0, count: Problem.count) }
+}
+
+/// The worker's side: counts not logged yet, and when each kind was last logged.
+struct HeldProblems {
+    let counts: UnsafeMutablePointer<UInt32>
+    let lastLogged: UnsafeMutablePointer<Double>
+
+    init() {
+        counts = .allocate(capacity: Problem.count)
+        counts.initialize(repeating: 0, count: Problem.count)
+        lastLogged = .allocate(capacity: Problem.count)
+        lastLogged.initialize(repeating: -.infinity, count: Problem.count)
+    }
+
+    func free() {
+        counts.deallocate()
+        lastLogged.deallocate()
+    }
+}

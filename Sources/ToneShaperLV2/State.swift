@@ -1,0 +1,61 @@
+import CLV2
+
+/// The state interface (state:interface): the whole document as one atom:String property,
+/// `urn:toneshaper:document`.
+enum State {
+    static let save:
+        @convention(c) (
+            LV2_Handle?, LV2_State_Store_Function?, LV2_State_Handle?, UInt32, UnsafePointer<UnsafePointer<LV2_Feature>?>?
+        ) -> LV2_State_Status = { instance, store, handle, _, _ in
+            guard let instance, let store else { return LV2_STATE_ERR_UNKNOWN }
+            let plugin = instance.assumingMemoryBound(to: Plugin.self)
+            guard let json = plugin.pointee.engine.documentForSaving(), let source = json.baseAddress, json.count > 0 else {
+                return LV2_STATE_SUCCESS
+            }
+            guard json.count < Plugin.maximumDocumentSize else {
+                plugin.pointee.log.write(.error, "the document is larger than 16 MB; not saved")
+                return LV2_STATE_ERR_UNKNOWN
+            }
+            // An atom:String carries its NUL.
+            let text = UnsafeMutableRawPointer.allocate(byteCount: json.count + 1, alignment: 8)
+            defer { text.deallocate() }
+            text.copyMemory(from: source, byteCount: json.count)
+            text.storeBytes(of: UInt8(0), toByteOffset: json.count, as: UInt8.self)
+            let flags = UInt32(LV2_STATE_IS_POD.rawValue | LV2_STATE_IS_PORTABLE.rawValue)
+            return store(handle, plugin.pointee.urids.document, text, json.count + 1, plugin.pointee.urids.atomString, flags)
+        }
+
+    static let restore:
+        @convention(c) (
+            LV2_Handle?, LV2_State_Retrieve_Function?, LV2_State_Handle?, UInt32, UnsafePointer<UnsafePointer<LV2_Feature>?>?
+        ) -> LV2_State_Status = { instance, retrieve, handle, _, _ in
+            guard let instance, let retrieve else { return LV2_STATE_ERR_UNKNOWN }
+            let plugin = instance.assumingMemoryBound(to: Plugin.self)
+            let log = plugin.pointee.log
+            var size = 0
+            var type: UInt32 = 0
+            var flags: UInt32 = 0
+            guard let value = retrieve(handle, plugin.pointee.urids.document, &size, &type, &flags) else {
+                log.write(.note, "the state holds no document; the sound is unchanged")
+                return LV2_STATE_ERR_NO_PROPERTY
+            }
+            guard type == plugin.pointee.urids.atomString else {
+                log.write(.error, "the state's document is not an atom:String; the sound is unchanged")
+                return LV2_STATE_ERR_BAD_TYPE
+            }
+            guard size > 1 else {
+                log.write(.error, "the state's document is empty; the sound is unchanged")
+                return LV2_STATE_ERR_UNKNOWN
+            }
+            guard size <= Plugin.maximumDocumentSize else {
+                log.write(.error, "the state's document is larger than 16 MB; the sound is unchanged")
+                return LV2_STATE_ERR_UNKNOWN
+            }
+            guard value.load(fromByteOffset: size - 1, as: UInt8.self) == 0 else {
+                log.write(.error, "the state's document does not end with its NUL (truncated?); the sound is unchanged")
+                return LV2_STATE_ERR_UNKNOWN
+            }
+            let accepted = plugin.pointee.engine.restore(json: UnsafeRawBufferPointer(start: value, count: size - 1))
+            return accepted ? LV2_STATE_SUCCESS : LV2_STATE_ERR_UNKNOWN
+        }
+}

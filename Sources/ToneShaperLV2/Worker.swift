@@ -1,0 +1,154 @@
+import CLV2
+
+/// The kinds of message the plugin gives the host's worker (the first 4 bytes).
+enum WorkKind: UInt32 {
+    /// The problems run() counted (`Problem.count` UInt32 counts after the kind).
+    case problems = 1
+    /// Load a document file (its path, NUL-terminated, after the kind).
+    case loadFile = 2
+    /// The engine's own request (its bytes after the kind): `PluginEngine.work`.
+    case engine = 3
+}
+
+/// worker:schedule, as run() uses it: a message of a kind and a payload, copied by the host.
+/// Assembled in a buffer allocated in instantiate (`Plugin.maximumWorkMessage` bytes).
+struct WorkScheduler {
+    /// nil when the host has no worker: every request is refused.
+    let feature: UnsafePointer<LV2_Worker_Schedule>?
+    let scratch: UnsafeMutableRawPointer
+    let capacity: Int
+
+    /// Queues `payload` for the worker; false when it is too large or the host's queue is full.
+    #if REALTIME_PROOF
+        @_noLocks @_noAllocation
+    #endif
+    func schedule(_ kind: WorkKind, _ payload: UnsafeRawBufferPointer) -> Bool {
+        guard let feature, payload.count <= capacity - 4 else { return false }
+        scratch.storeBytes(of: kind.rawValue, as: UInt32.self)
+        if let source = payload.baseAddress, payload.count > 0 {
+            (scratch + 4).copyMemory(from: source, byteCount: payload.count)
+        }
+        let size = UInt32(4 + payload.count)
+        let scratch = self.scratch
+        var status = LV2_WORKER_SUCCESS
+        // The host's schedule_work is for the audio thread by the worker spec.
+        _unsafePerformance { status = feature.pointee.schedule_work(feature.pointee.handle, size, scratch) }
+        return status == LV2_WORKER_SUCCESS
+    }
+}
+
+/// The kinds of answer the worker gives run() (the first 4 bytes).
+enum ResponseKind: UInt32 {
+    /// The engine's own answer (its bytes after the kind): `PluginEngine.workResponse`.
+    case engine = 1
+    /// The engine took a document file: its path (NUL-terminated) after the kind, for the
+    /// notify port's patch:Set.
+    case fileAccepted = 2
+}
+
+/// The worker's respond function: an answer of a kind, assembled in the worker's own
+/// buffer (`Plugin.maximumWorkMessage` bytes, allocated in instantiate; one work() at a time).
+struct WorkResponder {
+    let respond: LV2_Worker_Respond_Function
+    let handle: LV2_Worker_Respond_Handle?
+    let scratch: UnsafeMutableRawPointer
+
+    /// The engine's answer, for `PluginEngine.workResponse` on the audio thread; false when
+    /// it is larger than `Plugin.maximumWorkMessage - 4` bytes (send a pointer) or refused.
+    func respond(_ bytes: UnsafeRawBufferPointer) -> Bool { respond(.engine, bytes) }
+
+    func respond(_ kind: ResponseKind, _ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard bytes.count <= Plugin.maximumWorkMessage - 4 else { return false }
+        scratch.storeBytes(of: kind.rawValue, as: UInt32.self)
+        if let source = bytes.baseAddress, bytes.count > 0 { (scratch + 4).copyMemory(from: source, byteCount: bytes.count) }
+        return respond(handle, UInt32(4 + bytes.count), scratch) == LV2_WORKER_SUCCESS
+    }
+}
+
+/// The worker interface (work:interface), handed out by extension_data.
+enum Worker {
+    static let work:
+        @convention(c) (
+            LV2_Handle?, LV2_Worker_Respond_Function?, LV2_Worker_Respond_Handle?, UInt32, UnsafeRawPointer?
+        ) -> LV2_Worker_Status = { instance, respond, respondHandle, size, data in
+            guard let instance, let respond, let data, size >= 4 else { return LV2_WORKER_ERR_UNKNOWN }
+            let plugin = instance.assumingMemoryBound(to: Plugin.self)
+            let kind = data.loadUnaligned(as: UInt32.self)
+            let payload = UnsafeRawBufferPointer(start: data + 4, count: Int(size) - 4)
+            let responder = WorkResponder(respond: respond, handle: respondHandle, scratch: plugin.pointee.responseScratch)
+            switch WorkKind(rawValue: kind) {
+            case .problems:
+                logProblems(payload, plugin: plugin)
+            case .loadFile:
+                loadFile(payload, plugin: plugin, responder: responder)
+            case .engine:
+                plugin.pointee.engine.work(payload, responder: responder)
+            case nil:
+                plugin.pointee.log.write(.error, "the worker was given a message of an unknown kind; ignored")
+                return LV2_WORKER_ERR_UNKNOWN
+            }
+            return LV2_WORKER_SUCCESS
+        }
+
+    static let workResponse: @convention(c) (LV2_Handle?, UInt32, UnsafeRawPointer?) -> LV2_Worker_Status = { instance, size, body in
+        guard let instance else { return LV2_WORKER_ERR_UNKNOWN }
+        let plugin = instance.assumingMemoryBound(to: Plugin.self)
+        guard let body, size >= 4 else { return LV2_WORKER_ERR_UNKNOWN }
+        let payload = UnsafeRawBufferPointer(start: body + 4, count: Int(size) - 4)
+        switch ResponseKind(rawValue: body.loadUnaligned(as: UInt32.self)) {
+        case .engine: plugin.pointee.engine.workResponse(payload)
+        case .fileAccepted: plugin.pointee.fileAccepted(payload)
+        case nil: return LV2_WORKER_ERR_UNKNOWN
+        }
+        return LV2_WORKER_SUCCESS
+    }
+
+    static let endRun: @convention(c) (LV2_Handle?) -> LV2_Worker_Status = { instance in
+        guard let instance else { return LV2_WORKER_ERR_UNKNOWN }
+        instance.assumingMemoryBound(to: Plugin.self).pointee.engine.endRun()
+        return LV2_WORKER_SUCCESS
+    }
+
+    /// One log line per kind of problem run() counted; a kind logged less than a second ago
+    /// is held back and counted into its next line, so a host that sends the same bad input
+    /// every block gets a line a second, with the count.
+    static func logProblems(_ payload: UnsafeRawBufferPointer, plugin: UnsafeMutablePointer<Plugin>) {
+        guard payload.count == Problem.count * 4, let base = payload.baseAddress else { return }
+        let now = toneshaper_lv2_monotonic_seconds()
+        let held = plugin.pointee.heldProblems
+        for index in 0..<Problem.count {
+            held.counts[index] &+= base.loadUnaligned(fromByteOffset: index * 4, as: UInt32.self)
+            guard held.counts[index] != 0, now - held.lastLogged[index] >= 1, let problem = Problem(rawValue: index) else { continue }
+            plugin.pointee.log.write(.warning, problem.message, count: held.counts[index])
+            held.counts[index] = 0
+            held.lastLogged[index] = now
+        }
+    }
+
+    /// Reads a document file for a patch:Set of urn:toneshaper:file and hands it to the engine.
+    static func loadFile(_ payload: UnsafeRawBufferPointer, plugin: UnsafeMutablePointer<Plugin>, responder: WorkResponder) {
+        let log = plugin.pointee.log
+        guard let base = payload.baseAddress, payload.count >= 2, payload.last == 0 else {
+            log.write(.error, "a document path reached the worker without its NUL; ignored")
+            return
+        }
+        let path = base.assumingMemoryBound(to: CChar.self)
+        var size = 0
+        var status: Int32 = 0
+        guard let bytes = toneshaper_lv2_read_file(path, Plugin.maximumDocumentSize, &size, &status) else {
+            switch Int(status) {
+            case Int(TONESHAPER_LV2_FILE_MISSING):
+                log.write(.error, "the document file cannot be opened (missing, or not readable); the sound is unchanged")
+            case Int(TONESHAPER_LV2_FILE_TOO_LARGE): log.write(.error, "the document file is larger than 16 MB; the sound is unchanged")
+            case Int(TONESHAPER_LV2_FILE_EMPTY): log.write(.error, "the document file is empty; the sound is unchanged")
+            default: log.write(.error, "the document file could not be read; the sound is unchanged")
+            }
+            return
+        }
+        defer { toneshaper_lv2_free(bytes) }
+        if plugin.pointee.engine.load(document: UnsafeRawBufferPointer(start: bytes, count: size), path: path, responder: responder) {
+            // After the engine's own answers: the notify port then says which file plays.
+            _ = responder.respond(.fileAccepted, payload)
+        }
+    }
+}

@@ -1,0 +1,914 @@
+// lv2host: the project's own small LV2 host for tests (no lilv). It loads a plugin's shared
+// object with dlopen, finds a descriptor by URI, offers urid:map/unmap, log:log (to standard
+// error, counted), worker:schedule (work() synchronously after each run(), or with
+// --threaded-worker on a thread of its own, concurrently with run(); then work_response()
+// and end_run() after run(), as the worker spec says), options (sample rate, block lengths, sequence
+// size) and buf-size:boundedBlockLength; saves state to a file and restores it into a new
+// instance; plays a script of notes, control changes and file loads; sends hostile inputs
+// on request; writes the output as raw float32 and reports samples that are not finite or
+// beyond 1.
+//
+//   cc -O1 -g -o lv2host Tests/LV2Host/lv2host.c -ldl -lm -lpthread
+//   lv2host --so PATH --uri URI [--ttl PATH] [--rate 48000] [--block 256] --frames N
+//           [--note FRAME:NOTE:VEL[:OFFFRAME]]... [--set SYMBOL=VALUE@FRAME]...
+//           [--load-file PATH@FRAME]... [--save-state FILE] [--restore-state FILE]
+//           [--hostile KIND]... [--without FEATURE]... [--seq-size BYTES]
+//           [--second-so PATH] [--instances 2] [--threaded-worker] [--out FILE]
+//
+// The control ports are read from the bundle's toneshaper.ttl (next to the .so unless
+// --ttl says otherwise): their indices, symbols and defaults.
+//
+// Exit status: 0 fine; 2 a sample not finite or beyond 1 (or stereo channels that differ,
+// or two instances that differ); 3 usage or I/O error; 4 the plugin refused to instantiate;
+// a crash kills the process with its signal.
+//
+// The report on standard output, one "key: value" a line: frames, peak, nonfinite,
+// out_of_range, log_messages, log_errors, worker_requests, worker_refused, first_sound
+// (the first frame above 1e-4, or -1), state_properties, stereo_differ, instances_differ,
+// notify_events, notify_malformed (a notify sequence that runs past its buffer: exit 2),
+// notify_path (the last patch:Set of urn:toneshaper:file the plugin sent).
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <pthread.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <lv2/atom/atom.h>
+#include <lv2/buf-size/buf-size.h>
+#include <lv2/core/lv2.h>
+#include <lv2/log/log.h>
+#include <lv2/midi/midi.h>
+#include <lv2/options/options.h>
+#include <lv2/parameters/parameters.h>
+#include <lv2/patch/patch.h>
+#include <lv2/state/state.h>
+#include <lv2/urid/urid.h>
+#include <lv2/worker/worker.h>
+
+static void die(const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "lv2host: ");
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, "\n");
+    va_end(ap);
+    exit(3);
+}
+
+// ---- urid:map / unmap ---------------------------------------------------------------
+
+static char **uris;
+static size_t uri_count;
+
+static LV2_URID map_uri(LV2_URID_Map_Handle handle, const char *uri) {
+    (void)handle;
+    for (size_t i = 0; i < uri_count; i++)
+        if (strcmp(uris[i], uri) == 0) return (LV2_URID)(i + 1);
+    uris = realloc(uris, (uri_count + 1) * sizeof *uris);
+    uris[uri_count] = strdup(uri);
+    return (LV2_URID)++uri_count;
+}
+
+static const char *unmap_uri(LV2_URID_Unmap_Handle handle, LV2_URID urid) {
+    (void)handle;
+    return urid >= 1 && urid <= uri_count ? uris[urid - 1] : NULL;
+}
+
+static LV2_URID urid(const char *uri) { return map_uri(NULL, uri); }
+
+// ---- log:log --------------------------------------------------------------------------
+
+static int log_messages, log_errors;
+
+static int log_vprintf(LV2_Log_Handle handle, LV2_URID type, const char *fmt, va_list ap) {
+    (void)handle;
+    // The worker thread logs too.
+    __atomic_fetch_add(&log_messages, 1, __ATOMIC_RELAXED);
+    if (type == urid(LV2_LOG__Error)) __atomic_fetch_add(&log_errors, 1, __ATOMIC_RELAXED);
+    const char *name = unmap_uri(NULL, type);
+    const char *hash = name ? strrchr(name, '#') : NULL;
+    fprintf(stderr, "lv2host: plugin log [%s]: ", hash ? hash + 1 : "?");
+    return vfprintf(stderr, fmt, ap);
+}
+
+static int log_printf(LV2_Log_Handle handle, LV2_URID type, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    int n = log_vprintf(handle, type, fmt, ap);
+    va_end(ap);
+    return n;
+}
+
+// ---- worker ---------------------------------------------------------------------------
+
+// A queue of messages, copied (the plugin's buffer is its own again when schedule returns).
+#define QUEUE_SLOTS 64
+#define QUEUE_MESSAGE 65536
+typedef struct {
+    uint32_t count;
+    uint32_t sizes[QUEUE_SLOTS];
+    unsigned char *data[QUEUE_SLOTS];
+} Queue;
+
+static int queue_push(Queue *q, uint32_t size, const void *data) {
+    if (q->count == QUEUE_SLOTS || size > QUEUE_MESSAGE) return 0;
+    q->data[q->count] = malloc(size ? size : 1);
+    memcpy(q->data[q->count], data, size);
+    q->sizes[q->count++] = size;
+    return 1;
+}
+
+static void queue_clear(Queue *q) {
+    for (uint32_t i = 0; i < q->count; i++) free(q->data[i]);
+    q->count = 0;
+}
+
+typedef struct Instance Instance;
+struct Instance {
+    const LV2_Descriptor *descriptor;
+    LV2_Handle handle;
+    const LV2_Worker_Interface *worker;
+    const LV2_State_Interface *state;
+    Queue requests, responses;
+    int worker_requests, worker_refused;
+    float *left, *right;
+    // --threaded-worker: work() runs on a thread of its own, concurrently with run(), as
+    // real hosts do; the queues are then shared under the lock.
+    int threaded, stopping;
+    pthread_t thread;
+    pthread_mutex_t lock;
+    pthread_cond_t wake;
+};
+
+// (A test host: the threaded worker's lock is taken on the audio thread too, briefly.)
+static LV2_Worker_Status schedule_work(LV2_Worker_Schedule_Handle handle, uint32_t size, const void *data) {
+    Instance *instance = handle;
+    if (instance->threaded) pthread_mutex_lock(&instance->lock);
+    instance->worker_requests++;
+    int queued = queue_push(&instance->requests, size, data);
+    if (!queued) instance->worker_refused++;
+    if (instance->threaded) {
+        pthread_cond_signal(&instance->wake);
+        pthread_mutex_unlock(&instance->lock);
+    }
+    return queued ? LV2_WORKER_SUCCESS : LV2_WORKER_ERR_NO_SPACE;
+}
+
+static LV2_Worker_Status respond(LV2_Worker_Respond_Handle handle, uint32_t size, const void *data) {
+    Instance *instance = handle;
+    if (instance->threaded) pthread_mutex_lock(&instance->lock);
+    int queued = queue_push(&instance->responses, size, data);
+    if (instance->threaded) pthread_mutex_unlock(&instance->lock);
+    return queued ? LV2_WORKER_SUCCESS : LV2_WORKER_ERR_NO_SPACE;
+}
+
+static Queue take(Instance *instance, Queue *queue) {
+    if (instance->threaded) pthread_mutex_lock(&instance->lock);
+    Queue taken = *queue;
+    memset(queue, 0, sizeof *queue);
+    if (instance->threaded) pthread_mutex_unlock(&instance->lock);
+    return taken;
+}
+
+static void do_work(Instance *instance) {
+    Queue requests = take(instance, &instance->requests);
+    for (uint32_t i = 0; i < requests.count; i++)
+        instance->worker->work(instance->handle, respond, instance, requests.sizes[i], requests.data[i]);
+    queue_clear(&requests);
+}
+
+static void *worker_thread(void *argument) {
+    Instance *instance = argument;
+    pthread_mutex_lock(&instance->lock);
+    while (!instance->stopping) {
+        if (instance->requests.count == 0) {
+            pthread_cond_wait(&instance->wake, &instance->lock);
+            continue;
+        }
+        pthread_mutex_unlock(&instance->lock);
+        do_work(instance);
+        pthread_mutex_lock(&instance->lock);
+    }
+    pthread_mutex_unlock(&instance->lock);
+    return NULL;
+}
+
+static void start_worker_thread(Instance *instance) {
+    instance->threaded = 1;
+    pthread_mutex_init(&instance->lock, NULL);
+    pthread_cond_init(&instance->wake, NULL);
+    if (pthread_create(&instance->thread, NULL, worker_thread, instance) != 0) die("cannot start the worker thread");
+}
+
+// The rest of the work, then the thread stopped (before cleanup).
+static void stop_worker_thread(Instance *instance) {
+    if (!instance->threaded) return;
+    pthread_mutex_lock(&instance->lock);
+    instance->stopping = 1;
+    pthread_cond_signal(&instance->wake);
+    pthread_mutex_unlock(&instance->lock);
+    pthread_join(instance->thread, NULL);
+    instance->threaded = 0;
+    do_work(instance);
+}
+
+// After run(): the work (unless a thread does it), then the responses, then end_run.
+static void run_worker(Instance *instance) {
+    if (!instance->worker) return;
+    if (!instance->threaded) do_work(instance);
+    Queue responses = take(instance, &instance->responses);
+    for (uint32_t i = 0; i < responses.count; i++)
+        instance->worker->work_response(instance->handle, responses.sizes[i], responses.data[i]);
+    queue_clear(&responses);
+    if (instance->worker->end_run) instance->worker->end_run(instance->handle);
+}
+
+// ---- state ----------------------------------------------------------------------------
+
+typedef struct {
+    LV2_URID key, type;
+    uint32_t flags;
+    size_t size;
+    unsigned char *value;
+} Property;
+
+static Property properties[64];
+static int property_count;
+
+static LV2_State_Status store(LV2_State_Handle handle, uint32_t key, const void *value, size_t size, uint32_t type, uint32_t flags) {
+    (void)handle;
+    if (property_count == 64) return LV2_STATE_ERR_UNKNOWN;
+    Property *p = &properties[property_count++];
+    p->key = key;
+    p->type = type;
+    p->flags = flags;
+    p->size = size;
+    p->value = malloc(size ? size : 1);
+    memcpy(p->value, value, size);
+    return LV2_STATE_SUCCESS;
+}
+
+static const void *retrieve(LV2_State_Handle handle, uint32_t key, size_t *size, uint32_t *type, uint32_t *flags) {
+    (void)handle;
+    for (int i = 0; i < property_count; i++)
+        if (properties[i].key == key) {
+            *size = properties[i].size;
+            *type = properties[i].type;
+            *flags = properties[i].flags;
+            return properties[i].value;
+        }
+    return NULL;
+}
+
+// The file: per property a line "KEY-URI TYPE-URI FLAGS SIZE", then SIZE bytes and a newline.
+static void save_state_file(const char *path) {
+    FILE *f = fopen(path, "wb");
+    if (!f) die("cannot write %s", path);
+    for (int i = 0; i < property_count; i++) {
+        fprintf(f, "%s %s %u %zu\n", unmap_uri(NULL, properties[i].key), unmap_uri(NULL, properties[i].type), properties[i].flags,
+                properties[i].size);
+        fwrite(properties[i].value, 1, properties[i].size, f);
+        fputc('\n', f);
+    }
+    fclose(f);
+}
+
+static void load_state_file(const char *path) {
+    FILE *f = fopen(path, "rb");
+    if (!f) die("cannot read %s", path);
+    char key[1024], type[1024];
+    unsigned flags;
+    size_t size;
+    property_count = 0;
+    while (property_count < 64 && fscanf(f, "%1023s %1023s %u %zu", key, type, &flags, &size) == 4) {
+        fgetc(f);
+        Property *p = &properties[property_count++];
+        p->key = urid(key);
+        p->type = urid(type);
+        p->flags = flags;
+        p->size = size;
+        p->value = malloc(size ? size : 1);
+        if (fread(p->value, 1, size, f) != size) die("%s is truncated", path);
+        fgetc(f);
+    }
+    fclose(f);
+}
+
+// ---- the plugin's ports, from toneshaper.ttl -------------------------------------------
+
+typedef struct {
+    uint32_t index;
+    char symbol[64];
+    float value;
+} ControlPort;
+
+static ControlPort controls[256];
+static int control_count;
+static uint32_t first_audio;
+
+static void read_ports(const char *ttl) {
+    FILE *f = fopen(ttl, "rb");
+    if (!f) die("cannot read %s", ttl);
+    fseek(f, 0, SEEK_END);
+    long length = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *text = malloc((size_t)length + 1);
+    if (fread(text, 1, (size_t)length, f) != (size_t)length) die("cannot read %s", ttl);
+    text[length] = 0;
+    fclose(f);
+    // The generator writes each control port as "lv2:ControlPort ;" then lv2:index,
+    // lv2:symbol ... lv2:default: the first plugin's ports, up to an index seen before.
+    uint32_t highest = 0;
+    for (char *at = strstr(text, "lv2:ControlPort ;"); at; at = strstr(at + 1, "lv2:ControlPort ;")) {
+        ControlPort port = {0};
+        char *index = strstr(at, "lv2:index "), *symbol = strstr(at, "lv2:symbol \""), *def = strstr(at, "lv2:default ");
+        if (!index || !symbol || !def) die("%s: a control port without index, symbol or default", ttl);
+        port.index = (uint32_t)strtoul(index + 10, NULL, 10);
+        sscanf(symbol + 12, "%63[^\"]", port.symbol);
+        port.value = strtof(def + 12, NULL);
+        if (control_count && port.index <= controls[control_count - 1].index) break;
+        controls[control_count++] = port;
+        if (port.index > highest) highest = port.index;
+    }
+    if (!control_count) die("%s lists no control ports", ttl);
+    first_audio = highest + 1;
+    free(text);
+}
+
+static ControlPort *control_named(const char *symbol) {
+    for (int i = 0; i < control_count; i++)
+        if (strcmp(controls[i].symbol, symbol) == 0) return &controls[i];
+    die("no control port %s", symbol);
+    return NULL;
+}
+
+// ---- the script -----------------------------------------------------------------------
+
+typedef enum { NOTE_ON, NOTE_OFF, SET, LOAD, HOSTILE } Kind;
+typedef struct {
+    Kind kind;
+    long frame;
+    int note, velocity;
+    char symbol[64];
+    float value;
+    char path[1024];
+    char hostile[64];
+} Step;
+
+static Step steps[1024];
+static int step_count;
+
+static Step *add_step(Kind kind, long frame) {
+    if (step_count == 1024) die("too many steps");
+    Step *s = &steps[step_count++];
+    memset(s, 0, sizeof *s);
+    s->kind = kind;
+    s->frame = frame;
+    return s;
+}
+
+// ---- the input sequence ---------------------------------------------------------------
+
+typedef struct {
+    unsigned char *buffer;  // capacity bytes, 8-aligned
+    uint32_t capacity;
+} Sequence;
+
+static void sequence_clear(Sequence *s) {
+    LV2_Atom_Sequence *seq = (LV2_Atom_Sequence *)s->buffer;
+    seq->atom.type = urid(LV2_ATOM__Sequence);
+    seq->atom.size = sizeof(LV2_Atom_Sequence_Body);
+    seq->body.unit = 0;
+    seq->body.pad = 0;
+}
+
+// Appends an event of `size` body bytes; returns a pointer to the body, or NULL when full.
+static void *sequence_append(Sequence *s, int64_t frame, LV2_URID type, uint32_t size) {
+    LV2_Atom_Sequence *seq = (LV2_Atom_Sequence *)s->buffer;
+    uint32_t used = (uint32_t)sizeof(LV2_Atom) + seq->atom.size;
+    uint32_t need = (uint32_t)sizeof(LV2_Atom_Event) + ((size + 7u) & ~7u);
+    if (used + need > s->capacity) return NULL;
+    LV2_Atom_Event *event = (LV2_Atom_Event *)(s->buffer + used);
+    event->time.frames = frame;
+    event->body.type = type;
+    event->body.size = size;
+    seq->atom.size += need;
+    memset(event + 1, 0, (size + 7u) & ~7u);
+    return event + 1;
+}
+
+static void append_midi(Sequence *s, int64_t frame, const unsigned char *bytes, uint32_t size) {
+    void *body = sequence_append(s, frame, urid(LV2_MIDI__MidiEvent), size);
+    if (body) memcpy(body, bytes, size);
+}
+
+// A patch:Set object: property (0: none), then a value of type/size/bytes (type 0: none).
+static void append_patch_set(Sequence *s, int64_t frame, LV2_URID property, LV2_URID value_type, const void *value, uint32_t value_size) {
+    uint32_t size = sizeof(LV2_Atom_Object_Body);
+    if (property) size += sizeof(LV2_Atom_Property_Body) + 8;
+    if (value_type) size += sizeof(LV2_Atom_Property_Body) + ((value_size + 7u) & ~7u);
+    unsigned char *body = sequence_append(s, frame, urid(LV2_ATOM__Object), size);
+    if (!body) return;
+    LV2_Atom_Object_Body *object = (LV2_Atom_Object_Body *)body;
+    object->id = 0;
+    object->otype = urid(LV2_PATCH__Set);
+    unsigned char *at = body + sizeof *object;
+    if (property) {
+        LV2_Atom_Property_Body *p = (LV2_Atom_Property_Body *)at;
+        p->key = urid(LV2_PATCH__property);
+        p->context = 0;
+        p->value.size = 4;
+        p->value.type = urid(LV2_ATOM__URID);
+        memcpy(p + 1, &property, 4);
+        at += sizeof *p + 8;
+    }
+    if (value_type) {
+        LV2_Atom_Property_Body *p = (LV2_Atom_Property_Body *)at;
+        p->key = urid(LV2_PATCH__value);
+        p->context = 0;
+        p->value.size = value_size;
+        p->value.type = value_type;
+        memcpy(p + 1, value, value_size);
+    }
+}
+
+static void append_path(Sequence *s, int64_t frame, const char *path) {
+    append_patch_set(s, frame, urid("urn:toneshaper:file"), urid(LV2_ATOM__Path), path, (uint32_t)strlen(path) + 1);
+}
+
+static char scratch_dir[256];
+
+static const char *scratch_file(const char *name, const char *content, size_t size) {
+    static char path[512];
+    snprintf(path, sizeof path, "%s/%s", scratch_dir, name);
+    FILE *f = fopen(path, "wb");
+    if (!f) die("cannot write %s", path);
+    fwrite(content, 1, size, f);
+    fclose(f);
+    return path;
+}
+
+// splitmix64: the random hostile input, the same for a seed everywhere.
+static uint64_t next_random(uint64_t *state) {
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+// The hostile inputs of the events kind, at `frame` of the block.
+static void append_hostile(Sequence *s, int64_t frame, const char *kind, uint32_t block) {
+    static const unsigned char five[5] = {0x90, 60, 100, 0, 0};
+    if (strcmp(kind, "event-past-end") == 0) {
+        unsigned char *body = sequence_append(s, frame, urid(LV2_MIDI__MidiEvent), 3);
+        if (body) {
+            memcpy(body, "\x90\x40\x64", 3);
+            ((LV2_Atom *)body - 1)->size = 100000;  // the event claims far more than the sequence holds
+        }
+    } else if (strcmp(kind, "event-header-cut") == 0) {
+        // The sequence ends 8 bytes into an event's header.
+        ((LV2_Atom_Sequence *)s->buffer)->atom.size += 8;
+    } else if (strcmp(kind, "sequence-too-long") == 0) {
+        ((LV2_Atom_Sequence *)s->buffer)->atom.size = s->capacity * 4;
+    } else if (strcmp(kind, "not-a-sequence") == 0) {
+        ((LV2_Atom_Sequence *)s->buffer)->atom.type = urid(LV2_ATOM__Int);
+    } else if (strcmp(kind, "beat-time") == 0) {
+        ((LV2_Atom_Sequence *)s->buffer)->body.unit = urid(LV2_ATOM__beatTime);
+        append_midi(s, frame, (const unsigned char *)"\x90\x45\x64", 3);
+    } else if (strcmp(kind, "frame-out-of-range") == 0) {
+        append_midi(s, (int64_t)block + 1000, (const unsigned char *)"\x90\x45\x64", 3);
+        append_midi(s, -5, (const unsigned char *)"\x80\x45\x00", 3);
+    } else if (strcmp(kind, "unknown-type") == 0) {
+        unsigned char *body = sequence_append(s, frame, urid("urn:lv2host:unknown-type"), 4);
+        if (body) memcpy(body, "abcd", 4);
+    } else if (strcmp(kind, "unknown-urid") == 0) {
+        unsigned char *body = sequence_append(s, frame, 987654, 4);
+        if (body) memcpy(body, "abcd", 4);
+        append_patch_set(s, frame, 987655, urid(LV2_ATOM__Path), "/tmp/x", 7);
+    } else if (strcmp(kind, "midi-0") == 0) {
+        sequence_append(s, frame, urid(LV2_MIDI__MidiEvent), 0);
+    } else if (strcmp(kind, "midi-5") == 0) {
+        append_midi(s, frame, five, 5);
+    } else if (strcmp(kind, "midi-data-high") == 0) {
+        append_midi(s, frame, (const unsigned char *)"\x90\xC5\x64", 3);
+    } else if (strcmp(kind, "set-no-property") == 0) {
+        append_patch_set(s, frame, 0, urid(LV2_ATOM__Path), "/tmp/x", 7);
+    } else if (strcmp(kind, "set-no-value") == 0) {
+        append_patch_set(s, frame, urid("urn:toneshaper:file"), 0, NULL, 0);
+    } else if (strcmp(kind, "set-wrong-type") == 0) {
+        int32_t v = 42;
+        append_patch_set(s, frame, urid("urn:toneshaper:file"), urid(LV2_ATOM__Int), &v, 4);
+    } else if (strcmp(kind, "set-path-no-nul") == 0) {
+        append_patch_set(s, frame, urid("urn:toneshaper:file"), urid(LV2_ATOM__Path), "/tmp/abcdefg", 8);
+    } else if (strcmp(kind, "missing-file") == 0) {
+        append_path(s, frame, "/nonexistent/toneshaper/missing.toneshaper");
+    } else if (strcmp(kind, "broken-file") == 0) {
+        append_path(s, frame, scratch_file("broken.toneshaper", "{\"duration\": 2, \"points\": [[0, 4", 33));
+    } else if (strcmp(kind, "empty-file") == 0) {
+        append_path(s, frame, scratch_file("empty.toneshaper", "", 0));
+    } else if (strcmp(kind, "directory-file") == 0) {
+        append_path(s, frame, scratch_dir);
+    } else if (strncmp(kind, "random", 6) == 0) {
+        // "random:SEED": events of random types (MIDI, objects, atoms of known and unknown
+        // types) with random sizes and bytes, objects whose properties lie about their
+        // sizes, and a sequence size anywhere up to the buffer's.
+        static uint64_t state;
+        if (!state) state = strtoull(kind[6] == ':' ? kind + 7 : "1", NULL, 10) * 0x9E3779B97F4A7C15ull + 1;
+        LV2_URID types[] = {urid(LV2_MIDI__MidiEvent), urid(LV2_ATOM__Object), urid(LV2_ATOM__Blank), urid(LV2_ATOM__Int),
+                            urid(LV2_ATOM__Path), urid("urn:lv2host:unknown-type"), 4242424};
+        int count = (int)(next_random(&state) % 40);
+        for (int i = 0; i < count; i++) {
+            LV2_URID type = types[next_random(&state) % (sizeof types / sizeof *types)];
+            uint32_t size = (uint32_t)(next_random(&state) % 48);
+            int64_t at = (int64_t)(next_random(&state) % (block + 8)) - 4;
+            unsigned char *body = sequence_append(s, at, type, size);
+            if (!body) break;
+            for (uint32_t b = 0; b < size; b++) body[b] = (unsigned char)next_random(&state);
+            if (type == urid(LV2_ATOM__Object) && size >= 24 && next_random(&state) % 2) {
+                // A patch:Set whose property header is real and whose sizes are random.
+                uint32_t words[6] = {0, urid(LV2_PATCH__Set), urid(LV2_PATCH__property), 0, (uint32_t)next_random(&state) % 64,
+                                     urid(LV2_ATOM__URID)};
+                memcpy(body, words, sizeof words);
+            }
+        }
+        LV2_Atom_Sequence *seq = (LV2_Atom_Sequence *)s->buffer;
+        if (next_random(&state) % 4 == 0) seq->atom.size = (uint32_t)(next_random(&state) % (s->capacity - sizeof(LV2_Atom) + 1));
+    } else if (strcmp(kind, "patch-get") == 0) {
+        // Not hostile: asks for the parameters (the plugin answers on its notify port).
+        LV2_Atom_Object_Body *object = sequence_append(s, frame, urid(LV2_ATOM__Object), sizeof(LV2_Atom_Object_Body));
+        if (object) {
+            object->id = 0;
+            object->otype = urid(LV2_PATCH__Get);
+        }
+    } else if (strcmp(kind, "flood") == 0) {
+        for (int i = 0; i < 10000; i++) append_midi(s, frame, five, 5);
+    } else {
+        die("unknown hostile kind %s", kind);
+    }
+}
+
+static int is_state_hostile(const char *kind) { return strncmp(kind, "state-", 6) == 0; }
+
+// The hostile states: a document property the plugin must refuse.
+static void hostile_state(const char *kind) {
+    const char *valid = "{\"duration\": 2, \"minFrequency\": 110, \"maxFrequency\": 440, \"points\": [[0, 220], [2, 220]]}";
+    property_count = 0;
+    LV2_URID document = urid("urn:toneshaper:document"), string = urid(LV2_ATOM__String);
+    uint32_t pod = LV2_STATE_IS_POD | LV2_STATE_IS_PORTABLE;
+    if (strcmp(kind, "state-empty") == 0) {
+        store(NULL, document, "", 1, string, pod);
+    } else if (strcmp(kind, "state-zero-size") == 0) {
+        store(NULL, document, "", 0, string, pod);
+    } else if (strcmp(kind, "state-truncated") == 0) {
+        store(NULL, document, valid, 30, string, pod);  // cut, and without its NUL
+    } else if (strcmp(kind, "state-truncated-json") == 0) {
+        char cut[31];
+        memcpy(cut, valid, 30);
+        cut[30] = 0;
+        store(NULL, document, cut, 31, string, pod);
+    } else if (strcmp(kind, "state-wrong-type") == 0) {
+        int32_t v = 7;
+        store(NULL, document, &v, 4, urid(LV2_ATOM__Int), pod);
+    } else if (strcmp(kind, "state-out-of-range") == 0) {
+        const char *bad = "{\"duration\": -3, \"minFrequency\": 110, \"maxFrequency\": 1e300, \"fidelity\": 0, \"points\": [[0, 220]]}";
+        store(NULL, document, bad, strlen(bad) + 1, string, pod);
+    } else if (strcmp(kind, "state-not-json") == 0) {
+        store(NULL, document, "\x01\x02\xff\xfe garbage", 13, string, pod);
+    } else if (strcmp(kind, "state-missing") == 0) {
+        // no property at all
+    } else {
+        die("unknown hostile state %s", kind);
+    }
+}
+
+// The notify port's sequence after run(): checked to lie inside the buffer; a patch:Set of
+// urn:toneshaper:file with an atom:Path is remembered (the report's notify_path).
+static char notify_path[4096];
+static int notify_events, notify_malformed;
+
+static void read_notify(const unsigned char *buffer, uint32_t capacity) {
+    const LV2_Atom_Sequence *seq = (const LV2_Atom_Sequence *)buffer;
+    if (seq->atom.type == 0 && seq->atom.size == capacity - sizeof(LV2_Atom)) return;  // untouched
+    if (seq->atom.type != urid(LV2_ATOM__Sequence) || seq->atom.size < sizeof(LV2_Atom_Sequence_Body) ||
+        seq->atom.size > capacity - sizeof(LV2_Atom)) {
+        notify_malformed++;
+        return;
+    }
+    uint32_t offset = sizeof(LV2_Atom_Sequence_Body), end = seq->atom.size;
+    const unsigned char *body = buffer + sizeof(LV2_Atom);
+    while (offset + sizeof(LV2_Atom_Event) <= end) {
+        const LV2_Atom_Event *event = (const LV2_Atom_Event *)(body + offset);
+        if (event->body.size > end - offset - sizeof(LV2_Atom_Event)) {
+            notify_malformed++;
+            return;
+        }
+        notify_events++;
+        const unsigned char *object = (const unsigned char *)(event + 1);
+        if (event->body.type == urid(LV2_ATOM__Object) && event->body.size >= 8 &&
+            ((const LV2_Atom_Object_Body *)object)->otype == urid(LV2_PATCH__Set)) {
+            uint32_t at = 8;
+            LV2_URID property = 0;
+            while (at + sizeof(LV2_Atom_Property_Body) <= event->body.size) {
+                const LV2_Atom_Property_Body *p = (const LV2_Atom_Property_Body *)(object + at);
+                const char *value = (const char *)(p + 1);
+                if (p->value.size > event->body.size - at - sizeof *p) {
+                    notify_malformed++;
+                    break;
+                }
+                if (p->key == urid(LV2_PATCH__property) && p->value.type == urid(LV2_ATOM__URID)) memcpy(&property, value, 4);
+                if (p->key == urid(LV2_PATCH__value) && p->value.type == urid(LV2_ATOM__Path) && property == urid("urn:toneshaper:file") &&
+                    p->value.size > 0 && p->value.size <= sizeof notify_path && value[p->value.size - 1] == 0)
+                    memcpy(notify_path, value, p->value.size);
+                at += (uint32_t)sizeof *p + ((p->value.size + 7u) & ~7u);
+            }
+        }
+        offset += (uint32_t)sizeof(LV2_Atom_Event) + ((event->body.size + 7u) & ~7u);
+    }
+}
+
+// ---- main -----------------------------------------------------------------------------
+
+static long parse_frame(const char *text) {
+    char *end;
+    long v = strtol(text, &end, 10);
+    if (*end || v < 0) die("bad frame %s", text);
+    return v;
+}
+
+typedef struct {
+    void *library;
+    const LV2_Descriptor *descriptor;
+} Loaded;
+
+static Loaded load(const char *so, const char *uri) {
+    Loaded l = {0};
+    l.library = dlopen(so, RTLD_NOW | RTLD_LOCAL);
+    if (!l.library) die("dlopen %s: %s", so, dlerror());
+    const LV2_Descriptor *(*entry)(uint32_t) = (const LV2_Descriptor *(*)(uint32_t))dlsym(l.library, "lv2_descriptor");
+    if (!entry) die("%s has no lv2_descriptor", so);
+    for (uint32_t i = 0; i < 64; i++) {
+        const LV2_Descriptor *d = entry(i);
+        if (!d) break;
+        if (strcmp(d->URI, uri) == 0) {
+            l.descriptor = d;
+            break;
+        }
+    }
+    if (!l.descriptor) die("%s has no plugin %s", so, uri);
+    return l;
+}
+
+int main(int argc, char **argv) {
+    const char *so = NULL, *uri = NULL, *ttl = NULL, *out = NULL, *save_path = NULL, *restore_path = NULL, *second_so = NULL;
+    double rate = 48000;
+    uint32_t block = 256, seq_size = 8192;
+    long frames = 0;
+    int instances = 1, threaded_worker = 0;
+    int without_map = 0, without_worker = 0, without_log = 0, without_options = 0;
+    const char *state_hostile = NULL;
+
+    snprintf(scratch_dir, sizeof scratch_dir, "/tmp/lv2host-%d", (int)getpid());
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+#define ARG(name) (strcmp(a, name) == 0 && v && ++i)
+        if (ARG("--so")) so = v;
+        else if (ARG("--uri")) uri = v;
+        else if (ARG("--ttl")) ttl = v;
+        else if (ARG("--rate")) rate = atof(v);
+        else if (ARG("--block")) block = (uint32_t)atoi(v);
+        else if (ARG("--frames")) frames = parse_frame(v);
+        else if (ARG("--seq-size")) seq_size = (uint32_t)atoi(v);
+        else if (ARG("--out")) out = v;
+        else if (ARG("--save-state")) save_path = v;
+        else if (ARG("--restore-state")) restore_path = v;
+        else if (ARG("--second-so")) second_so = v;
+        else if (ARG("--instances")) instances = atoi(v);
+        else if (strcmp(a, "--threaded-worker") == 0) threaded_worker = 1;
+        else if (ARG("--note")) {
+            long on, off = -1;
+            int note, velocity;
+            int n = sscanf(v, "%ld:%d:%d:%ld", &on, &note, &velocity, &off);
+            if (n < 3) die("bad --note %s", v);
+            Step *s = add_step(NOTE_ON, on);
+            s->note = note;
+            s->velocity = velocity;
+            if (n == 4) {
+                s = add_step(NOTE_OFF, off);
+                s->note = note;
+            }
+        } else if (ARG("--set")) {
+            char symbol[64];
+            char value[64];
+            long frame = 0;
+            if (sscanf(v, "%63[^=]=%63[^@]@%ld", symbol, value, &frame) < 2) die("bad --set %s", v);
+            Step *s = add_step(SET, frame);
+            snprintf(s->symbol, sizeof s->symbol, "%s", symbol);
+            s->value = strtof(value, NULL);
+        } else if (ARG("--load-file")) {
+            const char *at = strrchr(v, '@');
+            Step *s = add_step(LOAD, at ? parse_frame(at + 1) : 0);
+            snprintf(s->path, sizeof s->path, "%.*s", at ? (int)(at - v) : (int)strlen(v), v);
+        } else if (ARG("--hostile")) {
+            if (is_state_hostile(v)) state_hostile = v;
+            else {
+                const char *at = strrchr(v, '@');
+                Step *s = add_step(HOSTILE, at ? parse_frame(at + 1) : 64);
+                snprintf(s->hostile, sizeof s->hostile, "%.*s", at ? (int)(at - v) : (int)strlen(v), v);
+            }
+        } else if (ARG("--without")) {
+            if (strcmp(v, "urid:map") == 0) without_map = 1;
+            else if (strcmp(v, "worker:schedule") == 0) without_worker = 1;
+            else if (strcmp(v, "log:log") == 0) without_log = 1;
+            else if (strcmp(v, "options:options") == 0) without_options = 1;
+            else die("unknown feature %s", v);
+        } else die("unknown or incomplete argument %s (see the comment at the top of lv2host.c)", a);
+    }
+    if (!so || !uri || frames <= 0 || block == 0) die("--so, --uri and --frames are required");
+    if (instances < 1 || instances > 2) die("--instances is 1 or 2");
+    if (second_so) instances = 2;
+
+    char ttl_default[1024];
+    if (!ttl) {
+        snprintf(ttl_default, sizeof ttl_default, "%s", so);
+        char *slash = strrchr(ttl_default, '/');
+        snprintf(slash ? slash + 1 : ttl_default, sizeof ttl_default - (size_t)(slash ? slash + 1 - ttl_default : 0), "toneshaper.ttl");
+        ttl = ttl_default;
+    }
+    read_ports(ttl);
+    int stereo = strstr(uri, "stereo") != NULL;
+    char mkdir_command[300];
+    snprintf(mkdir_command, sizeof mkdir_command, "mkdir -p '%s'", scratch_dir);
+    if (system(mkdir_command) != 0) die("cannot make %s", scratch_dir);
+
+    Loaded loaded[2] = {load(so, uri), {0}};
+    if (instances == 2) loaded[1] = second_so ? load(second_so, uri) : loaded[0];
+
+    // Features.
+    LV2_URID_Map map = {NULL, map_uri};
+    LV2_URID_Unmap unmap = {NULL, unmap_uri};
+    LV2_Log_Log log = {NULL, log_printf, log_vprintf};
+    int32_t min_block = 1, max_block = (int32_t)block, nominal = (int32_t)block, sequence_size = (int32_t)seq_size;
+    float sample_rate = (float)rate;
+    LV2_Options_Option options[] = {
+        {LV2_OPTIONS_INSTANCE, 0, urid(LV2_PARAMETERS__sampleRate), sizeof(float), urid(LV2_ATOM__Float), &sample_rate},
+        {LV2_OPTIONS_INSTANCE, 0, urid(LV2_BUF_SIZE__minBlockLength), 4, urid(LV2_ATOM__Int), &min_block},
+        {LV2_OPTIONS_INSTANCE, 0, urid(LV2_BUF_SIZE__maxBlockLength), 4, urid(LV2_ATOM__Int), &max_block},
+        {LV2_OPTIONS_INSTANCE, 0, urid(LV2_BUF_SIZE__nominalBlockLength), 4, urid(LV2_ATOM__Int), &nominal},
+        {LV2_OPTIONS_INSTANCE, 0, urid(LV2_BUF_SIZE__sequenceSize), 4, urid(LV2_ATOM__Int), &sequence_size},
+        {LV2_OPTIONS_INSTANCE, 0, 0, 0, 0, NULL},
+    };
+    Instance inst[2];
+    memset(inst, 0, sizeof inst);
+
+    for (int k = 0; k < instances; k++) {
+        LV2_Worker_Schedule schedule = {&inst[k], schedule_work};
+        LV2_Feature f_map = {LV2_URID__map, &map}, f_unmap = {LV2_URID__unmap, &unmap}, f_log = {LV2_LOG__log, &log},
+                    f_schedule = {LV2_WORKER__schedule, &schedule}, f_options = {LV2_OPTIONS__options, options},
+                    f_bounded = {LV2_BUF_SIZE__boundedBlockLength, NULL};
+        const LV2_Feature *features[8];
+        int n = 0;
+        if (!without_map) features[n++] = &f_map;
+        features[n++] = &f_unmap;
+        if (!without_log) features[n++] = &f_log;
+        if (!without_worker) features[n++] = &f_schedule;
+        if (!without_options) features[n++] = &f_options;
+        features[n++] = &f_bounded;
+        features[n] = NULL;
+        inst[k].descriptor = loaded[k].descriptor;
+        inst[k].handle = inst[k].descriptor->instantiate(inst[k].descriptor, rate, "/tmp", features);
+        if (!inst[k].handle) {
+            printf("instantiate: refused\nlog_messages: %d\nlog_errors: %d\n", log_messages, log_errors);
+            return 4;
+        }
+        if (inst[k].descriptor->extension_data) {
+            inst[k].worker = inst[k].descriptor->extension_data(LV2_WORKER__interface);
+            inst[k].state = inst[k].descriptor->extension_data(LV2_STATE__interface);
+        }
+        if (threaded_worker && inst[k].worker) start_worker_thread(&inst[k]);
+        // A state to restore: from a file, or a hostile one; the instance is new.
+        if (restore_path || state_hostile) {
+            if (restore_path) load_state_file(restore_path);
+            else hostile_state(state_hostile);
+            if (!inst[k].state) die("the plugin has no state interface");
+            LV2_State_Status status = inst[k].state->restore(inst[k].handle, retrieve, NULL, 0, NULL);
+            fprintf(stderr, "lv2host: restore returned %d\n", (int)status);
+        }
+    }
+
+    // Ports.
+    Sequence input[2], notify[2];
+    float control_values[2][256];
+    for (int k = 0; k < instances; k++) {
+        input[k].capacity = seq_size;
+        input[k].buffer = aligned_alloc(8, seq_size * 4 + 64);  // room for the hostile "too long"
+        memset(input[k].buffer, 0, seq_size * 4 + 64);
+        notify[k].capacity = seq_size;
+        notify[k].buffer = aligned_alloc(8, seq_size);
+        inst[k].left = calloc(block, sizeof(float));
+        inst[k].right = calloc(block, sizeof(float));
+        inst[k].descriptor->connect_port(inst[k].handle, 0, input[k].buffer);
+        inst[k].descriptor->connect_port(inst[k].handle, 1, notify[k].buffer);
+        for (int c = 0; c < control_count; c++) {
+            control_values[k][c] = controls[c].value;
+            inst[k].descriptor->connect_port(inst[k].handle, controls[c].index, &control_values[k][c]);
+        }
+        inst[k].descriptor->connect_port(inst[k].handle, first_audio, inst[k].left);
+        if (stereo) inst[k].descriptor->connect_port(inst[k].handle, first_audio + 1, inst[k].right);
+        if (inst[k].descriptor->activate) inst[k].descriptor->activate(inst[k].handle);
+    }
+
+    FILE *output = out ? fopen(out, "wb") : NULL;
+    if (out && !output) die("cannot write %s", out);
+    long nonfinite = 0, out_of_range = 0, first_sound = -1, differ = 0, stereo_differ = 0;
+    float peak = 0;
+    for (long start = 0; start < frames; start += block) {
+        uint32_t n = (uint32_t)(frames - start < block ? frames - start : block);
+        for (int k = 0; k < instances; k++) {
+            sequence_clear(&input[k]);
+            LV2_Atom *notify_atom = (LV2_Atom *)notify[k].buffer;
+            notify_atom->size = notify[k].capacity - sizeof(LV2_Atom);
+            notify_atom->type = 0;
+            // The hostile "sequence" kinds change the header, so they go last.
+            for (int pass = 0; pass < 2; pass++)
+                for (int i = 0; i < step_count; i++) {
+                    Step *s = &steps[i];
+                    if (s->frame < start || s->frame >= start + n) continue;
+                    int64_t at = s->frame - start;
+                    int late = s->kind == HOSTILE && (strcmp(s->hostile, "sequence-too-long") == 0 || strcmp(s->hostile, "not-a-sequence") == 0 ||
+                                                      strcmp(s->hostile, "event-header-cut") == 0);
+                    if (late != pass) continue;
+                    unsigned char midi[3];
+                    switch (s->kind) {
+                    case NOTE_ON:
+                        midi[0] = 0x90;
+                        midi[1] = (unsigned char)s->note;
+                        midi[2] = (unsigned char)s->velocity;
+                        append_midi(&input[k], at, midi, 3);
+                        break;
+                    case NOTE_OFF:
+                        midi[0] = 0x80;
+                        midi[1] = (unsigned char)s->note;
+                        midi[2] = 0;
+                        append_midi(&input[k], at, midi, 3);
+                        break;
+                    case SET: control_values[k][control_named(s->symbol) - controls] = s->value; break;
+                    case LOAD: append_path(&input[k], at, s->path); break;
+                    case HOSTILE: append_hostile(&input[k], at, s->hostile, n); break;
+                    }
+                }
+            inst[k].descriptor->run(inst[k].handle, n);
+            if (k == 0) read_notify(notify[k].buffer, notify[k].capacity);
+            run_worker(&inst[k]);
+        }
+        for (uint32_t i = 0; i < n; i++) {
+            float x = inst[0].left[i];
+            if (!isfinite(x)) nonfinite++;
+            else {
+                if (fabsf(x) > 1) out_of_range++;
+                if (fabsf(x) > peak) peak = fabsf(x);
+                if (first_sound < 0 && fabsf(x) > 1e-4f) first_sound = start + i;
+            }
+            if (stereo && memcmp(&x, &inst[0].right[i], sizeof x) != 0) stereo_differ++;
+            if (instances == 2 && memcmp(&x, &inst[1].left[i], sizeof x) != 0) differ++;
+        }
+        if (output) fwrite(inst[0].left, sizeof(float), n, output);
+    }
+    if (output) fclose(output);
+
+    // The work still queued is done (and its answers delivered) before saving and cleanup.
+    for (int k = 0; k < instances; k++) {
+        stop_worker_thread(&inst[k]);
+        run_worker(&inst[k]);
+    }
+
+    if (save_path) {
+        if (!inst[0].state) die("the plugin has no state interface");
+        property_count = 0;
+        LV2_State_Status status = inst[0].state->save(inst[0].handle, store, NULL, LV2_STATE_IS_POD | LV2_STATE_IS_PORTABLE, NULL);
+        if (status != LV2_STATE_SUCCESS) fprintf(stderr, "lv2host: save returned %d\n", (int)status);
+        save_state_file(save_path);
+    }
+    for (int k = 0; k < instances; k++) {
+        if (inst[k].descriptor->deactivate) inst[k].descriptor->deactivate(inst[k].handle);
+        inst[k].descriptor->cleanup(inst[k].handle);
+    }
+    char rm_command[300];
+    snprintf(rm_command, sizeof rm_command, "rm -rf '%s'", scratch_dir);
+    if (system(rm_command) != 0) fprintf(stderr, "lv2host: could not remove %s\n", scratch_dir);
+
+    printf("frames: %ld\npeak: %g\nnonfinite: %ld\nout_of_range: %ld\nfirst_sound: %ld\n", frames, peak, nonfinite, out_of_range, first_sound);
+    printf("log_messages: %d\nlog_errors: %d\nworker_requests: %d\nworker_refused: %d\n", log_messages, log_errors,
+           inst[0].worker_requests, inst[0].worker_refused);
+    printf("state_properties: %d\nstereo_differ: %ld\ninstances_differ: %ld\n", property_count, stereo_differ, differ);
+    printf("notify_events: %d\nnotify_malformed: %d\nnotify_path: %s\n", notify_events, notify_malformed, notify_path);
+    for (int k = 1; k < instances; k++)
+        if (loaded[k].library != loaded[0].library) dlclose(loaded[k].library);
+    dlclose(loaded[0].library);
+    return nonfinite || out_of_range || stereo_differ || differ || notify_malformed ? 2 : 0;
+}

@@ -1,0 +1,217 @@
+import Foundation
+import Testing
+import ToneShaperCore
+import ToneShaperTestSupport
+
+/// The plugin in the project's own C host (Tests/LV2Host/lv2host.c): both plugins load,
+/// refuse hostile input without crashing and with the sound unchanged, refuse a host
+/// without urid:map, and run as two instances and as two copies of the bundle in one
+/// process.
+@Suite struct LV2HostTests {
+    /// Hostile events: each is refused (and logged), and the output is what the same run
+    /// without it gives.
+    static let hostileEvents = [
+        "event-past-end", "event-header-cut", "sequence-too-long", "not-a-sequence", "unknown-type", "unknown-urid", "midi-0", "midi-5",
+        "midi-data-high", "set-no-property", "set-no-value", "set-wrong-type", "set-path-no-nul", "missing-file", "broken-file",
+        "empty-file", "directory-file", "flood",
+    ]
+    /// Hostile states restored into a new instance: refused (and logged), the sound as a new
+    /// instance's.
+    static let hostileStates = [
+        "state-empty", "state-zero-size", "state-truncated", "state-truncated-json", "state-wrong-type", "state-out-of-range",
+        "state-not-json", "state-missing",
+    ]
+    /// Inputs with a valid part that plays (a note moved into the block, a beat-time
+    /// sequence): only finite output and no crash are required.
+    static let hostileButPlaying = ["frame-out-of-range", "beat-time"]
+
+    static let frames = 4_800
+
+    /// The C host's run with `arguments`, its output samples, and its report.
+    static func play(_ uri: String, _ arguments: [String], so: URL = LV2Tools.sharedObject) throws -> (
+        result: LV2Tools.ToolResult, samples: [Float]
+    ) {
+        try LV2Tools.prepare()
+        let directory = try LV2Tools.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let out = directory.appendingPathComponent("out.f32")
+        let result = try LV2Tools.host(uri, ["--frames", String(frames), "--block", "256", "--out", out.path] + arguments, so: so)
+        #expect(!result.signalled, "lv2host crashed: \(result.output)")
+        let samples = (try? LV2Tools.samples(out)) ?? []
+        return (result, samples)
+    }
+
+    @Test(arguments: [LV2Tools.monoURI, LV2Tools.stereoURI])
+    func bothPluginsLoadAndRunClean(uri: String) throws {
+        let (result, samples) = try Self.play(uri, [])
+        #expect(result.status == 0, "\(result.output)")
+        #expect(samples.count == Self.frames)
+        #expect(SignalAnalysis.allFinite(samples))
+        #expect(result.number("log_messages") == 0, "a clean run logged: \(result.stderr)")
+        #expect(result.number("stereo_differ") == 0)
+    }
+
+    @Test(arguments: [LV2Tools.monoURI, LV2Tools.stereoURI])
+    func hostileInputIsRefusedAndChangesNothing(uri: String) throws {
+        let (_, baseline) = try Self.play(uri, [])
+        for kind in Self.hostileEvents + Self.hostileStates {
+            let (result, samples) = try Self.play(uri, ["--hostile", kind])
+            #expect(result.status == 0, "\(kind): \(result.output)")
+            #expect(result.number("nonfinite") == 0 && result.number("out_of_range") == 0, "\(kind): \(result.stdout)")
+            let unchanged = samples == baseline  // (a Bool: a failing #expect would print every sample)
+            #expect(unchanged, "\(kind): the output differs from the run without it")
+            #expect((result.number("log_messages") ?? 0) >= 1, "\(kind) was not logged: \(result.output)")
+            #expect(result.number("log_messages") ?? 0 <= 3, "\(kind) was logged more than a few times: \(result.stderr)")
+        }
+        // A control port left at NaN or infinity: refused once, not at every run().
+        for value in ["nan", "inf", "-inf"] {
+            let (result, samples) = try Self.play(uri, ["--set", "amplitude=\(value)@0"])
+            let unchanged = samples == baseline
+            #expect(result.status == 0 && unchanged, "amplitude=\(value): \(result.output)")
+            #expect(result.number("log_messages") == 1, "amplitude=\(value): \(result.stderr)")
+        }
+        // The same bad event in every block: one line a second, with the count.
+        let everyBlock = stride(from: 0, to: Self.frames, by: 256).flatMap { ["--hostile", "midi-5@\($0)"] }
+        let (repeated, _) = try Self.play(uri, everyBlock)
+        #expect(repeated.number("log_messages") == 2, "\(repeated.stderr)")
+        #expect(repeated.stderr.contains("(18 times)"), "\(repeated.stderr)")
+        for kind in Self.hostileButPlaying {
+            let (result, samples) = try Self.play(uri, ["--hostile", kind])
+            #expect(result.status == 0, "\(kind): \(result.output)")
+            #expect(samples.count == Self.frames && SignalAnalysis.allFinite(samples), "\(kind)")
+        }
+    }
+
+    /// Random events (random types, sizes, bytes and frames, objects whose sizes lie, a
+    /// sequence size anywhere up to the buffer's) in every block: no crash, finite output
+    /// within the limit, and the refusals logged at most once per kind and run().
+    @Test(arguments: [LV2Tools.monoURI, LV2Tools.stereoURI])
+    func randomEventsNeverCrashIt(uri: String) throws {
+        for seed in 1...20 {
+            let hostile = stride(from: 0, to: Self.frames, by: 256).flatMap { ["--hostile", "random:\(seed)@\($0)"] }
+            let (result, samples) = try Self.play(uri, hostile)
+            #expect(result.status == 0, "seed \(seed): \(result.output.suffix(2000))")
+            #expect(samples.count == Self.frames && SignalAnalysis.allFinite(samples), "seed \(seed)")
+            let blocks = (Self.frames + 255) / 256  // 15 kinds of problem (Sources/ToneShaperLV2/Problems.swift)
+            #expect((result.number("log_messages") ?? 0) <= Double(blocks * 15), "seed \(seed) logged more than once per kind and run()")
+        }
+    }
+
+    /// The worker on a thread of its own (work() while run() runs, as real hosts do): the
+    /// same samples and the same refusals as the worker between cycles.
+    @Test(arguments: [LV2Tools.monoURI, LV2Tools.stereoURI])
+    func aThreadedWorkerGivesTheSameResult(uri: String) throws {
+        let siren = LV2Tools.repository.appendingPathComponent("Sessions/siren.toneshaper").path
+        // Refused files only: a document the engine takes swaps in when the thread is done,
+        // which is not the same block from run to run.
+        let script = ["--note", "64:81:100:3000", "--hostile", "missing-file@600", "--hostile", "midi-5@900", "--hostile", "broken-file@1200"]
+        let (between, a) = try Self.play(uri, script)
+        let (threaded, b) = try Self.play(uri, script + ["--threaded-worker"])
+        let same = a == b
+        #expect(between.status == 0 && threaded.status == 0, "\(threaded.output)")
+        #expect(same, "the threaded worker's run played other samples")
+        #expect(between.number("log_messages") == threaded.number("log_messages"), "\(between.stderr)\n---\n\(threaded.stderr)")
+        // A document loaded while notes play, the worker on its thread: finite, no crash.
+        let (loading, samples) = try Self.play(uri, ["--threaded-worker", "--note", "64:81:100:3000", "--load-file", "\(siren)@300"])
+        #expect(loading.status == 0 && samples.count == Self.frames && SignalAnalysis.allFinite(samples), "\(loading.output)")
+    }
+
+    @Test func aHostWithoutURIDMapOrASampleRateIsRefused() throws {
+        for arguments in [["--without", "urid:map"], ["--rate", "0"], ["--rate", "-48000"]] {
+            let (result, _) = try Self.play(LV2Tools.monoURI, arguments)
+            #expect(result.status == 4, "\(arguments): \(result.output)")
+            #expect(result.stdout.contains("instantiate: refused"))
+            #expect(result.stderr.contains("toneshaper.lv2:"), "\(arguments): refused without a word")
+        }
+    }
+
+    /// Optional features: without a worker the plugin plays (and says what it refuses);
+    /// without log:log it writes to standard error; without options it takes defaults.
+    @Test func optionalFeaturesMayBeMissing() throws {
+        for feature in ["worker:schedule", "log:log", "options:options"] {
+            let (result, samples) = try Self.play(LV2Tools.monoURI, ["--without", feature, "--note", "64:69:100:2000"])
+            #expect(result.status == 0, "\(feature): \(result.output)")
+            #expect(samples.count == Self.frames && SignalAnalysis.allFinite(samples))
+        }
+        let (noLog, _) = try Self.play(LV2Tools.monoURI, ["--without", "log:log", "--hostile", "midi-5"])
+        #expect(noLog.number("log_messages") == 0)
+        #expect(noLog.stderr.contains("toneshaper.lv2: refused a MIDI event"), "\(noLog.stderr)")
+    }
+
+    /// Two instances of one descriptor, and one from a copy of the bundle in another
+    /// directory (a second copy of the shared object), in one process: the same input
+    /// gives the same samples.
+    @Test(arguments: [LV2Tools.monoURI, LV2Tools.stereoURI])
+    func twoInstancesAndTwoCopiesInOneProcess(uri: String) throws {
+        try LV2Tools.prepare()
+        let script = ["--note", "64:81:100:3000", "--set", "amplitude=0.5@1000"]
+        let (two, _) = try Self.play(uri, ["--instances", "2"] + script)
+        #expect(two.status == 0 && two.number("instances_differ") == 0, "\(two.output)")
+
+        let directory = try LV2Tools.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for copy in ["a", "b"] {
+            try FileManager.default.copyItem(at: LV2Tools.bundle, to: directory.appendingPathComponent("\(copy)/toneshaper.lv2"))
+        }
+        let first = directory.appendingPathComponent("a/toneshaper.lv2/toneshaper.so")
+        let second = directory.appendingPathComponent("b/toneshaper.lv2/toneshaper.so")
+        let (copies, _) = try Self.play(uri, ["--second-so", second.path] + script, so: first)
+        #expect(copies.status == 0 && copies.number("instances_differ") == 0, "\(copies.output)")
+        // The same path twice in one process is one load, and still two instances.
+        let (samePath, _) = try Self.play(uri, ["--second-so", first.path] + script, so: first)
+        #expect(samePath.status == 0 && samePath.number("instances_differ") == 0, "\(samePath.output)")
+    }
+
+    // MARK: - With the engine (TONESHAPER_LV2_ENGINE=1 until the lead plugs it in)
+
+    /// Instrument mode: a note at frame 64 is silent before it and sounds from it.
+    @Test(.enabled(if: LV2Tools.engineIsPluggedIn, "needs the engine in the plugin (TONESHAPER_LV2_ENGINE=1)"))
+    func aNoteAtFrame64SoundsFromIt() throws {
+        for uri in [LV2Tools.monoURI, LV2Tools.stereoURI] {
+            let (result, samples) = try Self.play(uri, ["--set", "instrument=1@0", "--note", "64:69:100:4000"])
+            #expect(result.status == 0, "\(result.output)")
+            #expect(SignalAnalysis.peak(samples, range: 0..<64) == 0, "sound before the note")
+            #expect(result.number("first_sound").map { (64...66).contains($0) } == true, "first sound at \(result.stdout)")
+            #expect(SignalAnalysis.rms(samples, range: 100..<4000) > 0.01)
+        }
+    }
+
+    /// The state saved from one instance and restored into a new one plays the same samples.
+    @Test(.enabled(if: LV2Tools.engineIsPluggedIn, "needs the engine in the plugin (TONESHAPER_LV2_ENGINE=1)"))
+    func stateRoundTripGivesTheSameSamples() throws {
+        let directory = try LV2Tools.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let state = directory.appendingPathComponent("state")
+        let siren = LV2Tools.repository.appendingPathComponent("Sessions/siren.toneshaper").path
+        // Load a document, let the worker build it, save.
+        let (saved, _) = try Self.play(LV2Tools.monoURI, ["--load-file", "\(siren)@0", "--save-state", state.path])
+        #expect(saved.status == 0 && saved.number("state_properties") == 1, "\(saved.output)")
+        // The notify port said which file plays (patch:Set of urn:toneshaper:file).
+        #expect(saved.report["notify_path"] == siren, "\(saved.stdout)")
+        let text = try String(contentsOf: state, encoding: .utf8)
+        #expect(text.hasPrefix("urn:toneshaper:document http://lv2plug.in/ns/ext/atom#String"))
+        #expect(text.contains("\"siren\""))
+        // Two new instances restore it; both play the same samples, and not the default shape's.
+        let script = ["--note", "64:69:100:4000"]
+        let (first, a) = try Self.play(LV2Tools.monoURI, ["--restore-state", state.path] + script)
+        let (second, b) = try Self.play(LV2Tools.monoURI, ["--restore-state", state.path] + script)
+        let (_, plain) = try Self.play(LV2Tools.monoURI, script)
+        #expect(first.status == 0 && second.status == 0)
+        let same = a == b
+        let restored = a != plain
+        #expect(same, "two instances restored from one state play different samples")
+        #expect(restored, "the restored state sounds like the default document")
+        #expect(SignalAnalysis.rms(a, range: 1000..<4000) > 0.01)
+    }
+
+    /// A control port's change is heard: amplitude halves the level.
+    @Test(.enabled(if: LV2Tools.engineIsPluggedIn, "needs the engine in the plugin (TONESHAPER_LV2_ENGINE=1)"))
+    func aControlPortChangeIsHeard() throws {
+        let (_, loud) = try Self.play(LV2Tools.monoURI, ["--set", "amplitude=0.5@0"])
+        let (_, quiet) = try Self.play(LV2Tools.monoURI, ["--set", "amplitude=0.5@0", "--set", "amplitude=0.25@2304"])
+        let before = SignalAnalysis.rms(quiet, range: 1000..<2000)
+        let after = SignalAnalysis.rms(quiet, range: 3000..<4500)
+        #expect(abs(before - SignalAnalysis.rms(loud, range: 1000..<2000)) < 1e-6)
+        #expect(before > 0.05 && abs(after / before - 0.5) < 0.05, "rms \(before) then \(after)")
+    }
+}
