@@ -14,10 +14,22 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# The Embedded modules the plugin links, in dependency order: name, then its sources.
+# The Embedded modules the plugin links, in dependency order: name | extra compiler flags |
+# its sources. The render kernel comes at every x86-64 level, as Package.swift builds it, so
+# the plugin chooses the level the CPU runs (KernelLevel) exactly as the node does.
 MODULES=(
-    "ToneShaperDSP Sources/ToneShaperDSP/*.swift"
-    "ToneShaperKernelBaseline Sources/ToneShaperKernelBaseline/*.swift"
+    "ToneShaperDSP | | Sources/ToneShaperDSP/*.swift"
+    "ToneShaperKernelBaseline | | Sources/ToneShaperKernelBaseline/*.swift"
+)
+if [[ $(uname -m) == x86_64 ]]; then
+    MODULES+=(
+        "ToneShaperKernelV3 | -Xcc -march=x86-64-v3 -D FUSED_MULTIPLY_ADD | Sources/ToneShaperKernelV3/*.swift"
+        "ToneShaperKernelV4 | -Xcc -march=x86-64-v4 -D FUSED_MULTIPLY_ADD | Sources/ToneShaperKernelV4/*.swift"
+    )
+fi
+MODULES+=(
+    "ToneShaperAudio | | $(find Sources/ToneShaperAudio -name '*.swift' | sort | tr '\n' ' ')"
+    "ToneShaperJSON | | Sources/ToneShaperJSON/*.swift"
 )
 
 say() { printf '==> %s\n' "$*"; }
@@ -38,6 +50,10 @@ module CPUFeatures {
     header "$PWD/Sources/CPUFeatures/include/cpu_features.h"
     export *
 }
+module CNumberText {
+    header "$PWD/Sources/CNumberText/include/number_text.h"
+    export *
+}
 module CLV2 {
     header "$PWD/Sources/ToneShaperLV2/CLV2/clv2.h"
     export *
@@ -46,20 +62,24 @@ MAP
 
 flags=(-enable-experimental-feature Embedded -wmo -parse-as-library -target "$(uname -m)-unknown-linux-gnu" -O
     -D REALTIME_PROOF -I "$objects" -Xcc -fPIC -Xllvm -relocation-model=pic)
-compile() {  # name, then its sources
+compile() {  # name, extra flags (one word, may be empty), then its sources
     local name=$1
-    shift
-    swiftc "${flags[@]}" -module-name "$name" -emit-module -emit-module-path "$objects/$name.swiftmodule" -c "$@" -o "$objects/$name.o"
+    local extra=($2)
+    shift 2
+    swiftc "${flags[@]}" "${extra[@]}" -module-name "$name" -emit-module -emit-module-path "$objects/$name.swiftmodule" -c "$@" -o "$objects/$name.o"
     say "compiled $name ($# files)"
 }
 for module in "${MODULES[@]}"; do
+    IFS='|' read -r name extra sources <<<"$module"
     # shellcheck disable=SC2086 # the glob of sources expands here
-    compile $module
+    compile $name "$extra" $sources
 done
-compile ToneShaperLV2 Sources/ToneShaperLV2/*.swift
+compile ToneShaperLV2 "" Sources/ToneShaperLV2/*.swift
 
-# The CPU feature probe is C: compiled here as SwiftPM would.
+# The C the modules import (the CPU feature probe, number text for JSON): compiled here as
+# SwiftPM would.
 cc -O2 -fPIC -c Sources/CPUFeatures/cpu_features.c -I Sources/CPUFeatures/include -o "$objects/cpu_features.o"
+cc -O2 -fPIC -c Sources/CNumberText/number_text.c -I Sources/CNumberText/include -o "$objects/number_text.o"
 
 cat >"$objects/exports.map" <<'MAP'
 {

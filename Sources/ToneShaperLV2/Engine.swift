@@ -1,90 +1,221 @@
-/// The seam where the engine plugs in (the lead fills it in): the shell (Plugin.swift)
-/// checks every input and calls these, and nothing else touches the sound. For now it
-/// renders silence.
+import CLV2
+import Synchronization
+import ToneShaperAudio
+import ToneShaperJSON
+
+/// The engine behind the shell (Plugin.swift): the node's own audio side, hosted as the
+/// JACK node hosts it. The audio thread's half is an `InstrumentPlayer` (the node's
+/// renderer: engine, voices, MIDI performance, schedule); the worker's half is an
+/// `InstrumentBuilder` (the shape as every change leaves it, plans built and freed). They
+/// talk through the host's worker queue in plain bytes (`InstrumentRequest`,
+/// `InstrumentResponse`), so nothing the audio thread does allocates, locks or waits.
 ///
-/// Threads: `init` and `free` in instantiate and cleanup; `activate`, `deactivate` and the
-/// audio-thread methods (`setControl`, `handleMIDI`, `render`, `workResponse`, `endRun`)
-/// from the host's audio thread, never at once; `work` on the worker thread (one call at a
-/// time, possibly during run()); `documentForSaving` and `restore` from the host's state
-/// calls (never during run(): the plugin does not declare state:threadSafeRestore).
+/// Threads: `init` and `free` in instantiate and cleanup; `setControl`, `handleMIDI`,
+/// `render`, `workResponse`, `endRun` on the audio thread, never at once; `work` and `load`
+/// on the worker thread; `documentForSaving` and `restore` from the host's state calls
+/// (`restore` never during run(): the plugin does not declare state:threadSafeRestore;
+/// `documentForSaving` may be). The builder side is shared by the worker and the state
+/// calls, never the audio thread: `BuilderSide` orders them with a spin flag.
 struct PluginEngine {
     let sampleRate: Double
-    /// The largest block run() is given (buf-size:maxBlockLength, else a default).
     let maximumBlock: Int
-    /// How the engine asks for work off the audio thread (a new plan).
     let scheduler: WorkScheduler
     let log: Log
+    private let player: UnsafeMutablePointer<InstrumentPlayer>
+    private let side: UnsafeMutablePointer<BuilderSide>
+    /// The MIDI events of the block being read, applied at their frames by one render.
+    private let events: UnsafeMutablePointer<MIDIEvent>
+    private var eventCount = 0
 
-    // init(sampleRate:maximumBlock:scheduler:log:), in instantiate: everything the
-    // audio-thread methods use is allocated there (for now the memberwise one).
+    init(sampleRate: Double, maximumBlock: Int, scheduler: WorkScheduler, log: Log) {
+        self.sampleRate = sampleRate
+        self.maximumBlock = maximumBlock
+        self.scheduler = scheduler
+        self.log = log
+        var builder = InstrumentBuilder(shape: PluginTable.defaultShape, sampleRate: sampleRate)
+        let plan = builder.firstPlan()
+        player = .allocate(capacity: 1)
+        player.initialize(to: InstrumentPlayer(shape: builder.shape, plan: plan))
+        side = .allocate(capacity: 1)
+        side.initialize(to: BuilderSide(builder: builder))
+        events = .allocate(capacity: RealtimeRenderer.maximumMIDIEvents)
+    }
 
-    /// Frees what `init` allocated (cleanup).
-    mutating func free() {}
+    /// Frees what `init` allocated (cleanup): the player first, whose plans the builder's
+    /// keeper then frees with the builder.
+    mutating func free() {
+        player.deinitialize(count: 1)
+        player.deallocate()
+        events.deallocate()
+        side.pointee.free()
+        side.deinitialize(count: 1)
+        side.deallocate()
+    }
 
     mutating func activate() {}
     mutating func deactivate() {}
 
-    /// A control port moved: row `row` of the parameter table (`ControlPorts.port(row:)`)
-    /// now has `value`, already finite, within the port's range and, for whole-number kinds,
-    /// rounded (a choice's index, a toggle's 0 or 1, Fourier terms: 0 = nyquist). Taken at
-    /// the start of the block.
+    /// A control port moved (checked and rounded by the shell).
     #if REALTIME_PROOF
         @_noLocks @_noAllocation
     #endif
-    mutating func setControl(row: Int, value: Double) {}
+    mutating func setControl(row: Int, value: Double) {
+        let scheduler = self.scheduler
+        player.pointee.control(row: row, value) { request in PluginEngine.send(request, scheduler) }
+    }
 
-    /// One MIDI message at `frame` of the block: its length matches its status byte (1 to 3
-    /// bytes), and the data bytes are below 0x80. Called after `render` reached `frame`.
+    /// A MIDI message at `frame`: kept for the block's one render, which applies it there.
     #if REALTIME_PROOF
         @_noLocks @_noAllocation
     #endif
-    mutating func handleMIDI(frame: Int, bytes: UnsafeRawBufferPointer) {}
+    mutating func handleMIDI(frame: Int, bytes: UnsafeRawBufferPointer) {
+        guard eventCount < RealtimeRenderer.maximumMIDIEvents, bytes.count >= 1 else { return }
+        events[eventCount] = MIDIEvent(
+            frame: frame, size: bytes.count, byte0: bytes[0], byte1: bytes.count > 1 ? bytes[1] : 0, byte2: bytes.count > 2 ? bytes[2] : 0)
+        eventCount += 1
+    }
 
-    /// Renders the next `frames` frames (mono) into `output`. The shell calls it for the
-    /// slices between events, so an event takes effect at its frame.
+    /// Renders the block (the shell calls it once per run(), after reading every event).
     #if REALTIME_PROOF
         @_noLocks @_noAllocation
     #endif
     mutating func render(into output: UnsafeMutablePointer<Float>, frames: Int) {
-        output.update(repeating: 0, count: frames)
+        let scheduler = self.scheduler
+        player.pointee.render(into: output, frames: frames, midi: UnsafeBufferPointer(start: events, count: eventCount)) { request in
+            PluginEngine.send(request, scheduler)
+        }
+        eventCount = 0
     }
 
-    /// On the worker thread: `request` is what the engine gave `scheduler.schedule`; answer
-    /// through `responder` (the host hands the answer to `workResponse` on the audio thread).
-    func work(_ request: UnsafeRawBufferPointer, responder: WorkResponder) {}
+    /// On the worker thread: a request of the audio thread's.
+    func work(_ request: UnsafeRawBufferPointer, responder: WorkResponder) {
+        guard request.count == MemoryLayout<InstrumentRequest>.size, let base = request.baseAddress else {
+            log.write(.error, "the worker was given an engine request of the wrong size; ignored")
+            return
+        }
+        let asked = base.loadUnaligned(as: InstrumentRequest.self)
+        let answer = BuilderSide.with(side) { side in side.builder.handle(asked) }
+        if let answer { PluginEngine.respond(answer, responder, log) }
+    }
 
-    /// On the worker thread: a document file's bytes, read for a patch:Set of
-    /// `urn:toneshaper:file` (`path` is NUL-terminated). Check it, build its plan, answer
-    /// through `responder`; log and return false to refuse it (the sound goes on unchanged).
-    /// When it returns true the shell answers after it, and the next run() reports the file
-    /// on the notify port (patch:Set of urn:toneshaper:file).
+    /// On the worker thread: a document file's bytes (patch:Set of urn:toneshaper:file).
     func load(document: UnsafeRawBufferPointer, path: UnsafePointer<CChar>, responder: WorkResponder) -> Bool {
-        log.write(.warning, "loading a document comes with the engine; ignored")
-        return false
+        let decoded: (InstrumentShape, [String: JSONValue])
+        do throws(DocumentProblem) {
+            decoded = try DocumentCodec.decode(document)
+        } catch {
+            log.write(.error, "the document file was refused, the sound is unchanged: " + error.message)
+            return false
+        }
+        let answer = BuilderSide.with(side) { side in
+            side.kept = decoded.1
+            return side.builder.replace(with: decoded.0)
+        }
+        if let answer { PluginEngine.respond(answer, responder, log) }
+        log.write(.note, "document loaded")
+        return true
     }
 
-    /// On the audio thread, between run() calls: what `work` or `load` answered through
-    /// `responder.respond(_:)`.
+    /// On the audio thread: the worker's answer.
     #if REALTIME_PROOF
         @_noLocks @_noAllocation
     #endif
-    mutating func workResponse(_ response: UnsafeRawBufferPointer) {}
+    mutating func workResponse(_ response: UnsafeRawBufferPointer) {
+        guard response.count == MemoryLayout<InstrumentResponse>.size, let base = response.baseAddress else { return }
+        player.pointee.take(base.loadUnaligned(as: InstrumentResponse.self))
+    }
 
-    /// On the audio thread, at the end of each run() (the worker's end_run).
     #if REALTIME_PROOF
         @_noLocks @_noAllocation
     #endif
     mutating func endRun() {}
 
-    /// The document to save as the state: JSON text (no NUL needed; the shell stores it as
-    /// an atom:String with one), valid until the next call; nil stores nothing.
-    func documentForSaving() -> UnsafeRawBufferPointer? { nil }
+    /// The document to save: the shape as every change left it, as JSON text.
+    func documentForSaving() -> UnsafeRawBufferPointer? {
+        BuilderSide.with(side) { side in side.save(DocumentCodec.encode(side.builder.shape, keeping: side.kept)) }
+    }
 
-    /// A state to restore: `json` is the atom:String's text without its NUL (non-empty,
-    /// at most `Plugin.maximumDocumentSize` bytes). Check it, log and return false to refuse
-    /// it (the sound goes on unchanged).
+    /// A state to restore (never during run()): the document is checked, its plan built
+    /// here, and the player takes it before the next run().
     mutating func restore(json: UnsafeRawBufferPointer) -> Bool {
-        log.write(.warning, "restoring a document comes with the engine; ignored")
-        return false
+        let decoded: (InstrumentShape, [String: JSONValue])
+        do throws(DocumentProblem) {
+            decoded = try DocumentCodec.decode(json)
+        } catch {
+            log.write(.error, "the state's document was refused, the sound is unchanged: " + error.message)
+            return false
+        }
+        let answer = BuilderSide.with(side) { side in
+            side.kept = decoded.1
+            return side.builder.replace(with: decoded.0)
+        }
+        guard let answer else {
+            log.write(.error, "the state's document is kept, but its plan waits for the audio side to hand one back")
+            return true
+        }
+        player.pointee.take(answer)
+        return true
+    }
+
+    /// A request for the worker, as bytes. A full queue drops it: the next change of the
+    /// same control asks again (the host's queue is sized for many periods).
+    #if REALTIME_PROOF
+        @_noLocks @_noAllocation
+    #endif
+    private static func send(_ request: InstrumentRequest, _ scheduler: WorkScheduler) {
+        var copy = request
+        _ = withUnsafeBytes(of: &copy) { scheduler.schedule(.engine, UnsafeRawBufferPointer($0)) }
+    }
+
+    private static func respond(_ answer: InstrumentResponse, _ responder: WorkResponder, _ log: Log) {
+        var copy = answer
+        let sent = withUnsafeBytes(of: &copy) { responder.respond(UnsafeRawBufferPointer($0)) }
+        if !sent { log.write(.error, "the host refused the worker's answer (its queue is full); the change is lost") }
+    }
+}
+
+/// The worker's half, shared by the worker thread and the host's state calls (never the
+/// audio thread): they take turns through a spin flag, held only while a request is taken
+/// or a document encoded. It lives at a fixed address (the engine allocates it), as its
+/// atomic flag must.
+struct BuilderSide: ~Copyable {
+    var builder: InstrumentBuilder
+    /// The loaded document's keys besides the table's (name, description, unknown keys):
+    /// written back when the state is saved.
+    var kept: [String: JSONValue] = [:]
+    private var saved: UnsafeMutableRawBufferPointer?
+    private let busy = Atomic<Bool>(false)
+
+    init(builder: consuming InstrumentBuilder) { self.builder = builder }
+
+    static func with<R>(_ side: UnsafeMutablePointer<BuilderSide>, _ body: (inout BuilderSide) -> R) -> R {
+        while !side.pointee.busy.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged {}
+        defer { side.pointee.busy.store(false, ordering: .releasing) }
+        return body(&side.pointee)
+    }
+
+    /// Keeps `bytes` until the next save (or `free`) and returns them.
+    mutating func save(_ bytes: [UInt8]) -> UnsafeRawBufferPointer {
+        saved?.deallocate()
+        let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count, alignment: 8)
+        bytes.withUnsafeBytes { copy.copyMemory(from: $0) }
+        saved = copy
+        return UnsafeRawBufferPointer(copy)
+    }
+
+    mutating func free() {
+        saved?.deallocate()
+        saved = nil
+    }
+}
+
+extension Log {
+    /// Writes text made at run time (a document's problem), off the audio thread.
+    func write(_ level: Level, _ message: String) {
+        var bytes = Array(message.utf8)
+        bytes.append(0)
+        bytes.withUnsafeBufferPointer { buffer in
+            buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) { write(level, $0) }
+        }
     }
 }

@@ -147,8 +147,8 @@ struct Plugin {
         }
     }
 
-    /// The audio thread's one entry: controls at the block's start, then the events at
-    /// their frames with the sound rendered between them.
+    /// The audio thread's one entry: controls at the block's start, then the events, then
+    /// one render of the block that applies each MIDI event at its frame.
     #if REALTIME_PROOF
         @_noLocks @_noAllocation
     #endif
@@ -156,21 +156,16 @@ struct Plugin {
         guard let left, frames > 0 else { return }
         readControls()
         clearNotify()
-        var done = 0
         if let control,
             var reader = AtomSequenceReader(
                 buffer: control, capacity: sequenceCapacity, frames: frames, sequence: urids.atomSequence, frameTime: urids.atomFrameTime,
                 problems: problems)
         {
-            while let event = reader.next(problems: problems) {
-                if event.frame > done {
-                    render(left + done, frames: event.frame - done)
-                    done = event.frame
-                }
-                handle(event)
-            }
+            // Every event first: the engine applies MIDI at its frame inside one render of
+            // the block, as the node's renderer does with a JACK period.
+            while let event = reader.next(problems: problems) { handle(event) }
         }
-        if frames > done { render(left + done, frames: frames - done) }
+        render(left, frames: frames)
         if announceFile { writeFileToNotify() }
         if stereo, let right { for i in 0..<frames { right[i] = left[i] } }
         reportProblems()

@@ -24,6 +24,7 @@
 //
 // The report on standard output, one "key: value" a line: frames, peak, nonfinite,
 // out_of_range, log_messages, log_errors, worker_requests, worker_refused, first_sound
+// (the first sample above 1e-4), first_nonzero
 // (the first frame above 1e-4, or -1), state_properties, stereo_differ, instances_differ,
 // notify_events, notify_malformed (a notify sequence that runs past its buffer: exit 2),
 // notify_path (the last patch:Set of urn:toneshaper:file the plugin sent).
@@ -825,7 +826,7 @@ int main(int argc, char **argv) {
 
     FILE *output = out ? fopen(out, "wb") : NULL;
     if (out && !output) die("cannot write %s", out);
-    long nonfinite = 0, out_of_range = 0, first_sound = -1, differ = 0, stereo_differ = 0;
+    long nonfinite = 0, out_of_range = 0, first_sound = -1, first_nonzero = -1, differ = 0, stereo_differ = 0;
     float peak = 0;
     for (long start = 0; start < frames; start += block) {
         uint32_t n = (uint32_t)(frames - start < block ? frames - start : block);
@@ -873,6 +874,7 @@ int main(int argc, char **argv) {
                 if (fabsf(x) > 1) out_of_range++;
                 if (fabsf(x) > peak) peak = fabsf(x);
                 if (first_sound < 0 && fabsf(x) > 1e-4f) first_sound = start + i;
+                if (first_nonzero < 0 && x != 0.0f) first_nonzero = start + i;
             }
             if (stereo && memcmp(&x, &inst[0].right[i], sizeof x) != 0) stereo_differ++;
             if (instances == 2 && memcmp(&x, &inst[1].left[i], sizeof x) != 0) differ++;
@@ -902,7 +904,7 @@ int main(int argc, char **argv) {
     snprintf(rm_command, sizeof rm_command, "rm -rf '%s'", scratch_dir);
     if (system(rm_command) != 0) fprintf(stderr, "lv2host: could not remove %s\n", scratch_dir);
 
-    printf("frames: %ld\npeak: %g\nnonfinite: %ld\nout_of_range: %ld\nfirst_sound: %ld\n", frames, peak, nonfinite, out_of_range, first_sound);
+    printf("frames: %ld\npeak: %g\nnonfinite: %ld\nout_of_range: %ld\nfirst_sound: %ld\nfirst_nonzero: %ld\n", frames, peak, nonfinite, out_of_range, first_sound, first_nonzero);
     printf("log_messages: %d\nlog_errors: %d\nworker_requests: %d\nworker_refused: %d\n", log_messages, log_errors,
            inst[0].worker_requests, inst[0].worker_refused);
     printf("state_properties: %d\nstereo_differ: %ld\ninstances_differ: %ld\n", property_count, stereo_differ, differ);

@@ -29,6 +29,9 @@ public struct Ramp: Equatable, Sendable {
         }
     }
 
+    /// Takes the target at once (nothing has been heard yet that a jump could click in).
+    public mutating func settle() { move(to: goal, over: 0) }
+
     /// The value `offset` samples from now (the target once the ramp is over).
     @inlinable @inline(__always)
     public func value(after offset: Int) -> Double {

@@ -300,6 +300,20 @@ public struct ToneEngine: ~Copyable {
         ToneEngine.map(for: plan, min: minFrequency.value, max: maxFrequency.value, by: transposition.value * ratio)
     }
 
+    /// Every continuous parameter takes its target at once: for changes that arrive before
+    /// the first sample is rendered (a plugin's control ports as the host first sets them),
+    /// which must not be heard as a ramp from the defaults.
+    #if REALTIME_PROOF
+        @_noLocks @_noAllocation
+    #endif
+    mutating func settleRamps() {
+        minFrequency.settle()
+        maxFrequency.settle()
+        amplitude.settle()
+        echoVolume.settle()
+        transposition.settle()
+    }
+
     /// Transposes every frequency by `ratio` (MIDI notes, pitch bend), moving there over
     /// `samples`: the phase runs on, so the retune is continuous, without a click or glide
     /// longer than that.

@@ -112,6 +112,10 @@ public struct MIDIPerformer: ~Copyable {
         }
     }
 
+    /// The drone's level takes its target at once (before the first sample; see
+    /// `ToneEngine.settleRamps`).
+    mutating func settleRamps() { droneLevel.settle() }
+
     mutating func setSampleRate(_ rate: Double) { if rate > 0 { sampleRate = rate } }
 
     /// Controller `controller` moves `id` from now on (nil: nothing).

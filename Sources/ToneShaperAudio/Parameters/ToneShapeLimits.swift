@@ -5,3 +5,11 @@ public enum ToneShapeLimits {
     public static let minimumDuration = 1e-6
     public static let maximumDuration = 24.0 * 3600
 }
+
+/// The one limit on every frequency a document or a controller may give: the Nyquist
+/// frequency of the highest sample rate the node runs at (192 kHz). Frequencies above the
+/// running rate's Nyquist are clamped by the kernel, with a warning.
+public enum FrequencyLimit {
+    public static let maximum = 96_000.0
+    public static let range: ClosedRange<Double> = 0...maximum
+}

@@ -195,6 +195,12 @@ public struct RealtimeRenderer: ~Copyable {
             }
             schedule.removeFirst()
             apply(next)
+            if frame == 0 && position == 0 {
+                // Before the first sample: the values are the starting point, not a change.
+                engine.settleRamps()
+                performer.settleRamps()
+                transportGain.settle()
+            }
         }
         if position < frames { renderSegment(into: out + position, count: frames - position) }
         applyTransportGain(out, frames: frames)

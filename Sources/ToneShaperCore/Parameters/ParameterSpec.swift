@@ -114,11 +114,3 @@ public struct ParameterSpec: Sendable {
         }
     }
 }
-
-/// The one limit on every frequency a document or a controller may give: the Nyquist
-/// frequency of the highest sample rate the node runs at (192 kHz). Frequencies above the
-/// running rate's Nyquist are clamped by the kernel, with a warning.
-public enum FrequencyLimit {
-    public static let maximum = 96_000.0
-    public static let range: ClosedRange<Double> = 0...maximum
-}

@@ -59,9 +59,6 @@ enum LV2Tools {
 
     static func have(_ tools: String...) -> Bool { tools.allSatisfy { path(of: $0) != nil } }
 
-    /// Tests that need the engine in the plugin (the lead removes the condition once it is).
-    static var engineIsPluggedIn: Bool { ProcessInfo.processInfo.environment["TONESHAPER_LV2_ENGINE"] == "1" }
-
     struct ToolResult: Sendable {
         var status: Int32
         /// True when the process ended by a signal (a crash), not an exit.
