@@ -26,6 +26,9 @@ struct PluginEngine {
     /// The MIDI events of the block being read, applied at their frames by one render.
     private let events: UnsafeMutablePointer<MIDIEvent>
     private var eventCount = 0
+    /// The host's transport, as its last time:Position left it and the blocks since moved
+    /// it (nil until the host sends one: hosts without a transport).
+    private var transport: TransportState?
 
     init(sampleRate: Double, maximumBlock: Int, scheduler: WorkScheduler, log: Log) {
         self.sampleRate = sampleRate
@@ -81,10 +84,33 @@ struct PluginEngine {
     #endif
     mutating func render(into output: UnsafeMutablePointer<Float>, frames: Int) {
         let scheduler = self.scheduler
-        player.pointee.render(into: output, frames: frames, midi: UnsafeBufferPointer(start: events, count: eventCount)) { request in
-            PluginEngine.send(request, scheduler)
-        }
+        player.pointee.render(
+            into: output, frames: frames, midi: UnsafeBufferPointer(start: events, count: eventCount), transport: transport
+        ) { request in PluginEngine.send(request, scheduler) }
         eventCount = 0
+        // A host sends a position when its transport changes; between, it rolls on.
+        if let current = transport, current.rolling { transport?.frame = current.frame + frames }
+    }
+
+    /// The host's transport moved (time:Position): LV2 counts bars and beats from 0, JACK
+    /// (and the renderer) from 1. A position without a frame keeps the frame known.
+    #if REALTIME_PROOF
+        @_noLocks @_noAllocation
+    #endif
+    mutating func setPosition(speed: Double?, frame: Double?, bar: Double?, barBeat: Double?, beatsPerBar: Double?, beatsPerMinute: Double?) {
+        var state = transport ?? TransportState(rolling: false, frame: 0)
+        if let speed { state.rolling = speed > 0 }
+        if let frame, frame >= 0, frame < 9e15 { state.frame = Int(frame) }
+        if let bar, let barBeat, let beatsPerBar, let beatsPerMinute, bar >= 0, bar < 1e9, barBeat >= 0, barBeat < 1e6, beatsPerBar > 0,
+            beatsPerMinute > 0
+        {
+            let ticksPerBeat = 1920.0
+            let beat = barBeat.rounded(.down)
+            state.bbt = BarsBeats(
+                bar: Int(bar) + 1, beat: Int(beat) + 1, tick: Int((barBeat - beat) * ticksPerBeat), ticksPerBeat: ticksPerBeat,
+                beatsPerBar: beatsPerBar, beatsPerMinute: beatsPerMinute)
+        }
+        transport = state
     }
 
     /// On the worker thread: a request of the audio thread's.

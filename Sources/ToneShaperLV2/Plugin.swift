@@ -272,8 +272,14 @@ struct Plugin {
             problems.note(.unknownObject)
             return
         }
+        // The host's transport (time:Position, sent when it changes): followed as the node
+        // follows JACK transport, when the transport setting is on.
+        if object.otype == urids.timePosition {
+            handlePosition(object)
+            return
+        }
         // patch:Get: the file playing, if any, goes out on the notify port. Other objects a
-        // host sends (time:Position, patch:Put) are not for this plugin: ignored, not refused.
+        // host sends (patch:Put, say) are not for this plugin: ignored, not refused.
         if object.otype == urids.patchGet {
             announceFile = filePathLength > 0
             return
@@ -303,6 +309,38 @@ struct Plugin {
             return
         }
         if !scheduler.schedule(.loadFile, path) { problems.note(.workQueueFull) }
+    }
+
+    /// A time:Position: speed (0 stopped, 1 rolling), frame, and bar, beat and tempo when
+    /// the host has them. A property missing or of another type keeps what was known.
+    #if REALTIME_PROOF
+        @_noLocks @_noAllocation
+    #endif
+    private mutating func handlePosition(_ object: AtomObject) {
+        let speed = number(object, urids.timeSpeed)
+        let frame = number(object, urids.timeFrame)
+        let bar = number(object, urids.timeBar)
+        let barBeat = number(object, urids.timeBarBeat)
+        let beatsPerBar = number(object, urids.timeBeatsPerBar)
+        let tempo = number(object, urids.timeBeatsPerMinute)
+        engine.setPosition(speed: speed, frame: frame, bar: bar, barBeat: barBeat, beatsPerBar: beatsPerBar, beatsPerMinute: tempo)
+    }
+
+    /// A numeric property of an object (atom:Float, Double, Int or Long), if finite.
+    #if REALTIME_PROOF
+        @_noLocks @_noAllocation
+    #endif
+    private func number(_ object: AtomObject, _ key: LV2_URID) -> Double? {
+        guard let property = object.property(key), let base = property.body.baseAddress else { return nil }
+        let value: Double
+        switch (property.type, property.body.count) {
+        case (urids.atomFloat, 4...): value = Double(base.loadUnaligned(as: Float.self))
+        case (urids.atomDouble, 8...): value = base.loadUnaligned(as: Double.self)
+        case (urids.atomInt, 4...): value = Double(base.loadUnaligned(as: Int32.self))
+        case (urids.atomLong, 8...): value = Double(base.loadUnaligned(as: Int64.self))
+        default: return nil
+        }
+        return value.isFinite ? value : nil
     }
 
     /// On the audio thread (work_response): the engine took the file at `path`.

@@ -25,6 +25,15 @@ struct URIDs {
     let maxBlockLength: LV2_URID
     let nominalBlockLength: LV2_URID
     let sequenceSize: LV2_URID
+    let atomLong: LV2_URID
+    let atomDouble: LV2_URID
+    let timePosition: LV2_URID
+    let timeSpeed: LV2_URID
+    let timeFrame: LV2_URID
+    let timeBar: LV2_URID
+    let timeBarBeat: LV2_URID
+    let timeBeatsPerBar: LV2_URID
+    let timeBeatsPerMinute: LV2_URID
 
     init(map: UnsafePointer<LV2_URID_Map>) {
         func id(_ uri: StaticString) -> LV2_URID {
@@ -54,5 +63,14 @@ struct URIDs {
         maxBlockLength = id("http://lv2plug.in/ns/ext/buf-size#maxBlockLength")
         nominalBlockLength = id("http://lv2plug.in/ns/ext/buf-size#nominalBlockLength")
         sequenceSize = id("http://lv2plug.in/ns/ext/buf-size#sequenceSize")
+        atomLong = id("http://lv2plug.in/ns/ext/atom#Long")
+        atomDouble = id("http://lv2plug.in/ns/ext/atom#Double")
+        timePosition = id("http://lv2plug.in/ns/ext/time#Position")
+        timeSpeed = id("http://lv2plug.in/ns/ext/time#speed")
+        timeFrame = id("http://lv2plug.in/ns/ext/time#frame")
+        timeBar = id("http://lv2plug.in/ns/ext/time#bar")
+        timeBarBeat = id("http://lv2plug.in/ns/ext/time#barBeat")
+        timeBeatsPerBar = id("http://lv2plug.in/ns/ext/time#beatsPerBar")
+        timeBeatsPerMinute = id("http://lv2plug.in/ns/ext/time#beatsPerMinute")
     }
 }

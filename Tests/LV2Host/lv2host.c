@@ -11,7 +11,7 @@
 //   cc -O1 -g -o lv2host Tests/LV2Host/lv2host.c -ldl -lm -lpthread
 //   lv2host --so PATH --uri URI [--ttl PATH] [--rate 48000] [--block 256] --frames N
 //           [--note FRAME:NOTE:VEL[:OFFFRAME]]... [--set SYMBOL=VALUE@FRAME]...
-//           [--load-file PATH@FRAME]... [--save-state FILE] [--restore-state FILE]
+//           [--load-file PATH@FRAME]... [--position SPEED:TRANSPORT-FRAME@FRAME]... [--save-state FILE] [--restore-state FILE]
 //           [--hostile KIND]... [--without FEATURE]... [--seq-size BYTES]
 //           [--second-so PATH] [--instances 2] [--threaded-worker] [--out FILE]
 //
@@ -350,7 +350,7 @@ static ControlPort *control_named(const char *symbol) {
 
 // ---- the script -----------------------------------------------------------------------
 
-typedef enum { NOTE_ON, NOTE_OFF, SET, LOAD, HOSTILE } Kind;
+typedef enum { NOTE_ON, NOTE_OFF, SET, LOAD, HOSTILE, POSITION } Kind;
 typedef struct {
     Kind kind;
     long frame;
@@ -436,6 +436,29 @@ static void append_patch_set(Sequence *s, int64_t frame, LV2_URID property, LV2_
         p->value.type = value_type;
         memcpy(p + 1, value, value_size);
     }
+}
+
+// A time:Position as hosts send it when their transport changes: time:speed (Float) and
+// time:frame (Long).
+static void append_position(Sequence *s, int64_t frame, float speed, int64_t position) {
+    uint32_t size = sizeof(LV2_Atom_Object_Body) + 2 * sizeof(LV2_Atom_Property_Body) + 8 + 8;
+    unsigned char *body = sequence_append(s, frame, urid(LV2_ATOM__Object), size);
+    if (!body) return;
+    LV2_Atom_Object_Body *object = (LV2_Atom_Object_Body *)body;
+    object->id = 0;
+    object->otype = urid("http://lv2plug.in/ns/ext/time#Position");
+    LV2_Atom_Property_Body *p = (LV2_Atom_Property_Body *)(body + sizeof *object);
+    p->key = urid("http://lv2plug.in/ns/ext/time#speed");
+    p->context = 0;
+    p->value.size = 4;
+    p->value.type = urid(LV2_ATOM__Float);
+    memcpy(p + 1, &speed, 4);
+    p = (LV2_Atom_Property_Body *)((unsigned char *)(p + 1) + 8);
+    p->key = urid("http://lv2plug.in/ns/ext/time#frame");
+    p->context = 0;
+    p->value.size = 8;
+    p->value.type = urid(LV2_ATOM__Long);
+    memcpy(p + 1, &position, 8);
 }
 
 static void append_path(Sequence *s, int64_t frame, const char *path) {
@@ -711,6 +734,14 @@ int main(int argc, char **argv) {
             Step *s = add_step(SET, frame);
             snprintf(s->symbol, sizeof s->symbol, "%s", symbol);
             s->value = strtof(value, NULL);
+        } else if (ARG("--position")) {
+            // SPEED:TRANSPORT-FRAME@FRAME: the host's transport rolls (speed 1) or stops (0).
+            float speed = 0;
+            long position = 0, frame = 0;
+            if (sscanf(v, "%f:%ld@%ld", &speed, &position, &frame) != 3) die("bad --position %s", v);
+            Step *s = add_step(POSITION, frame);
+            s->value = speed;
+            s->note = (int)position;
         } else if (ARG("--load-file")) {
             const char *at = strrchr(v, '@');
             Step *s = add_step(LOAD, at ? parse_frame(at + 1) : 0);
@@ -860,6 +891,7 @@ int main(int argc, char **argv) {
                         break;
                     case SET: control_values[k][control_named(s->symbol) - controls] = s->value; break;
                     case LOAD: append_path(&input[k], at, s->path); break;
+                    case POSITION: append_position(&input[k], at, s->value, s->note); break;
                     case HOSTILE: append_hostile(&input[k], at, s->hostile, n); break;
                     }
                 }

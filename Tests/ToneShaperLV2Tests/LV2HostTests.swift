@@ -218,4 +218,22 @@ import ToneShaperTestSupport
         #expect(abs(before - SignalAnalysis.rms(loud, range: 1000..<2000)) < 1e-6)
         #expect(before > 0.05 && abs(after / before - 0.5) < 0.05, "rms \(before) then \(after)")
     }
+
+    /// With the transport setting on, the plugin follows the host's transport (time:Position)
+    /// as the node follows JACK's: silent while stopped, sounding from when it rolls, silent
+    /// again once it stops (after the node's fade).
+    @Test
+    func itFollowsTheHostsTransport() throws {
+        let steady = ["--set", "scale=0@0", "--set", "transport=1@0"]
+        let (result, samples) = try Self.play(
+            LV2Tools.monoURI, steady + ["--position", "0:0@0", "--position", "1:0@1024", "--position", "0:2048@3072"])
+        #expect(result.status == 0 && result.number("log_errors") == 0, "\(result.output)")
+        #expect(SignalAnalysis.peak(samples, range: 0..<1024) == 0, "sound while the transport is stopped")
+        #expect(SignalAnalysis.rms(samples, range: 1536..<3072) > 0.05, "no sound while it rolls")
+        #expect(SignalAnalysis.peak(samples, range: 3800..<Self.frames) == 0, "sound after it stopped")
+        // Without a transport from the host, the setting silences nothing it cannot follow:
+        // it waits, silent, as the node does for a stopped transport.
+        let (_, waiting) = try Self.play(LV2Tools.monoURI, steady)
+        #expect(SignalAnalysis.peak(waiting, range: 0..<Self.frames) == 0)
+    }
 }

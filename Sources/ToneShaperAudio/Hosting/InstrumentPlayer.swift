@@ -72,24 +72,27 @@ public struct InstrumentPlayer: ~Copyable {
     }
 
     /// Renders `frames` samples into `out`, applying `midi` (sorted by frame) at its
-    /// frames; then passes on what the renderer handed back: plans to free, and the
-    /// changes MIDI made that the builder must know of or act on.
+    /// frames and following the host's `transport` when the transport setting is on (nil:
+    /// the host has none); then passes on what the renderer handed back: plans to free, and
+    /// the changes MIDI made that the builder must know of or act on.
     #if REALTIME_PROOF
         @_noLocks @_noAllocation
     #endif
     public mutating func render(
-        into out: UnsafeMutablePointer<Float>, frames: Int, midi: UnsafeBufferPointer<MIDIEvent>, request: (InstrumentRequest) -> Void
+        into out: UnsafeMutablePointer<Float>, frames: Int, midi: UnsafeBufferPointer<MIDIEvent>, transport: TransportState? = nil,
+        request: (InstrumentRequest) -> Void
     ) {
         // A plugin has no wall clock for time-tagged commands: it sends none.
         let clock = PeriodClock(startMicros: 0, microsPerFrame: microsPerFrame)
-        renderer.renderPeriod(into: out, frames: frames, clock: clock, midi: midi, transport: nil)
+        renderer.renderPeriod(into: out, frames: frames, clock: clock, midi: midi, transport: transport)
         while let item = handback.pop() {
             switch item {
             case .retiredPlan(let id): request(.release(storageID: id))
             case .change(.parameter(let id, let value)): request(.set(id, value))
             case .request(.controller(let id, let value)): request(.controller(id, value))
             case .request(.learned(let controller, let id)): request(.learned(controller: controller, id))
-            case .change(.playing), .request(.program), .request(.duration), .scheduledFinished: break
+            case .request(.duration(let seconds)): request(.set(.duration, seconds))
+            case .change(.playing), .request(.program), .scheduledFinished: break
             }
         }
     }

@@ -135,6 +135,7 @@ public enum LV2Description {
         ("rdf", "http://www.w3.org/1999/02/22-rdf-syntax-ns#"),
         ("rdfs", "http://www.w3.org/2000/01/rdf-schema#"),
         ("state", "http://lv2plug.in/ns/ext/state#"),
+        ("time", "http://lv2plug.in/ns/ext/time#"),
         ("units", "http://lv2plug.in/ns/extensions/units#"),
         ("urid", "http://lv2plug.in/ns/ext/urid#"),
         ("work", "http://lv2plug.in/ns/ext/worker#"),
@@ -210,7 +211,7 @@ public enum LV2Description {
                     lv2:symbol "control" ;
                     lv2:name "Control" ;
                     atom:bufferType atom:Sequence ;
-                    atom:supports midi:MidiEvent , patch:Message ;
+                    atom:supports midi:MidiEvent , patch:Message , time:Position ;
                     lv2:designation lv2:control
             """)
         ports.append(
