@@ -120,7 +120,29 @@ struct PluginEngine {
             return
         }
         let asked = base.loadUnaligned(as: InstrumentRequest.self)
+        if case .program(let program) = asked {
+            playBuiltIn(Int(program), responder: responder)
+            return
+        }
         let answer = BuilderSide.with(side) { side in side.builder.handle(asked) }
+        if let answer { PluginEngine.respond(answer, responder, log) }
+    }
+
+    /// Program change: built-in document `index` (by name, as the node lists them), with
+    /// the MIDI setup kept; a program beyond the built-ins changes nothing.
+    private func playBuiltIn(_ index: Int, responder: WorkResponder) {
+        guard let text = PluginTable.builtIn(index) else { return }
+        let decoded: (InstrumentShape, [String: JSONValue])
+        do throws(DocumentProblem) {
+            decoded = try DocumentCodec.decode(UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+        } catch {
+            log.write(.error, "a built-in document was refused: " + error.message)
+            return
+        }
+        let answer = BuilderSide.with(side) { side in
+            side.kept = decoded.1
+            return side.builder.replace(with: decoded.0.keepingPerformance(of: side.builder.shape))
+        }
         if let answer { PluginEngine.respond(answer, responder, log) }
     }
 

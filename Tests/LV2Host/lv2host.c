@@ -11,7 +11,7 @@
 //   cc -O1 -g -o lv2host Tests/LV2Host/lv2host.c -ldl -lm -lpthread
 //   lv2host --so PATH --uri URI [--ttl PATH] [--rate 48000] [--block 256] --frames N
 //           [--note FRAME:NOTE:VEL[:OFFFRAME]]... [--set SYMBOL=VALUE@FRAME]...
-//           [--load-file PATH@FRAME]... [--position SPEED:TRANSPORT-FRAME@FRAME]... [--save-state FILE] [--restore-state FILE]
+//           [--load-file PATH@FRAME]... [--position SPEED:TRANSPORT-FRAME@FRAME]... [--program N@FRAME]... [--save-state FILE] [--restore-state FILE]
 //           [--hostile KIND]... [--without FEATURE]... [--seq-size BYTES]
 //           [--second-so PATH] [--instances 2] [--threaded-worker] [--out FILE]
 //
@@ -350,7 +350,7 @@ static ControlPort *control_named(const char *symbol) {
 
 // ---- the script -----------------------------------------------------------------------
 
-typedef enum { NOTE_ON, NOTE_OFF, SET, LOAD, HOSTILE, POSITION } Kind;
+typedef enum { NOTE_ON, NOTE_OFF, SET, LOAD, HOSTILE, POSITION, PROGRAM } Kind;
 typedef struct {
     Kind kind;
     long frame;
@@ -734,6 +734,12 @@ int main(int argc, char **argv) {
             Step *s = add_step(SET, frame);
             snprintf(s->symbol, sizeof s->symbol, "%s", symbol);
             s->value = strtof(value, NULL);
+        } else if (ARG("--program")) {
+            // N@FRAME: a MIDI program change to program N (0...127).
+            long program = 0, frame = 0;
+            if (sscanf(v, "%ld@%ld", &program, &frame) < 1 || program < 0 || program > 127) die("bad --program %s", v);
+            Step *s = add_step(PROGRAM, frame);
+            s->note = (int)program;
         } else if (ARG("--position")) {
             // SPEED:TRANSPORT-FRAME@FRAME: the host's transport rolls (speed 1) or stops (0).
             float speed = 0;
@@ -892,6 +898,11 @@ int main(int argc, char **argv) {
                     case SET: control_values[k][control_named(s->symbol) - controls] = s->value; break;
                     case LOAD: append_path(&input[k], at, s->path); break;
                     case POSITION: append_position(&input[k], at, s->value, s->note); break;
+                    case PROGRAM: {
+                        unsigned char change[2] = {0xC0, (unsigned char)s->note};
+                        append_midi(&input[k], at, change, 2);
+                        break;
+                    }
                     case HOSTILE: append_hostile(&input[k], at, s->hostile, n); break;
                     }
                 }

@@ -31,7 +31,7 @@ import ToneShaperTestSupport
             ("Bundle/toneshaper.ttl", LV2Description.pluginDescription),
             ("Bundle/presets.ttl", LV2Description.presets(documents)),
             ("ControlPorts.swift", LV2Description.controlPortsSwift),
-            ("PluginTable.swift", PluginTableSource.swift),
+            ("PluginTable.swift", PluginTableSource.swift(builtIns: documents)),
         ]
     }
 

@@ -88,4 +88,28 @@ import ToneShaperCore
             kept.points == ToneShape.defaultShape.points && kept.duration == ToneShape.defaultShape.duration,
             "\(reason): the refused document took hold")
     }
+
+    /// MIDI program change plays the built-in documents by name order (as the node lists
+    /// them), with the player's MIDI setup kept; a program beyond them changes nothing.
+    @Test func programChangePlaysTheBuiltInsAndKeepsTheMIDISetup() throws {
+        try LV2Tools.prepare()
+        let names = try Self.builtIns().map { String($0.0.dropLast(".toneshaper".count)) }
+        let directory = try LV2Tools.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for (program, expected) in [(0, names[0]), (names.count - 1, names[names.count - 1]), (127, nil)] {
+            let state = directory.appendingPathComponent("state-\(program)")
+            let result = try LV2Tools.host(
+                LV2Tools.monoURI,
+                [
+                    "--frames", "1024", "--block", "256", "--set", "instrument=1@0", "--set", "voices=5@0", "--program", "\(program)@100",
+                    "--save-state", state.path,
+                ])
+            #expect(result.status == 0 && result.number("log_errors") == 0, "\(result.output)")
+            let data = try Data(contentsOf: state)
+            let text = Array(data[(data.firstIndex(of: 0x0A)! + 1)...]).filter { $0 != 0 }
+            let shape = try ToneShapeDocument.decode(Array(text.dropLast()), source: "program \(program)")
+            #expect(shape.name == expected, "program \(program)")
+            #expect(shape.performance.instrument && shape.performance.voices == 5, "program \(program) changed the MIDI setup")
+        }
+    }
 }

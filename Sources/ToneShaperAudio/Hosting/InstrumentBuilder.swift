@@ -40,6 +40,8 @@ public struct InstrumentBuilder: ~Copyable {
             plans.release(storageID: id)
         case .learned(let controller, let id):
             shape.controllers[Int(controller)] = id
+        case .program:
+            break  // the host's: it reads the document and calls `replace(with:)`
         }
         return owedPlan()
     }

@@ -11,6 +11,10 @@ public enum InstrumentRequest: Sendable, BitwiseCopyable, Equatable {
     case release(storageID: Int)
     /// MIDI learn mapped `controller` to the parameter.
     case learned(controller: UInt8, ParameterID)
+    /// Program change: the host's `program`th built-in shape, played with the player's
+    /// MIDI setup (`InstrumentShape.keepingPerformance(of:)`). The builder knows no
+    /// documents: the host reads the document and calls `replace(with:)`.
+    case program(UInt8)
 }
 
 /// What the builder hands back to the audio thread.

@@ -92,7 +92,8 @@ public struct InstrumentPlayer: ~Copyable {
             case .request(.controller(let id, let value)): request(.controller(id, value))
             case .request(.learned(let controller, let id)): request(.learned(controller: controller, id))
             case .request(.duration(let seconds)): request(.set(.duration, seconds))
-            case .change(.playing), .request(.program), .scheduledFinished: break
+            case .request(.program(let program)): request(.program(program))
+            case .change(.playing), .scheduledFinished: break
             }
         }
     }

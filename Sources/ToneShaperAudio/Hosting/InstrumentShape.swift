@@ -75,6 +75,18 @@ public struct InstrumentShape: Sendable {
         points = new
     }
 
+    /// This shape's sound with `current`'s MIDI setup (mode, root, bend range, voices,
+    /// release, one-shot, transport, beats, controller map): what a program change loads,
+    /// as the node's does.
+    public func keepingPerformance(of current: InstrumentShape) -> InstrumentShape {
+        var shape = self
+        for i in 0..<parameters.count where PerformanceSettings.isPerformance(parameters[i].id) {
+            shape.values[i] = current.values[i]
+        }
+        shape.controllers = current.controllers
+        return shape
+    }
+
     /// What a plan is built from.
     public var curve: CurveDescription {
         let waves = WaveType.allCases

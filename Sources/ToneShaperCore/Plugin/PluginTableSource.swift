@@ -5,7 +5,9 @@
 /// defaults and the default shape) is generated from `ParameterTable` and
 /// `ToneShape.defaultShape`, and a test fails when the committed file differs.
 public enum PluginTableSource {
-    public static var swift: String {
+    /// The source, with `builtIns` (name and document, in the order the node lists them
+    /// for program change: by name) compiled in.
+    public static func swift(builtIns: [(name: String, shape: ToneShape)]) -> String {
         let rows = ParameterTable.audioParameters
         var lines = [
             "// swift-format-ignore-file",
@@ -76,6 +78,22 @@ public enum PluginTableSource {
         lines.append(
             "            points: [\(shape.points.map { "CurvePoint(time: \($0.time), frequency: \($0.frequency))" }.joined(separator: ", "))],")
         lines.append("            values: [\(values.map { "\($0)" }.joined(separator: ", "))])")
+        lines.append("    }")
+        lines.append("")
+        lines.append("    /// The built-in documents, by name, as MIDI program change picks them (0 is the first).")
+        lines.append("    static let builtInCount = \(builtIns.count)")
+        lines.append("")
+        lines.append("    /// Built-in document `index`'s text (`ToneShapeDocument.encode`), or nil.")
+        lines.append("    static func builtIn(_ index: Int) -> StaticString? {")
+        lines.append("        switch index {")
+        for (index, builtIn) in builtIns.enumerated() {
+            // The node's encoding, on one line (compact, keys sorted).
+            let compact = (try? JSONValue.parse(ToneShapeDocument.encode(builtIn.shape)))?.serialized(sortedKeys: true) ?? []
+            lines.append("        case \(index):  // \(builtIn.name)")
+            lines.append("            return ##\"\(String(decoding: compact, as: UTF8.self))\"##")
+        }
+        lines.append("        default: return nil")
+        lines.append("        }")
         lines.append("    }")
         lines.append("}")
         return lines.joined(separator: "\n") + "\n"
