@@ -55,7 +55,17 @@ struct PluginEngine {
         side.deallocate()
     }
 
-    mutating func activate() {}
+    /// Activation (not the audio thread): the control ports the host moved before the first
+    /// run() are the shape's from the start, their plan built here and taken at once.
+    mutating func activate(moved: [(row: Int, value: Double)]) {
+        guard !moved.isEmpty else { return }
+        let answer = BuilderSide.with(side) { side in
+            var shape = side.builder.shape
+            for (row, value) in moved { shape.set(shape.parameters[row].id, value) }
+            return side.builder.replace(with: shape)
+        }
+        if let answer { player.pointee.take(answer) }
+    }
     mutating func deactivate() {}
 
     /// A control port moved (checked and rounded by the shell).

@@ -60,7 +60,7 @@ enum Entry {
     }
 
     static let activate: @convention(c) (LV2_Handle?) -> Void = { instance in
-        instance?.assumingMemoryBound(to: Plugin.self).pointee.engine.activate()
+        instance?.assumingMemoryBound(to: Plugin.self).pointee.activate()
     }
 
     static let deactivate: @convention(c) (LV2_Handle?) -> Void = { instance in

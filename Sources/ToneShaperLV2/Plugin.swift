@@ -199,15 +199,38 @@ struct Plugin {
                 problems.note(.controlNotFinite)
                 continue
             }
-            let info = ControlPorts.port(row: row)
-            var checked = min(max(value, info.minimum), info.maximum)
-            switch info.kind {
-            case .real: break
-            case .integer, .choice, .terms: checked = checked.rounded()
-            case .toggle: checked = checked > 0.5 ? 1 : 0
-            }
-            engine.setControl(row: row, value: Double(checked))
+            engine.setControl(row: row, value: Plugin.checked(value, row: row))
         }
+    }
+
+    /// A finite port value within its port's range, rounded for whole-number kinds.
+    #if REALTIME_PROOF
+        @_noLocks @_noAllocation
+    #endif
+    private static func checked(_ value: Float, row: Int) -> Double {
+        let info = ControlPorts.port(row: row)
+        var checked = min(max(value, info.minimum), info.maximum)
+        switch info.kind {
+        case .real: break
+        case .integer, .choice, .terms: checked = checked.rounded()
+        case .toggle: checked = checked > 0.5 ? 1 : 0
+        }
+        return Double(checked)
+    }
+
+    /// Before run() (activate, off the audio thread): the ports the host moved from their
+    /// defaults (a project's values, a preset's) are taken at once, plans included, so the
+    /// first block already plays them rather than the defaults for a worker's round trip.
+    mutating func activate() {
+        var moved: [(row: Int, value: Double)] = []
+        for row in 0..<ControlPorts.count {
+            guard let port = controls[row] else { continue }
+            let value = port.pointee
+            if value.bitPattern == lastControls[row].bitPattern || !value.isFinite { continue }
+            lastControls[row] = value
+            moved.append((row, Plugin.checked(value, row: row)))
+        }
+        engine.activate(moved: moved)
     }
 
     /// The notify port holds an empty sequence unless the engine writes replies.

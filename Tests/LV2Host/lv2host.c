@@ -856,6 +856,10 @@ int main(int argc, char **argv) {
             control_values[k][c] = controls[c].value;
             inst[k].descriptor->connect_port(inst[k].handle, controls[c].index, &control_values[k][c]);
         }
+        // Values set at frame 0 are set before activation, as a host sets a project's or a
+        // preset's values before it runs the plugin.
+        for (int i = 0; i < step_count; i++)
+            if (steps[i].kind == SET && steps[i].frame == 0) control_values[k][control_named(steps[i].symbol) - controls] = steps[i].value;
         inst[k].descriptor->connect_port(inst[k].handle, first_audio, inst[k].left);
         if (stereo) inst[k].descriptor->connect_port(inst[k].handle, first_audio + 1, inst[k].right);
         if (inst[k].descriptor->activate) inst[k].descriptor->activate(inst[k].handle);

@@ -236,4 +236,29 @@ import ToneShaperTestSupport
         let (_, waiting) = try Self.play(LV2Tools.monoURI, steady)
         #expect(SignalAnalysis.peak(waiting, range: 0..<Self.frames) == 0)
     }
+
+    /// A change that needs a new plan (the wave) is built by the worker and swapped in
+    /// without a gap: the level never drops to silence (the cross-fade between a sine and a
+    /// sawtooth, whose fundamentals are of opposite sign, dips, as the node's does), and the
+    /// sound becomes the new wave's. With the worker on a thread of its own the host runs
+    /// faster than real time, so the plan may land after the last block: there, only that
+    /// nothing breaks.
+    @Test(arguments: ["", "--threaded-worker"])
+    func aWorkerBuiltPlanSwapsInWithoutAGap(worker: String) throws {
+        let steady = ["--set", "scale=0@0", "--set", "min_frequency=440@0", "--set", "max_frequency=440@0"]
+        let (result, samples) = try Self.play(LV2Tools.monoURI, steady + ["--set", "wave=5@2304"] + (worker.isEmpty ? [] : [worker]))
+        #expect(result.status == 0 && result.number("log_errors") == 0, "\(result.output)")
+        #expect((result.number("worker_requests") ?? 0) >= 1)
+        #expect(SignalAnalysis.allFinite(samples) && SignalAnalysis.peak(samples) <= 0.25 + 1e-6)
+        // No gap: every window of two cycles (218 frames at 440 Hz: a sawtooth's level is
+        // steady only over whole cycles) carries the tone once the start's fade-in is over
+        // (the ports the host set are taken at activation, plans included).
+        let quietest = stride(from: 256, to: Self.frames - 218, by: 16).map { SignalAnalysis.rms(samples, range: $0..<$0 + 218) }.min() ?? 0
+        #expect(quietest > 0.05, "a window fell to rms \(quietest)")
+        guard worker.isEmpty else { return }
+        // The sine's crest factor (peak over rms) is the square root of 2; a sawtooth's, 3.
+        func crest(_ range: Range<Int>) -> Double { SignalAnalysis.peak(samples, range: range) / SignalAnalysis.rms(samples, range: range) }
+        #expect(abs(crest(400..<2362) - 2.0.squareRoot()) < 0.02, "before: crest \(crest(400..<2362))")
+        #expect(abs(crest(3054..<4799) - 3.0.squareRoot()) < 0.05, "after: crest \(crest(3054..<4799))")
+    }
 }

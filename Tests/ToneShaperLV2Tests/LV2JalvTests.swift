@@ -70,7 +70,7 @@ import ToneShaperTestSupport
     /// Note 81 on a constant 300 Hz shape with root 69 plays 600 Hz within 0.1 Hz; silent
     /// before and after the note in instrument mode; an amplitude change is heard.
     @Test(.enabled(if: available))
-    func note81On300HzPlays600Hz() throws {
+    func note81On300HzPlays600Hz() async throws {
         let jack = try PrivateJack()
         defer { jack.stop() }
         // The default shape's range set to 300...300 remaps every point to 300 Hz.
@@ -82,24 +82,28 @@ import ToneShaperTestSupport
             throw LV2TestError("jack_midiseq did not come up")
         }
         try jack.connect("lv2seq:out", "\(name):control")
-        let samples = try jack.record("\(name):out", seconds: 4.5)
-        // Where the notes sound: runs of blocks with level, between silent stretches.
         let block = 480
-        let loud = stride(from: 0, to: samples.count - block, by: block).map { SignalAnalysis.rms(samples, range: $0..<$0 + block) > 0.01 }
-        guard let start = loud.firstIndex(of: true), let end = loud[start...].firstIndex(of: false) else {
-            Issue.record("no note in the recording")
-            return
+        // The dummy driver may lose a period now and then: the pitch is measured over the
+        // longest clean stretch of the note (RecordingAnalysis), and a take with none long
+        // enough is made again, saying so.
+        let before = try await retryingOnBusyHost("jalv: note 81 on 300 Hz") { _ in
+            let samples = try jack.record("\(name):out", seconds: 4.5)
+            // Where the notes sound: runs of blocks with level, between silent stretches.
+            let loud = stride(from: 0, to: samples.count - block, by: block).map { SignalAnalysis.rms(samples, range: $0..<$0 + block) > 0.01 }
+            guard let start = loud.firstIndex(of: true), let end = loud[start...].firstIndex(of: false) else {
+                throw LV2TestError("no note in the recording")
+            }
+            let sounding = (start + 2) * block..<(end - 2) * block
+            #expect(sounding.count > 30_000, "the note sounded for \(sounding.count) samples")
+            let frequency = try RecordingAnalysis(samples, sampleRate: Double(jack.rate), range: sounding).frequency(atLeast: 16_384)
+            #expect(abs(frequency - 600) < 0.1, "note 81 played \(frequency) Hz")
+            let after = (end + 4) * block..<min((end + 40) * block, samples.count)
+            #expect(SignalAnalysis.peak(samples, range: after) < 1e-4, "sound after the note-off")
+            #expect(start > 0 && SignalAnalysis.peak(samples, range: 0..<max(start - 1, 0) * block) < 1e-4 || start == 0)
+            return SignalAnalysis.rms(samples, range: sounding)
         }
-        let sounding = (start + 2) * block..<(end - 2) * block
-        #expect(sounding.count > 30_000, "the note sounded for \(sounding.count) samples")
-        let frequency = try #require(SignalAnalysis.zeroCrossingFrequency(samples, sampleRate: Double(jack.rate), range: sounding))
-        #expect(abs(frequency - 600) < 0.1, "note 81 played \(frequency) Hz")
-        let after = (end + 4) * block..<min((end + 40) * block, samples.count)
-        #expect(SignalAnalysis.peak(samples, range: after) < 1e-4, "sound after the note-off")
-        #expect(start > 0 && SignalAnalysis.peak(samples, range: 0..<max(start - 1, 0) * block) < 1e-4 || start == 0)
 
         // A control port change is heard: amplitude 0.5 -> 0.1 through jalv's console.
-        let before = SignalAnalysis.rms(samples, range: sounding)
         input.write(Data("amplitude = 0.1\n".utf8))
         usleep(300_000)
         let quieter = try jack.record("\(name):out", seconds: 4.5)
