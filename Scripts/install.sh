@@ -111,6 +111,7 @@ lv2_bundle=.build/lv2/toneshaper.lv2
 if [[ ! -f $lv2_bundle/toneshaper.so ]]; then
     reason="there is no LV2 bundle"
 elif [[ -n $(find Scripts/build-lv2.sh Sources/ToneShaperLV2 Sources/ToneShaperDSP Sources/ToneShaperKernelBaseline Sources/CPUFeatures \
+    Sources/ToneShaperAudio Sources/ToneShaperJSON Sources/CNumberText \
     -newer "$lv2_bundle/toneshaper.so" -print -quit) ]]; then
     reason="the plugin's sources are newer than $lv2_bundle"
 else
