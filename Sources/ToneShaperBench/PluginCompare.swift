@@ -5,7 +5,7 @@ import ToneShaperCore
     import Glibc
 #endif
 
-/// `ToneShaperBench plugin-compare DOCUMENT BLOCK [VOICES]`: the node's side of the LV2
+/// `ToneShaperBench plugin-compare DOCUMENT BLOCK [VOICES] [--paced]`: the node's side of the LV2
 /// plugin comparison (`bash Scripts/bench.sh plugin`). The document rendered by the node's
 /// own path, `EngineController(shape:).makeRenderer()` and `renderPeriod` as the JACK
 /// callback calls it (no MIDI, no transport, the clock advancing a period at a time), in
@@ -14,7 +14,10 @@ import ToneShaperCore
 /// Timed exactly as the C host's `--bench-runs` times the plugin's run(): one second
 /// untimed, then BENCH_PLUGIN_RUNS blocks (default 20 s worth), clock_gettime(CLOCK_MONOTONIC)
 /// around each call; the report has the same keys (`run_ns_per_sample_median:` ...).
-func pluginCompare(_ arguments: [String]) throws {
+/// `--paced` starts each call at its block's time, as the host's `--bench-paced` does.
+func pluginCompare(_ allArguments: [String]) throws {
+    let paced = allArguments.contains("--paced")
+    let arguments = allArguments.filter { $0 != "--paced" }
     guard arguments.count >= 2, let block = Int(arguments[1]), block > 0 else {
         print("usage: ToneShaperBench plugin-compare DOCUMENT BLOCK [VOICES]")
         exit(3)
@@ -42,8 +45,19 @@ func pluginCompare(_ arguments: [String]) throws {
     var peak: Float = 0
     var done = 0
     var timed = 0
+    var next = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &next)
+    let blockNanoseconds = Int(Double(block) * 1e9 / rate)
     notes.withUnsafeBufferPointer { held in
         while timed < runs {
+            if paced {
+                clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, nil)
+                next.tv_nsec += blockNanoseconds
+                while next.tv_nsec >= 1_000_000_000 {
+                    next.tv_nsec -= 1_000_000_000
+                    next.tv_sec += 1
+                }
+            }
             let midi = done == 0 ? held : none
             if done < warmup {
                 renderer.renderPeriod(into: buffer, frames: block, clock: clock, midi: midi, transport: nil)

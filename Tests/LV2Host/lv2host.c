@@ -14,7 +14,7 @@
 //           [--load-file PATH@FRAME]... [--save-state FILE] [--restore-state FILE]
 //           [--hostile KIND]... [--without FEATURE]... [--seq-size BYTES]
 //           [--second-so PATH] [--instances 2] [--threaded-worker] [--out FILE]
-//           [--bench-runs N [--bench-warmup FRAMES] [--bench-times FILE]]
+//           [--bench-runs N [--bench-warmup FRAMES] [--bench-times FILE] [--bench-paced]]
 //
 // --bench-runs N times run() (clock_gettime(CLOCK_MONOTONIC) around each call, one
 // instance): after --bench-warmup frames (default: one second at --rate), untimed, N calls
@@ -23,7 +23,10 @@
 // time per frame), run_ns_per_sample_mean, run_p50_us, run_p99_us, run_p999_us, run_max_us
 // and run_period_us (the block's length in time); --bench-times writes each call's ns, one a
 // line. Keep the worker synchronous (no --threaded-worker), so no thread of the host's
-// competes with run().
+// competes with run(). --bench-paced starts each call at its block's time (clock_nanosleep
+// to block / rate after the last start, as an audio thread waits for its period) rather than
+// back to back: under SCHED_FIFO (chrt -f), back-to-back calls would use up the kernel's
+// real-time budget (sched_rt_runtime_us) and be stopped for tens of milliseconds.
 //
 // The control ports are read from the bundle's toneshaper.ttl (next to the .so unless
 // --ttl says otherwise): their indices, symbols and defaults.
@@ -730,6 +733,7 @@ int main(int argc, char **argv) {
     int without_map = 0, without_worker = 0, without_log = 0, without_options = 0;
     const char *state_hostile = NULL;
     long bench_runs = 0, bench_warmup = -1;
+    int bench_paced = 0;
     const char *bench_times = NULL;
 
     snprintf(scratch_dir, sizeof scratch_dir, "/tmp/lv2host-%d", (int)getpid());
@@ -753,6 +757,7 @@ int main(int argc, char **argv) {
         else if (ARG("--bench-runs")) bench_runs = parse_frame(v);
         else if (ARG("--bench-warmup")) bench_warmup = parse_frame(v);
         else if (ARG("--bench-times")) bench_times = v;
+        else if (strcmp(a, "--bench-paced") == 0) bench_paced = 1;
         else if (ARG("--note")) {
             long on, off = -1;
             int note, velocity;
@@ -898,7 +903,18 @@ int main(int argc, char **argv) {
     long *bench_ns = bench_runs > 0 ? malloc((size_t)bench_runs * sizeof *bench_ns) : NULL;
     uint32_t *bench_frames = bench_runs > 0 ? malloc((size_t)bench_runs * sizeof *bench_frames) : NULL;
     long bench_count = 0;
+    struct timespec next_block;
+    clock_gettime(CLOCK_MONOTONIC, &next_block);
+    long block_ns = (long)(block * 1e9 / rate);
     for (long start = 0; start < frames; start += block) {
+        if (bench_paced) {
+            clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next_block, NULL);
+            next_block.tv_nsec += block_ns;
+            while (next_block.tv_nsec >= 1000000000L) {
+                next_block.tv_nsec -= 1000000000L;
+                next_block.tv_sec++;
+            }
+        }
         uint32_t n = (uint32_t)(frames - start < block ? frames - start : block);
         for (int k = 0; k < instances; k++) {
             sequence_clear(&input[k]);
