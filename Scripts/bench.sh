@@ -8,6 +8,7 @@
 #   bash Scripts/bench.sh render     # only toneshaper render vs sox
 #   bash Scripts/bench.sh jack       # only the JACK measurements (callback, CPU vs csound, start-up, memory, scaling)
 #   bash Scripts/bench.sh voices     # only instrument mode: ns per sample per voice, and 16/64 held voices in JACK
+#   bash Scripts/bench.sh plugin     # only the LV2 plugin: run() against the node's engine, and run() with 64 voices held
 #   bash Scripts/bench.sh web        # only the web editor's latency (WebSocket message to sound)
 #   bash Scripts/bench.sh midi-latency  # only a MIDI controller's latency (mapped to the wave: a new plan) at 256 frames
 set -euo pipefail
@@ -83,6 +84,75 @@ fi
 if [[ $what == all || $what == voices ]]; then
     say "instrument mode: kernel cost per voice (ToneShaperBench voices)"
     "$bin/ToneShaperBench" voices
+fi
+
+if [[ $what == all || $what == plugin ]]; then
+    say "LV2 plugin: ns per output sample of run() against the node's engine (same document and block; 5 runs each, alternating)"
+    # The plugin (Embedded Swift, Scripts/build-lv2.sh), rebuilt when missing or older than
+    # the sources; run() timed by the project's C host (Tests/LV2Host/lv2host.c, --bench-runs:
+    # clock_gettime around each call, the worker synchronous between calls). The node's side:
+    # ToneShaperBench plugin-compare, EngineController(shape:).makeRenderer() + renderPeriod,
+    # timed the same way. Both: 1 s untimed, then 20 s of blocks; the median of the calls'
+    # ns per sample. TONESHAPER_KERNEL=baseline|v3|v4 forces a kernel level in both;
+    # BENCH_PLUGIN_SO=PATH times another build of the plugin (its bundle's .ttl next to it).
+    so=${BENCH_PLUGIN_SO:-.build/lv2/toneshaper.lv2/toneshaper.so}
+    if [[ -z ${BENCH_PLUGIN_SO:-} ]] && [[ ! -f $so || -n $(find Sources Scripts/build-lv2.sh -newer "$so" -name '*.swift' -o -newer "$so" -name '*.c' -o -newer "$so" -name '*.h' -o -newer "$so" -name '*.ttl' -o -newer "$so" -name 'build-lv2.sh' | head -1) ]]; then
+        bash Scripts/build-lv2.sh >/dev/null
+    fi
+    host=.build/lv2-host/lv2host
+    if [[ ! -x $host || Tests/LV2Host/lv2host.c -nt $host ]]; then
+        mkdir -p "$(dirname "$host")"
+        cc -std=c11 -Wall -Wextra -Werror -O1 -g -o "$host" Tests/LV2Host/lv2host.c -ldl -lm -lpthread
+    fi
+    field() { awk -v k="$1:" '$1 == k {print $2}'; }
+    plugin_run() {  # document block [host arguments...] -> the host's report
+        local document=$1 block=$2; shift 2
+        "$host" --so "$so" --uri urn:toneshaper:instrument --block "$block" --load-file "$PWD/$document@0" \
+            --bench-runs $((20 * 48000 / block)) "$@" 2>"$work/host.err" || { cat "$work/host.err"; exit 1; }
+    }
+    echo "plugin: $so"
+    "$bin/ToneShaperBench" plugin-compare Sessions/siren.toneshaper 64 | field kernel_level | sed 's/^/kernel level (the node; the plugin chooses by the same rule): /'
+    printf '%-26s %6s %10s %10s %8s\n' document block node_ns plugin_ns plugin/node
+    for document in Sessions/siren.toneshaper Sessions/drone.toneshaper; do
+        for block in 256 64; do
+            : > "$work/node.ns"; : > "$work/plugin.ns"
+            for _ in 1 2 3 4 5; do
+                "$bin/ToneShaperBench" plugin-compare "$document" "$block" | field run_ns_per_sample_median >> "$work/node.ns"
+                plugin_run "$document" "$block" | field run_ns_per_sample_median >> "$work/plugin.ns"
+            done
+            node_ns=$(median < "$work/node.ns"); plugin_ns=$(median < "$work/plugin.ns")
+            printf '%-26s %6d %10.3f %10.3f %8.2f\n' "$(basename "$document")" "$block" "$node_ns" "$plugin_ns" \
+                "$(awk -v a="$plugin_ns" -v b="$node_ns" 'BEGIN {print a / b}')"
+        done
+    done
+
+    say "LV2 plugin: run() with 64 voices held at 64 frames, 48 kHz (20 s of calls after 1 s, one a period; 3 rounds, the node's renderer alongside)"
+    cat > "$work/voices64.toneshaper" <<'DOC'
+{"points": [[0, 220], [1, 330], [2, 220]], "duration": 2, "minFrequency": 110, "maxFrequency": 440,
+ "componentType": "Sine", "scaleType": "Sine", "echoOffsetTimeSeconds": 0.5, "echoVolume": 0.5, "amplitude": 0.1,
+ "instrument": true, "voices": 64}
+DOC
+    # 64 note-ons (C2 upwards) once the document is in, held to the end.
+    notes=(); for i in $(seq 0 63); do notes+=(--note "1024:$((36 + i)):100"); done
+    # As an audio thread runs: SCHED_FIFO (as jackd -R gives its clients) when the system
+    # allows it, otherwise any neighbour's time slice lands in the max; and one call per
+    # period (paced), not back to back, which would use up the real-time budget.
+    rt=(); if chrt -f 70 true 2>/dev/null; then rt=(chrt -f 70); echo "scheduling: SCHED_FIFO 70"; else echo "scheduling: normal (chrt -f refused)"; fi
+    printf '%6s %-7s %10s %10s %10s %10s %12s %10s\n' round side ns/sample ns/voice p99.9_us max_us p99.9_%period max_%period
+    for round in 1 2 3; do
+        for side in plugin node; do
+            if [[ $side == plugin ]]; then
+                "${rt[@]}" "$host" --so "$so" --uri urn:toneshaper:instrument --block 64 --load-file "$work/voices64.toneshaper@0" \
+                    --bench-runs 15000 --bench-paced --set instrument=1@0 --set voices=64@0 "${notes[@]}" > "$work/report" 2>"$work/host.err" || {
+                    cat "$work/host.err"; exit 1; }
+            else
+                "${rt[@]}" "$bin/ToneShaperBench" plugin-compare "$work/voices64.toneshaper" 64 64 --paced > "$work/report"
+            fi
+            ns=$(field run_ns_per_sample_median < "$work/report"); p999=$(field run_p999_us < "$work/report"); mx=$(field run_max_us < "$work/report")
+            printf '%6d %-7s %10.1f %10.2f %10.1f %10.1f %12.2f %10.2f\n' "$round" "$side" "$ns" "$(awk -v a="$ns" 'BEGIN {print a / 64}')" \
+                "$p999" "$mx" "$(awk -v a="$p999" 'BEGIN {print a / 13.3333}')" "$(awk -v a="$mx" 'BEGIN {print a / 13.3333}')"
+        done
+    done
 fi
 
 if [[ $what == all || $what == jack || $what == voices ]]; then

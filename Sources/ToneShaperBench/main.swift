@@ -41,6 +41,13 @@ if filter == "first-fourier-change" {
     exit(0)
 }
 
+// `ToneShaperBench plugin-compare DOCUMENT BLOCK [VOICES]`: the node's engine timed as the
+// C host times the LV2 plugin's run() (PluginCompare.swift; `bash Scripts/bench.sh plugin`).
+if filter == "plugin-compare" {
+    try pluginCompare(Array(CommandLine.arguments.dropFirst(2)))
+    exit(0)
+}
+
 // `ToneShaperBench json`: documents read and written by ToneShaperJSON and by Foundation.
 if filter == "json" {
     jsonBenchmark()

@@ -14,6 +14,19 @@
 //           [--load-file PATH@FRAME]... [--position SPEED:TRANSPORT-FRAME@FRAME]... [--program N@FRAME]... [--save-state FILE] [--restore-state FILE]
 //           [--hostile KIND]... [--without FEATURE]... [--seq-size BYTES]
 //           [--second-so PATH] [--instances 2] [--threaded-worker] [--out FILE]
+//           [--bench-runs N [--bench-warmup FRAMES] [--bench-times FILE] [--bench-paced]]
+//
+// --bench-runs N times run() (clock_gettime(CLOCK_MONOTONIC) around each call, one
+// instance): after --bench-warmup frames (default: one second at --rate), untimed, N calls
+// of --block frames each (--frames is then optional: warm-up plus N blocks). It adds to the
+// report run_count, run_ns_per_sample_median (the median over the calls of each call's
+// time per frame), run_ns_per_sample_mean, run_p50_us, run_p99_us, run_p999_us, run_max_us
+// and run_period_us (the block's length in time); --bench-times writes each call's ns, one a
+// line. Keep the worker synchronous (no --threaded-worker), so no thread of the host's
+// competes with run(). --bench-paced starts each call at its block's time (clock_nanosleep
+// to block / rate after the last start, as an audio thread waits for its period) rather than
+// back to back: under SCHED_FIFO (chrt -f), back-to-back calls would use up the kernel's
+// real-time budget (sched_rt_runtime_us) and be stopped for tens of milliseconds.
 //
 // The control ports are read from the bundle's toneshaper.ttl (next to the .so unless
 // --ttl says otherwise): their indices, symbols and defaults.
@@ -37,6 +50,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <lv2/atom/atom.h>
@@ -655,6 +669,52 @@ static void read_notify(const unsigned char *buffer, uint32_t capacity) {
     }
 }
 
+// ---- --bench-runs ---------------------------------------------------------------------
+
+static int compare_long(const void *a, const void *b) {
+    long x = *(const long *)a, y = *(const long *)b;
+    return (x > y) - (x < y);
+}
+
+static int compare_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static long now_ns(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1000000000L + t.tv_nsec;
+}
+
+// The report's run_* lines, from each timed call's ns and frames; the calls' times are sorted.
+static void bench_report(long *times, const uint32_t *sizes, long count, uint32_t block, double rate, const char *times_path) {
+    if (times_path) {
+        FILE *f = fopen(times_path, "w");
+        if (!f) die("cannot write %s", times_path);
+        for (long i = 0; i < count; i++) fprintf(f, "%ld\n", times[i]);
+        fclose(f);
+    }
+    double *per_sample = malloc((size_t)count * sizeof *per_sample);
+    double sum = 0;
+    long frames = 0;
+    for (long i = 0; i < count; i++) {
+        per_sample[i] = (double)times[i] / sizes[i];
+        sum += (double)times[i];
+        frames += sizes[i];
+    }
+    qsort(per_sample, (size_t)count, sizeof *per_sample, compare_double);
+    qsort(times, (size_t)count, sizeof *times, compare_long);
+    double median = count % 2 ? per_sample[count / 2] : 0.5 * (per_sample[count / 2 - 1] + per_sample[count / 2]);
+    // The p-th quantile: the smallest time at least that share of the calls do not exceed.
+#define QUANTILE(p) (times[(long)ceil((p) * (double)count) - 1 < 0 ? 0 : (long)ceil((p) * (double)count) - 1] / 1000.0)
+    printf("run_count: %ld\nrun_ns_per_sample_median: %.4f\nrun_ns_per_sample_mean: %.4f\n", count, median, sum / (double)frames);
+    printf("run_p50_us: %.3f\nrun_p99_us: %.3f\nrun_p999_us: %.3f\nrun_max_us: %.3f\nrun_period_us: %.3f\n", QUANTILE(0.5), QUANTILE(0.99),
+           QUANTILE(0.999), times[count - 1] / 1000.0, block * 1e6 / rate);
+#undef QUANTILE
+    free(per_sample);
+}
+
 // ---- main -----------------------------------------------------------------------------
 
 static long parse_frame(const char *text) {
@@ -695,6 +755,9 @@ int main(int argc, char **argv) {
     int instances = 1, threaded_worker = 0;
     int without_map = 0, without_worker = 0, without_log = 0, without_options = 0;
     const char *state_hostile = NULL;
+    long bench_runs = 0, bench_warmup = -1;
+    int bench_paced = 0;
+    const char *bench_times = NULL;
 
     snprintf(scratch_dir, sizeof scratch_dir, "/tmp/lv2host-%d", (int)getpid());
     for (int i = 1; i < argc; i++) {
@@ -714,6 +777,10 @@ int main(int argc, char **argv) {
         else if (ARG("--second-so")) second_so = v;
         else if (ARG("--instances")) instances = atoi(v);
         else if (strcmp(a, "--threaded-worker") == 0) threaded_worker = 1;
+        else if (ARG("--bench-runs")) bench_runs = parse_frame(v);
+        else if (ARG("--bench-warmup")) bench_warmup = parse_frame(v);
+        else if (ARG("--bench-times")) bench_times = v;
+        else if (strcmp(a, "--bench-paced") == 0) bench_paced = 1;
         else if (ARG("--note")) {
             long on, off = -1;
             int note, velocity;
@@ -766,6 +833,11 @@ int main(int argc, char **argv) {
             else if (strcmp(v, "options:options") == 0) without_options = 1;
             else die("unknown feature %s", v);
         } else die("unknown or incomplete argument %s (see the comment at the top of lv2host.c)", a);
+    }
+    if (bench_runs > 0) {
+        if (bench_warmup < 0) bench_warmup = (long)rate;
+        if (frames <= 0) frames = bench_warmup + bench_runs * (long)block;
+        if (instances != 1 || second_so) die("--bench-runs times one instance");
     }
     if (!so || !uri || frames <= 0 || block == 0) die("--so, --uri and --frames are required");
     if (instances < 1 || instances > 2) die("--instances is 1 or 2");
@@ -869,7 +941,21 @@ int main(int argc, char **argv) {
     if (out && !output) die("cannot write %s", out);
     long nonfinite = 0, out_of_range = 0, first_sound = -1, first_nonzero = -1, differ = 0, stereo_differ = 0;
     float peak = 0;
+    long *bench_ns = bench_runs > 0 ? malloc((size_t)bench_runs * sizeof *bench_ns) : NULL;
+    uint32_t *bench_frames = bench_runs > 0 ? malloc((size_t)bench_runs * sizeof *bench_frames) : NULL;
+    long bench_count = 0;
+    struct timespec next_block;
+    clock_gettime(CLOCK_MONOTONIC, &next_block);
+    long block_ns = (long)(block * 1e9 / rate);
     for (long start = 0; start < frames; start += block) {
+        if (bench_paced) {
+            clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next_block, NULL);
+            next_block.tv_nsec += block_ns;
+            while (next_block.tv_nsec >= 1000000000L) {
+                next_block.tv_nsec -= 1000000000L;
+                next_block.tv_sec++;
+            }
+        }
         uint32_t n = (uint32_t)(frames - start < block ? frames - start : block);
         for (int k = 0; k < instances; k++) {
             sequence_clear(&input[k]);
@@ -910,7 +996,14 @@ int main(int argc, char **argv) {
                     case HOSTILE: append_hostile(&input[k], at, s->hostile, n); break;
                     }
                 }
-            inst[k].descriptor->run(inst[k].handle, n);
+            if (bench_runs > 0 && start >= bench_warmup && bench_count < bench_runs) {
+                long t0 = now_ns();
+                inst[k].descriptor->run(inst[k].handle, n);
+                long t1 = now_ns();
+                bench_ns[bench_count] = t1 - t0;
+                bench_frames[bench_count++] = n;
+            } else
+                inst[k].descriptor->run(inst[k].handle, n);
             if (k == 0) read_notify(notify[k].buffer, notify[k].capacity);
             run_worker(&inst[k]);
         }
@@ -956,6 +1049,12 @@ int main(int argc, char **argv) {
            inst[0].worker_requests, inst[0].worker_refused);
     printf("state_properties: %d\nstereo_differ: %ld\ninstances_differ: %ld\n", property_count, stereo_differ, differ);
     printf("notify_events: %d\nnotify_malformed: %d\nnotify_path: %s\n", notify_events, notify_malformed, notify_path);
+    if (bench_runs > 0) {
+        if (bench_count == 0) die("--bench-runs: no call was timed (--frames is shorter than the warm-up)");
+        bench_report(bench_ns, bench_frames, bench_count, block, rate, bench_times);
+        free(bench_ns);
+        free(bench_frames);
+    }
     for (int k = 1; k < instances; k++)
         if (loaded[k].library != loaded[0].library) dlclose(loaded[k].library);
     dlclose(loaded[0].library);
