@@ -17,6 +17,10 @@ import ToneShaperDSP
 ///    the phase (`PhaseIntegrator`), for both voices in one loop;
 /// C. wave and scaling, branch-free loops the compiler vectorises.
 public enum Kernel {
+    // Compiled here, at this module's x86-64 level, and only called from other modules:
+    // Embedded Swift would otherwise compile a copy into each caller at the caller's level
+    // (the baseline), and its fused multiply-adds would become calls to libm's fmaf.
+    @export(interface)
     #if REALTIME_PROOF
         @_noLocks @_noAllocation
     #endif
@@ -56,6 +60,10 @@ public enum Kernel {
     }
 
     /// One voice alone: what a silent echo leaves to do.
+    // Compiled here, at this module's x86-64 level, and only called from other modules:
+    // Embedded Swift would otherwise compile a copy into each caller at the caller's level
+    // (the baseline), and its fused multiply-adds would become calls to libm's fmaf.
+    @export(interface)
     #if REALTIME_PROOF
         @_noLocks @_noAllocation
     #endif

@@ -4,6 +4,10 @@ extension Kernel {
     /// The engine's mix while nothing ramps (nearly always): out = (main + echoGain * echo)
     /// * gain, limited. Here rather than in the engine so that it runs at the kernel's level,
     /// eight samples to a vector on v3.
+    // Compiled here, at this module's x86-64 level, and only called from other modules:
+    // Embedded Swift would otherwise compile a copy into each caller at the caller's level
+    // (the baseline), and its fused multiply-adds would become calls to libm's fmaf.
+    @export(interface)
     #if REALTIME_PROOF
         @_noLocks @_noAllocation
     #endif
