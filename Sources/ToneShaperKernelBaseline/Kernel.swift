@@ -20,10 +20,10 @@ public enum Kernel {
     // Compiled here, at this module's x86-64 level, and only called from other modules:
     // Embedded Swift would otherwise compile a copy into each caller at the caller's level
     // (the baseline), and its fused multiply-adds would become calls to libm's fmaf.
-    @export(interface)
     #if REALTIME_PROOF
         @_noLocks @_noAllocation
     #endif
+    @export(interface)
     public static func renderPair(
         plan: RenderPlan, main: inout VoiceState, echo: inout VoiceState, count: Int,
         range: RangeRamp, scratch: VoiceScratch,
@@ -63,10 +63,10 @@ public enum Kernel {
     // Compiled here, at this module's x86-64 level, and only called from other modules:
     // Embedded Swift would otherwise compile a copy into each caller at the caller's level
     // (the baseline), and its fused multiply-adds would become calls to libm's fmaf.
-    @export(interface)
     #if REALTIME_PROOF
         @_noLocks @_noAllocation
     #endif
+    @export(interface)
     public static func renderSingle(
         plan: RenderPlan, voice: inout VoiceState, count: Int, range: RangeRamp,
         scratch: VoiceScratch, out: UnsafeMutablePointer<Float>

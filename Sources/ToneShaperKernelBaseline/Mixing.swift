@@ -7,10 +7,10 @@ extension Kernel {
     // Compiled here, at this module's x86-64 level, and only called from other modules:
     // Embedded Swift would otherwise compile a copy into each caller at the caller's level
     // (the baseline), and its fused multiply-adds would become calls to libm's fmaf.
-    @export(interface)
     #if REALTIME_PROOF
         @_noLocks @_noAllocation
     #endif
+    @export(interface)
     public static func mix(
         main: UnsafePointer<Float>, echo: UnsafePointer<Float>, echoGain: Float, gain: Float, limit: Float,
         count: Int, out: UnsafeMutablePointer<Float>
