@@ -49,14 +49,17 @@ struct SubscriptionTests {
     @Test("the table of subscribers is bounded, and a host outside the policy cannot subscribe")
     func bounded() throws {
         let fixture = try OSCFixture()
+        // Ports below Linux's ephemeral range (32768 and up): a subscriber port that happened
+        // to be this client's own would get the state pushes, and a request's first reply
+        // would be one of them instead of /ok.
         for port in 0..<OSCSubscriptions.maximum {
-            #expect(try fixture.request("/toneshaper/subscribe", [.int32(Int32(40_000 + port))])?.path == "/toneshaper/ok")
+            #expect(try fixture.request("/toneshaper/subscribe", [.int32(Int32(20_000 + port))])?.path == "/toneshaper/ok")
         }
-        let full = try #require(try fixture.request("/toneshaper/subscribe", [.int32(39_999)]))
+        let full = try #require(try fixture.request("/toneshaper/subscribe", [.int32(19_999)]))
         #expect(full.path == "/toneshaper/error")
         #expect(full.arguments.last?.string?.contains("subscribed already") == true)
         // Subscribing again is harmless, even when full.
-        #expect(try fixture.request("/toneshaper/subscribe", [.int32(40_000)])?.path == "/toneshaper/ok")
+        #expect(try fixture.request("/toneshaper/subscribe", [.int32(20_000)])?.path == "/toneshaper/ok")
         let stranger = try #require(try fixture.request("/toneshaper/subscribe", [.int32(9999), .string("192.0.2.7")]))
         #expect(stranger.path == "/toneshaper/error")
         let bad = try #require(try fixture.request("/toneshaper/subscribe", [.string("x")]))
