@@ -75,7 +75,14 @@ struct RealtimeState: ~Copyable {
         }
         let periodStart = renderer.frame
         let plan = renderer.engine.plan.storageID
+        let taken = renderer.commandsTaken
         let events = runCycle(frames: nframes)
+        if let probe, renderer.commandsTaken != taken {
+            // A command that arrived after the check above, in time for this period: marked
+            // now (later than it was taken, never earlier than it was sent).
+            let seen = RealtimeCalls.monotonicNanoseconds()
+            probe._withUnsafeGuaranteedRef { _ = $0.commandSeen.compareExchange(expected: 0, desired: seen, ordering: .acquiringAndReleasing) }
+        }
         record(callbackNanoseconds: RealtimeCalls.monotonicNanoseconds() &- start)
         // Plans to free, MIDI controllers that need a new plan, the audio side's own
         // changes: the control side takes them now, not at its next round.

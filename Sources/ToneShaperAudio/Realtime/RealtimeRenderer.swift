@@ -29,6 +29,9 @@ public struct RealtimeRenderer: ~Copyable {
     private var heldPlans = 1
     /// Frames rendered since this renderer's first period: the schedule's clock.
     public private(set) var frame: Int64 = 0
+    /// Commands taken off the channel so far (a host's probe tells from it that a period
+    /// took commands, however late in the period they arrived).
+    public private(set) var commandsTaken = 0
     /// What the audio side changed itself and has not yet reported (a full channel defers it).
     var report: AudioReport
     /// MIDI: notes, controllers, instrument mode's voices.
@@ -295,6 +298,7 @@ public struct RealtimeRenderer: ~Copyable {
             if case .clearSchedule = queued.command, !scheduled {
                 dropSchedule()
                 _ = commands.pop()
+                commandsTaken &+= 1
                 continue
             }
             // Untimed commands wait behind the schedule's due entries only if one is a
@@ -303,6 +307,7 @@ public struct RealtimeRenderer: ~Copyable {
                 return  // cannot happen while the controller keeps its bound; stays queued
             }
             _ = commands.pop()
+            commandsTaken &+= 1
             if queued.command.replacesPlan {
                 heldPlans += 1
                 precondition(
