@@ -68,7 +68,14 @@ extension WithJackServer {
             // The recording: no NaN or infinity, nothing beyond the largest amplitude set.
             #expect(samples.count > 48_000)
             #expect(SignalAnalysis.allFinite(samples))
-            #expect(SignalAnalysis.peak(samples) <= FuzzCorpus.amplitudeCeiling + 1e-6)
+            // Where the loudest sample is, and what surrounds it, says whether a sample the
+            // output stage cannot make came from the node or from the recording (two runs on
+            // 2026-11-24 saw 0.85 and 1.36, with 200 and more server xruns).
+            let loudest = samples.indices.max { abs(samples[$0]) < abs(samples[$1]) } ?? 0
+            #expect(
+                SignalAnalysis.peak(samples) <= FuzzCorpus.amplitudeCeiling + 1e-6,
+                "peak \(samples.isEmpty ? 0 : samples[loudest]) at sample \(loudest) of \(samples.count): \(samples[max(0, loudest - 4)..<min(samples.count, loudest + 5)].map { $0 })"
+            )
             // The node kept playing through the flood. Its callback times are printed, not
             // asserted: on a shared 2-core host a preempted callback can outlast the period
             // whatever the node does (a CI run saw 1594 µs, with 53 xruns on the server's
