@@ -46,10 +46,15 @@ public struct ToneEngine: ~Copyable {
     private static let scratchCount = (1 + VoiceScratch.arrays) * maximumBlock
     private static let fixedScratchCount = VoiceScratch.fixedArrays * maximumBlock
     /// A voice's four outputs (main, echo, and the outgoing plan's two), then 0, 1, 2, ...,
-    /// then the voices' two arrays of cycle fractions.
+    /// then the voices' two arrays of cycle fractions, then the pass's sum of voices.
     let voiceOut: UnsafeMutablePointer<Float>
+    private static let voiceOutCount = 8 * maximumBlock
     /// 0, 1, 2, ... in single precision: sample k of a pass, for the gains' ramps.
     var passRamp: UnsafeMutablePointer<Float> { voiceOut + 4 * ToneEngine.maximumBlock }
+    /// Where a pass's voices are summed before the output stage. Never the host's buffer: a
+    /// JACK port buffer can be read while a late period is being made in it (JACK2 lets the
+    /// reader of the last period run then), so it only ever receives finished samples.
+    var passSum: UnsafeMutablePointer<Float> { voiceOut + 7 * ToneEngine.maximumBlock }
 
     public init(
         plan: RenderPlan, minFrequency: Double, maxFrequency: Double, amplitude: Double,
@@ -70,8 +75,8 @@ public struct ToneEngine: ~Copyable {
         for k in 0..<ToneEngine.maximumBlock { scratch[VoiceScratch.arrays * ToneEngine.maximumBlock + k] = Double(k) }
         fixedScratch = UnsafeMutablePointer<UInt64>.allocate(capacity: ToneEngine.fixedScratchCount)
         fixedScratch.initialize(repeating: 0, count: ToneEngine.fixedScratchCount)
-        voiceOut = UnsafeMutablePointer<Float>.allocate(capacity: 7 * ToneEngine.maximumBlock)
-        voiceOut.initialize(repeating: 0, count: 7 * ToneEngine.maximumBlock)
+        voiceOut = UnsafeMutablePointer<Float>.allocate(capacity: ToneEngine.voiceOutCount)
+        voiceOut.initialize(repeating: 0, count: ToneEngine.voiceOutCount)
         for k in 0..<ToneEngine.maximumBlock { voiceOut[4 * ToneEngine.maximumBlock + k] = Float(k) }
     }
 
@@ -215,8 +220,8 @@ public struct ToneEngine: ~Copyable {
                 count: count, out: out)
             endPass(count)
         } else {
-            VoiceMix.accumulate(signal, gain: .steady(1), echoGain: echoGain, ramp: passRamp, count: count, into: out, .replace)
-            finishPass(out, count: count)
+            VoiceMix.accumulate(signal, gain: .steady(1), echoGain: echoGain, ramp: passRamp, count: count, into: passSum, .replace)
+            finishPass(into: out, count: count)
         }
     }
 
@@ -230,13 +235,13 @@ public struct ToneEngine: ~Copyable {
             signal, gain: weight, echoGain: PassGain.over(echoVolume, count: count), ramp: passRamp, count: count, into: sum, mode)
     }
 
-    /// The output stage over a pass's sum of voices (in place), and the pass ends.
+    /// The output stage from the pass's sum of voices (`passSum`) into `out`, and the pass ends.
     #if REALTIME_PROOF
         @_noLocks @_noAllocation
     #endif
-    mutating func finishPass(_ sum: UnsafeMutablePointer<Float>, count: Int) {
+    mutating func finishPass(into out: UnsafeMutablePointer<Float>, count: Int) {
         VoiceMix.finish(
-            sum, amplitude: PassGain.over(amplitude, count: count), gate: PassGain.over(gate, count: count), ramp: passRamp,
+            passSum, into: out, amplitude: PassGain.over(amplitude, count: count), gate: PassGain.over(gate, count: count), ramp: passRamp,
             count: count)
         endPass(count)
     }

@@ -86,18 +86,20 @@ enum VoiceMix {
         }
     }
 
-    /// The output stage, in place: out[k] = limited(sum[k] / 2 * amplitude(k) * gate(k), amplitude(k)).
+    /// The output stage: out[k] = limited(sum[k] / 2 * amplitude(k) * gate(k), amplitude(k)).
+    /// `out` is written once per sample, with the finished sample (see `ToneEngine.passSum`).
     #if REALTIME_PROOF
         @_noLocks @_noAllocation
     #endif
     static func finish(
-        _ sum: UnsafeMutablePointer<Float>, amplitude: PassGain, gate: PassGain, ramp: UnsafePointer<Float>, count: Int
+        _ sum: UnsafePointer<Float>, into out: UnsafeMutablePointer<Float>, amplitude: PassGain, gate: PassGain,
+        ramp: UnsafePointer<Float>, count: Int
     ) {
         for k in 0..<count {
             let x = ramp[k]
             let limit = amplitude.start + amplitude.step * x
             let sample = 0.5 * sum[k] * limit * (gate.start + gate.step * x)
-            sum[k] = OutputLimit.limited(sample, limit)
+            out[k] = OutputLimit.limited(sample, limit)
         }
     }
 

@@ -60,10 +60,10 @@ extension RealtimeRenderer {
         while done < count {
             var n = engine.passLength(upTo: min(count - done, ToneEngine.maximumBlock))
             if performer.droneLevel.isMoving { n = min(n, performer.droneLevel.remaining) }
-            let sum = out + done
             if engine.isStopped {
-                engine.silence(sum, count: n)  // every voice holds its place
+                engine.silence(out + done, count: n)  // every voice holds its place
             } else {
+                let sum = engine.passSum  // not `out`: it only receives finished samples
                 let voices = performer.renderVoices(into: sum, count: n, engine: engine)
                 if !performer.droneIsSilent {
                     engine.mixDrone(into: sum, count: n, weight: performer.droneWeight(count: n), voices ? .blend : .replace)
@@ -71,7 +71,7 @@ extension RealtimeRenderer {
                     if !voices { for k in 0..<n { sum[k] = 0 } }
                     engine.skipDrone(n)  // not heard: its ramps and fades run on, its kernel does not
                 }
-                engine.finishPass(sum, count: n)
+                engine.finishPass(into: out + done, count: n)
             }
             performer.droneLevel.advance(by: n)
             done += n
