@@ -4,33 +4,17 @@
 #
 #   bash Scripts/build-lv2.sh            # prints the bundle's path and the .so's size
 #
-# Each module of MODULES is compiled whole-module, Embedded, position-independent, with the
-# real-time proof (REALTIME_PROOF: @_noLocks, @_noAllocation) on, as Scripts/embedded-check.sh
-# compiles the DSP; then the plugin's shell (Sources/ToneShaperLV2/*.swift) over them, and
-# everything is linked with `cc -shared` and a version script that exports lv2_descriptor
+# Each module of Scripts/embedded-modules.sh is compiled whole-module, Embedded,
+# position-independent, with the real-time proof (REALTIME_PROOF: @_noLocks, @_noAllocation)
+# on, as Scripts/embedded-check.sh compiles them; then the plugin's shell
+# (Sources/ToneShaperLV2/*.swift) over them, and everything is linked with `cc -shared` and a version script that exports lv2_descriptor
 # alone (without it the object would export weak swift_* runtime symbols that another
 # Swift-built library in the same host could bind to). The result is checked: no libswift*
 # in ldd, no defined dynamic symbol but lv2_descriptor. Fails loudly otherwise.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# The Embedded modules the plugin links, in dependency order: name | extra compiler flags |
-# its sources. The render kernel comes at every x86-64 level, as Package.swift builds it, so
-# the plugin chooses the level the CPU runs (KernelLevel) exactly as the node does.
-MODULES=(
-    "ToneShaperDSP | | Sources/ToneShaperDSP/*.swift"
-    "ToneShaperKernelBaseline | | Sources/ToneShaperKernelBaseline/*.swift"
-)
-if [[ $(uname -m) == x86_64 ]]; then
-    MODULES+=(
-        "ToneShaperKernelV3 | -Xcc -march=x86-64-v3 -D FUSED_MULTIPLY_ADD | Sources/ToneShaperKernelV3/*.swift"
-        "ToneShaperKernelV4 | -Xcc -march=x86-64-v4 -D FUSED_MULTIPLY_ADD | Sources/ToneShaperKernelV4/*.swift"
-    )
-fi
-MODULES+=(
-    "ToneShaperAudio | | $(find Sources/ToneShaperAudio -name '*.swift' | sort | tr '\n' ' ')"
-    "ToneShaperJSON | | Sources/ToneShaperJSON/*.swift"
-)
+source Scripts/embedded-modules.sh
 
 say() { printf '==> %s\n' "$*"; }
 die() { printf 'build-lv2.sh: %s\n' "$*" >&2; exit 1; }
@@ -44,37 +28,16 @@ bundle=$out/toneshaper.lv2
 rm -rf "$objects" "$bundle"
 mkdir -p "$objects" "$bundle"
 
-# C modules: the CPU feature probe the DSP imports, and the LV2 headers with their shims.
-cat >"$objects/module.modulemap" <<MAP
-module CPUFeatures {
-    header "$PWD/Sources/CPUFeatures/include/cpu_features.h"
-    export *
-}
-module CNumberText {
-    header "$PWD/Sources/CNumberText/include/number_text.h"
-    export *
-}
+# C modules: those of Scripts/embedded-modules.sh, and the LV2 headers with their shims.
+embedded_module_map "$objects"
+cat >>"$objects/module.modulemap" <<MAP
 module CLV2 {
     header "$PWD/Sources/ToneShaperLV2/CLV2/clv2.h"
     export *
 }
 MAP
-
-flags=(-enable-experimental-feature Embedded -wmo -parse-as-library -target "$(uname -m)-unknown-linux-gnu" -O
-    -D REALTIME_PROOF -I "$objects" -Xcc -fPIC -Xllvm -relocation-model=pic)
-compile() {  # name, extra flags (one word, may be empty), then its sources
-    local name=$1
-    local extra=($2)
-    shift 2
-    swiftc "${flags[@]}" "${extra[@]}" -module-name "$name" -emit-module -emit-module-path "$objects/$name.swiftmodule" -c "$@" -o "$objects/$name.o"
-    say "compiled $name ($# files)"
-}
-for module in "${MODULES[@]}"; do
-    IFS='|' read -r name extra sources <<<"$module"
-    # shellcheck disable=SC2086 # the glob of sources expands here
-    compile $name "$extra" $sources
-done
-compile ToneShaperLV2 "" Sources/ToneShaperLV2/*.swift
+embedded_compile_all "$objects"
+embedded_compile ToneShaperLV2 "" Sources/ToneShaperLV2/*.swift
 
 # The C the modules import (the CPU feature probe, number text for JSON): compiled here as
 # SwiftPM would.

@@ -98,8 +98,9 @@ import ToneShaperTestSupport
     }
 
     @Test func aRepeatedOrLostPeriodIsExplained() {
-        let repeated = Self.sine(4_800) { n in Double(n >= 1_280 ? n - 64 : n) }
-        let lost = Self.sine(4_800) { n in Double(n >= 2_560 ? n + 128 : n) }
+        // Past the settling time after the first sound (0.1 s), where steps are judged.
+        let repeated = Self.sine(9_600) { n in Double(n >= 6_080 ? n - 64 : n) }
+        let lost = Self.sine(9_600) { n in Double(n >= 7_360 ? n + 128 : n) }
         for samples in [repeated, lost] {
             let analysis = RecordingAnalysis(samples, sampleRate: Self.rate)
             #expect(!analysis.steps(above: Self.limit).isEmpty)
@@ -108,21 +109,28 @@ import ToneShaperTestSupport
     }
 
     @Test func aRecorderConnectedLateIsNoClick() {
-        // Two periods of silence, then the tone: the step into it is the recording's start.
-        var late = Self.sine(4_800)
+        // Two periods of silence, then the tone: the step into it is the recording's start,
+        // and the graph settles for a moment after it (two periods of silence 8 ms in).
+        var late = Self.sine(9_600)
         for n in 0..<128 { late[n] = 0 }
+        for n in 512..<640 { late[n] = 0 }
         let analysis = RecordingAnalysis(late, sampleRate: Self.rate)
+        #expect(!analysis.steps(above: Self.limit).isEmpty)
         #expect(analysis.unexplainedSteps(above: Self.limit, frequency: 440, amplitudes: [0.5], period: 64) == [])
-        // But silence inside the tone is a click.
-        var gap = Self.sine(4_800)
-        for n in 2_000..<2_128 { gap[n] = 0 }
+        // But silence inside the tone, once it has settled, is a click.
+        var gap = Self.sine(9_600)
+        for n in 0..<128 { gap[n] = 0 }
+        let settled = 128 + Int(RecordingAnalysis.settlingSeconds * Self.rate)
+        for n in (settled + 64)..<(settled + 192) { gap[n] = 0 }
         let broken = RecordingAnalysis(gap, sampleRate: Self.rate)
-        #expect(!broken.unexplainedSteps(above: Self.limit, frequency: 440, amplitudes: [0.5], period: 64).isEmpty)
+        let clicks = broken.unexplainedSteps(above: Self.limit, frequency: 440, amplitudes: [0.5], period: 64)
+        #expect(!clicks.isEmpty)
+        #expect(clicks.first.map { broken.describe(steps: clicks, frequency: 440).hasPrefix("steps at \($0) (amplitude ") } == true)
     }
 
     @Test func aGainOrPhaseJumpIsAClick() {
-        let gain = Self.sine(4_800, gain: { $0 >= 2_000 ? 0.1 : 0.5 })
-        let phase = Self.sine(4_800) { n in Double(n) + (n >= 2_000 ? 17.3 : 0) }
+        let gain = Self.sine(9_600, gain: { $0 >= 6_100 ? 0.1 : 0.5 })
+        let phase = Self.sine(9_600) { n in Double(n) + (n >= 6_100 ? 17.3 : 0) }
         for samples in [gain, phase] {
             let analysis = RecordingAnalysis(samples, sampleRate: Self.rate)
             let steps = analysis.steps(above: Self.limit)

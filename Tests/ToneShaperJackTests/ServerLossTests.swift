@@ -39,7 +39,7 @@ extension WithJackServer {
             #expect(SignalAnalysis.allFinite(analysis.samples))
             let limit = clickLimit(frequency: 500, amplitude: 0.3, sampleRate: analysis.sampleRate)
             let clicks = analysis.unexplainedSteps(above: limit, frequency: 500, amplitudes: [0.3], period: server.period)
-            #expect(clicks == [], "clicks at \(clicks); breaks at \(analysis.breaks), \(xruns) xruns")
+            #expect(clicks == [], "clicks: \(analysis.describe(steps: clicks, frequency: 500)); \(xruns) xruns")
             let frequency = try analysis.frequency(atLeast: 8_820)
             #expect(abs(frequency - 500) < 0.5, "\(frequency) Hz")
             #expect(abs(SignalAnalysis.peak(analysis.samples) - 0.3) < 0.005)

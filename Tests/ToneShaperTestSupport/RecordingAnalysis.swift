@@ -163,19 +163,27 @@ public struct RecordingAnalysis: Sendable {
         return found
     }
 
+    /// How long after a recording's first sound its steps are not judged (seconds). The
+    /// recorder has just connected, and the test's own check that it has (`jack_lsp`, a JACK
+    /// client opened and closed every 10 ms until it sees the connection) keeps changing the
+    /// server's graph meanwhile. A run on 2026-11-24, with 17 xruns, recorded two periods
+    /// 8 ms in that were neither the tone nor a whole-period jump of it.
+    public static let settlingSeconds = 0.1
+
     /// The steps above `limit` that are not a lost or repeated server period, for a sine of
     /// `frequency` at one of `amplitudes` with the server running `period` frames a cycle.
     /// A server's jump has a signature: on both sides the same sine at the same amplitude,
     /// its phase moved by a whole number of periods. A click made by the node (a gain or
     /// phase jump) does not look like that. Nor does the recording's start: a recorder
     /// whose port was connected a period late begins with exact silence, and its first
-    /// step into the tone is no click either.
+    /// step into the tone, or a step in the `settlingSeconds` after it, is not judged.
     public func unexplainedSteps(above limit: Double, frequency: Double, amplitudes: [Double], period: Int) -> [Int] {
         let window = 48
         let omega = 2 * Double.pi * frequency / sampleRate
         let firstSound = samples[range].firstIndex { $0 != 0 } ?? range.upperBound
+        let settled = firstSound + Int(Self.settlingSeconds * sampleRate)
         return steps(above: limit).filter { j in
-            guard j > firstSound else { return false }  // the recorder's connection, not the node
+            guard j > settled else { return false }  // the recorder's connection, not the node
             guard j - window >= range.lowerBound, j + window <= range.upperBound else { return false }  // too near an edge to judge
             let before = fit(omega: omega, range: (j - window)..<j)
             let after = fit(omega: omega, range: j..<(j + window))
@@ -188,6 +196,22 @@ public struct RecordingAnalysis: Sendable {
             }
             return !(levelsAgree && wholePeriods)
         }
+    }
+
+    /// What a test says about unexplained steps: where each lies, the fits on its two sides
+    /// and the samples around it (the first few steps), so that a failure shows what the
+    /// recording held there.
+    public func describe(steps: [Int], frequency: Double) -> String {
+        let omega = 2 * Double.pi * frequency / sampleRate
+        let shown = steps.prefix(4).map { j -> String in
+            let before = fit(omega: omega, range: max(range.lowerBound, j - 48)..<j)
+            let after = fit(omega: omega, range: j..<min(range.upperBound, j + 48))
+            let around = samples[max(range.lowerBound, j - 3)..<min(range.upperBound, j + 3)].map { String(format: "%.4f", $0) }
+            return String(
+                format: "%d (amplitude %.3f -> %.3f, phase %.3f -> %.3f rad; samples %@)", j, before.amplitude,
+                after.amplitude, before.phase, after.phase, around.joined(separator: " "))
+        }
+        return "steps at " + shown.joined(separator: ", ") + (steps.count > 4 ? ", …" : "") + "; breaks at \(breaks.prefix(8))"
     }
 
     /// Least-squares fit of a sin(omega n) + b cos(omega n) over `range`: amplitude and

@@ -1,0 +1,66 @@
+# The audio side's modules as Embedded Swift compiles them, shared by Scripts/embedded-check.sh
+# and Scripts/build-lv2.sh (sourced by them, not run on its own).
+#
+# EMBEDDED_MODULES, in dependency order: name | extra compiler flags | its sources. The render
+# kernel comes at every x86-64 level, as Package.swift builds it, so the plugin chooses the
+# level the CPU runs (KernelLevel) exactly as the node does.
+EMBEDDED_MODULES=(
+    "ToneShaperDSP | | Sources/ToneShaperDSP/*.swift"
+    "ToneShaperKernelBaseline | | Sources/ToneShaperKernelBaseline/*.swift"
+)
+if [[ $(uname -m) == x86_64 ]]; then
+    EMBEDDED_MODULES+=(
+        "ToneShaperKernelV3 | -Xcc -march=x86-64-v3 -D FUSED_MULTIPLY_ADD | Sources/ToneShaperKernelV3/*.swift"
+        "ToneShaperKernelV4 | -Xcc -march=x86-64-v4 -D FUSED_MULTIPLY_ADD | Sources/ToneShaperKernelV4/*.swift"
+    )
+fi
+EMBEDDED_MODULES+=(
+    "ToneShaperAudio | | $(find Sources/ToneShaperAudio -name '*.swift' | sort | tr '\n' ' ')"
+    "ToneShaperJSON | | Sources/ToneShaperJSON/*.swift"
+)
+
+# The flags every module compiles with: Embedded, whole-module, optimised, with the release
+# build's real-time proof (@_noLocks, @_noAllocation) on, position-independent (a plugin is a
+# shared object). $1: the directory of module maps and compiled modules.
+embedded_flags() {
+    EMBEDDED_FLAGS=(-enable-experimental-feature Embedded -wmo -parse-as-library -target "$(uname -m)-unknown-linux-gnu" -O
+        -D REALTIME_PROOF -I "$1" -Xcc -fPIC -Xllvm -relocation-model=pic)
+}
+
+# Writes $1/module.modulemap: the C modules the Swift ones import, mapped as SwiftPM would
+# (Embedded Swift imports no C library module, Glibc, itself).
+embedded_module_map() {
+    cat >"$1/module.modulemap" <<MAP
+module CPUFeatures {
+    header "$PWD/Sources/CPUFeatures/include/cpu_features.h"
+    export *
+}
+module CNumberText {
+    header "$PWD/Sources/CNumberText/include/number_text.h"
+    export *
+}
+MAP
+}
+
+# Compiles module $1 with the extra flags $2 (one word, may be empty) from the sources that
+# follow, into $EMBEDDED_OUT.
+embedded_compile() {
+    local name=$1
+    local extra=($2)
+    shift 2
+    swiftc "${EMBEDDED_FLAGS[@]}" "${extra[@]}" -module-name "$name" -emit-module \
+        -emit-module-path "$EMBEDDED_OUT/$name.swiftmodule" -c "$@" -o "$EMBEDDED_OUT/$name.o"
+    printf '==> compiled %s in Embedded Swift (%s files)\n' "$name" "$#"
+}
+
+# Compiles every module of EMBEDDED_MODULES into directory $1.
+embedded_compile_all() {
+    EMBEDDED_OUT=$1
+    embedded_flags "$1"
+    local module name extra sources
+    for module in "${EMBEDDED_MODULES[@]}"; do
+        IFS='|' read -r name extra sources <<<"$module"
+        # shellcheck disable=SC2086 # the glob of sources expands here
+        embedded_compile $name "$extra" $sources
+    done
+}
