@@ -17,12 +17,14 @@ func voicesNanoseconds(voices: Int, frames: Int, runs: Int, period: Int = 64) ->
     notes.withUnsafeBufferPointer { midi in
         renderer.renderPeriod(into: buffer, frames: period, clock: clock, midi: midi, transport: nil)
     }
+    // Checked before the timed closure captures the renderer: read after it, the captured
+    // noncopyable renderer's performer crashed the benchmark (Swift 6.3.1, debug and release).
+    precondition(renderer.performer.soundingCount == voices, "every note is held")
     let none = UnsafeBufferPointer<MIDIEvent>(start: nil, count: 0)
     let ns = nanosecondsPerSample(frames: frames, runs: runs, period: period) {
         renderer.renderPeriod(into: buffer, frames: period, clock: clock, midi: none, transport: nil)
         return buffer[0]
     }
-    precondition(renderer.performer.soundingCount == voices, "every note is held")
     return ns / Double(voices)
 }
 
