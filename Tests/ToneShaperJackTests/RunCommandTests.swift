@@ -21,7 +21,7 @@ extension WithJackServer {
                 #expect(rate == 48_000)
                 #expect(samples.count > 90_000)
                 let analysis = RecordingAnalysis(samples, sampleRate: rate)
-                _ = try analysis.cleanStretch(atLeast: 12_000)
+                _ = try analysis.cleanStretch(atLeast: 4_800)
                 return (analysis, xruns)
             }
             let samples = analysis.samples
@@ -29,10 +29,10 @@ extension WithJackServer {
             let limit = clickLimit(frequency: 440, amplitude: 0.5, sampleRate: analysis.sampleRate)
             let clicks = analysis.unexplainedSteps(above: limit, frequency: 440, amplitudes: [0.5], period: fixture.server.period)
             #expect(clicks == [], "clicks: \(analysis.describe(steps: clicks, frequency: 440)); \(xruns) xruns")
-            let frequency = try analysis.frequency(atLeast: 12_000)
+            let frequency = try analysis.frequency(atLeast: 4_800)
             #expect(abs(frequency - 440) < 0.2)
             #expect(abs(SignalAnalysis.peak(samples) - 0.5) < 0.005)
-            #expect(abs(try analysis.rms(atLeast: 12_000) - 0.5 / 2.0.squareRoot()) < 0.01)
+            #expect(abs(try analysis.rms(atLeast: 4_800) - 0.5 / 2.0.squareRoot()) < 0.01)
             #expect(await fixture.finish() == 0)
         }
 
@@ -50,8 +50,8 @@ extension WithJackServer {
                     seconds: 3, sending: OSCDatagram.message("/toneshaper/amplitude", [.float(0.1)]), after: 1.5)
                 let analysis = RecordingAnalysis(samples, sampleRate: rate)
                 // Clean stretches on both sides of the change, for the levels and the pitch.
-                _ = try analysis.cleanStretch(within: 0..<seconds(1.0), atLeast: seconds(0.3))
-                _ = try analysis.cleanStretch(within: (samples.count - seconds(0.8))..<samples.count, atLeast: seconds(0.3))
+                _ = try analysis.cleanStretch(within: 0..<seconds(1.0), atLeast: seconds(0.1))
+                _ = try analysis.cleanStretch(within: (samples.count - seconds(0.8))..<samples.count, atLeast: seconds(0.1))
                 return (analysis, xruns)
             }
             let samples = analysis.samples
@@ -59,12 +59,12 @@ extension WithJackServer {
             let limit = clickLimit(frequency: 330, amplitude: 0.4, sampleRate: analysis.sampleRate)
             let clicks = analysis.unexplainedSteps(above: limit, frequency: 330, amplitudes: [0.4, 0.1], period: fixture.server.period)
             #expect(clicks == [], "clicks: \(analysis.describe(steps: clicks, frequency: 330)); \(xruns) xruns")
-            let early = try analysis.rms(within: 0..<seconds(1.0), atLeast: seconds(0.3))
+            let early = try analysis.rms(within: 0..<seconds(1.0), atLeast: seconds(0.1))
             #expect(abs(early - 0.4 / 2.0.squareRoot()) < 0.01)
-            let late = try analysis.rms(within: (samples.count - seconds(0.8))..<samples.count, atLeast: seconds(0.3))
+            let late = try analysis.rms(within: (samples.count - seconds(0.8))..<samples.count, atLeast: seconds(0.1))
             #expect(abs(late - 0.1 / 2.0.squareRoot()) < 0.005)
             #expect(SignalAnalysis.peak(samples) <= 0.4 + 1e-6)
-            let frequency = try analysis.frequency(within: 0..<seconds(1.0), atLeast: seconds(0.3))
+            let frequency = try analysis.frequency(within: 0..<seconds(1.0), atLeast: seconds(0.1))
             #expect(abs(frequency - 330) < 0.3)
             #expect(await fixture.finish() == 0)
         }

@@ -292,7 +292,7 @@ public struct AnalysisWindowError: Error, CustomStringConvertible {
 /// Runs `body` (record, then judge) up to `attempts` times while it throws ``HostTooBusy``,
 /// saying so each time on standard output (`Scripts/test.sh` counts these lines); the last
 /// attempt's reason fails the test. Any other error ends it at once.
-public func retryingOnBusyHost<T>(_ what: String, attempts: Int = 3, _ body: (_ attempt: Int) async throws -> T) async throws -> T {
+public func retryingOnBusyHost<T>(_ what: String, attempts: Int = 4, _ body: (_ attempt: Int) async throws -> T) async throws -> T {
     for attempt in 1... {
         do {
             return try await body(attempt)

@@ -110,7 +110,7 @@ extension WithJackServer {
             try OSCDatagram.send(OSCDatagram.message("/toneshaper/amplitude", [.float(0.3)]), toPort: port)
             #expect(await manager.expect("/nsm/client/is_dirty") != nil)
             try await Task.sleep(for: .milliseconds(200))  // the wave's cross-fade
-            let before = try await server.recordSteady("toneshaper.nSND:out_1", seconds: 1.5, minimumClean: 16_384, into: scratch.url)
+            let before = try await server.recordSteady("toneshaper.nSND:out_1", seconds: 1.5, minimumClean: 8_192, into: scratch.url)
             #expect(try await manager.save()?.path == "/reply")
             let firstEditor = try #require(first.editorURL)
             #expect(await first.stop() == 0)
@@ -127,22 +127,22 @@ extension WithJackServer {
             #expect(second.oscPort == port, "the session's OSC port, free again, is taken again")
             _ = try await second.webClient()
             #expect(second.editorURL == firstEditor, "and so is its editor's port: a bookmark keeps working")
-            let after = try await server.recordSteady("toneshaper.nSND:out_1", seconds: 1.5, minimumClean: 16_384, into: scratch.url)
+            let after = try await server.recordSteady("toneshaper.nSND:out_1", seconds: 1.5, minimumClean: 8_192, into: scratch.url)
             #expect(await second.stop() == 0)
 
             for (name, recording) in [("before", before), ("after", after)] {
                 #expect(SignalAnalysis.allFinite(recording.samples))
                 #expect(recording.samples.count > 60_000, "\(name)")
             }
-            let f0 = try before.frequency(atLeast: 16_384)
-            let f1 = try after.frequency(atLeast: 16_384)
+            let f0 = try before.frequency(atLeast: 8_192)
+            let f1 = try after.frequency(atLeast: 8_192)
             #expect(abs(f0 - 440) < 0.2 && abs(f1 - 440) < 0.2, "\(f0) Hz, \(f1) Hz")
             // A triangle at 0.3: RMS 0.3/√3, not the template's sine at 0.5.
-            let r0 = try before.rms(atLeast: 16_384)
-            let r1 = try after.rms(atLeast: 16_384)
+            let r0 = try before.rms(atLeast: 8_192)
+            let r1 = try after.rms(atLeast: 8_192)
             #expect(abs(r0 - 0.3 / 3.0.squareRoot()) < 0.01 && abs(r1 - r0) < 0.005, "RMS \(r0), \(r1)")
-            let p0 = try before.harmonicProfile(of: 440)
-            let p1 = try after.harmonicProfile(of: 440)
+            let p0 = try before.harmonicProfile(of: 440, size: 8_192)
+            let p1 = try after.harmonicProfile(of: 440, size: 8_192)
             #expect(p0[2] > 0.08 && p0[2] < 0.14, "a triangle's third harmonic is 1/9 of its fundamental: \(p0)")
             for k in p0.indices { #expect(abs(p0[k] - p1[k]) < 0.02, "harmonic \(k + 1): \(p0) vs \(p1)") }
         }

@@ -62,7 +62,7 @@ final class NodeFixture: @unchecked Sendable {
     }
 
     /// Records the steady tone on the node's first port until a take holds `minimumClean`
-    /// continuous samples (at most three takes), and returns its analysis.
+    /// continuous samples (at most four takes), and returns its analysis.
     func recordSteady(seconds: Double, minimumClean: Int) async throws -> RecordingAnalysis {
         try await server.recordSteady(node.ports[0], seconds: seconds, minimumClean: minimumClean, into: scratch.url)
     }
@@ -72,7 +72,7 @@ extension PrivateJackServer {
     /// Records a steady tone on `port` until a take holds `minimumClean` continuous samples
     /// (at most `attempts` takes, each retry said on standard output), and returns its
     /// analysis; throws ``HostTooBusy`` when every take was spoilt.
-    func recordSteady(_ port: String, seconds: Double, minimumClean: Int, into directory: URL, attempts: Int = 3) async throws -> RecordingAnalysis {
+    func recordSteady(_ port: String, seconds: Double, minimumClean: Int, into directory: URL, attempts: Int = 4) async throws -> RecordingAnalysis {
         try await retryingOnBusyHost("\(port), \(seconds) s", attempts: attempts) { _ in
             let take = try record(port, seconds: seconds, into: directory)
             let analysis = RecordingAnalysis(take.samples, sampleRate: take.sampleRate)
