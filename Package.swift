@@ -142,6 +142,9 @@ let package = Package(
 
         // Signal measurements shared by the test targets (FFT, zero crossings, levels).
         .target(name: "ToneShaperTestSupport", path: "Tests/ToneShaperTestSupport"),
+        // The tests' own JACK clients on the server's timeline: a MIDI sender placing events
+        // at frames, and a recorder stamping every block with its frame.
+        .target(name: "JackTimeline", dependencies: ["CJack"], path: "Tests/JackTimeline"),
         // Interposes malloc in the test executable to count allocations on one thread.
         .target(name: "CAllocationCounter", path: "Tests/CAllocationCounter"),
         .testTarget(
@@ -151,7 +154,7 @@ let package = Package(
         .testTarget(
             name: "ToneShaperJackTests",
             dependencies: [
-                "ToneShaperJack", "ToneShaperOSC", "ToneShaperWeb", "ToneShaperWire", "ToneShaperCore", "ToneShaperTestSupport", "toneshaper",
+                "ToneShaperJack", "ToneShaperOSC", "ToneShaperWeb", "ToneShaperWire", "ToneShaperCore", "ToneShaperTestSupport", "toneshaper", "JackTimeline",
                 "CAllocationCounter",
                 .product(name: "FlyingFox", package: "FlyingFox"),
             ]),
@@ -161,7 +164,7 @@ let package = Package(
         .testTarget(name: "ToneShaperJSONTests", dependencies: ["ToneShaperJSON", "ToneShaperCore"]),
         // The LV2 plugin (built by Scripts/build-lv2.sh, not by SwiftPM): its generated
         // description, and the plugin in real hosts (lv2_validate, lv2info, jalv, Tests/LV2Host).
-        .testTarget(name: "ToneShaperLV2Tests", dependencies: ["ToneShaperCore", "ToneShaperTestSupport"]),
+        .testTarget(name: "ToneShaperLV2Tests", dependencies: ["ToneShaperCore", "ToneShaperTestSupport", "JackTimeline"]),
         .testTarget(name: "ToneShaperFilesTests", dependencies: ["ToneShaperFiles", "ToneShaperCore", "ToneShaperTestSupport", "toneshaper"]),
     ]
 )

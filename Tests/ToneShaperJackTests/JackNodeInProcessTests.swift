@@ -1,5 +1,6 @@
 import CAllocationCounter
 import Foundation
+import JackTimeline
 import Testing
 import ToneShaperCore
 import ToneShaperJack
@@ -76,7 +77,7 @@ extension WithJackServer {
             try node.start()
             defer { node.stop() }
             #expect(node.midiPortName == "ts-midi-alloc:midi_in")
-            let midi = try TestMIDIClient(server: server, name: "alloc-midi", connectTo: "ts-midi-alloc:midi_in")
+            let midi = try MIDISender(serverName: server.name, name: "alloc-midi", connectTo: "ts-midi-alloc:midi_in")
             try controller.perform(.learnController(.echoVolume))
             for i in 0..<20 {
                 let note = UInt8(40 + i)

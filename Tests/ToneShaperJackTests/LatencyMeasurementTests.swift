@@ -1,4 +1,5 @@
 import Foundation
+import JackTimeline
 import Testing
 import ToneShaperCore
 import ToneShaperJack
@@ -100,7 +101,7 @@ extension WithJackServer {
                 configuration: JackNodeConfiguration(clientName: "ts-midi-latency", serverName: server.name, autoConnect: false, probe: probe))
             try node.start()
             defer { node.stop() }
-            let midi = try TestMIDIClient(server: server, name: "latency-midi", connectTo: "ts-midi-latency:midi_in")
+            let midi = try MIDISender(serverName: server.name, name: "latency-midi", connectTo: "ts-midi-latency:midi_in")
             let periodMs = Double(period) / rate * 1000
 
             // Sine and Sawtooth Fourier in turn (controller values 0 and 127), each change

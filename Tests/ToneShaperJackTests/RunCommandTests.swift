@@ -1,4 +1,5 @@
 import Foundation
+import JackTimeline
 import Testing
 import ToneShaperTestSupport
 
@@ -36,35 +37,66 @@ extension WithJackServer {
             #expect(await fixture.finish() == 0)
         }
 
+        /// An OSC change cannot be placed on JACK's timeline (it goes through the node's
+        /// control thread), so it is found in the recording by its effect: the level leaves
+        /// 0.4 within `bound` of the server's time after the frame it was sent at, and the
+        /// levels are judged before the send and after the ramp.
         @Test func oscChangesRampWithoutAClick() async throws {
             let fixture = try await NodeFixture(tone: 330, amplitude: 0.4)
             let port = try fixture.oscPort
-            let seconds = { (s: Double) in Int(s * 48_000) }
+            var recorder: TimelineRecorder? = try fixture.timelineRecorder()
+            let rate = 48_000.0
+            let seconds = { (s: Double) in Int(s * rate) }
+            let bound = 0.5
             // oscsend would do as well; this sends the same datagram. Each take starts at 0.4.
-            let (analysis, xruns) = try await retryingOnBusyHost("330 Hz, 0.4 then 0.1") { attempt in
+            let (recording, before, change, xruns) = try await retryingOnBusyHost("330 Hz, 0.4 then 0.1") { attempt in
+                let recorder = try #require(recorder)
                 if attempt > 1 {
                     _ = try OSCDatagram.request(OSCDatagram.message("/toneshaper/amplitude", [.float(0.4)]), toPort: port)
                     try await Task.sleep(for: .milliseconds(100))
                 }
-                let (samples, rate, xruns) = try await fixture.record(
-                    seconds: 3, sending: OSCDatagram.message("/toneshaper/amplitude", [.float(0.1)]), after: 1.5)
-                let analysis = RecordingAnalysis(samples, sampleRate: rate)
+                let xrunsBefore = try #require(try OSCDatagram.stats(port: port))["xruns"] ?? 0
+                try await recorder.start()
+                try await recorder.wait(untilRecorded: seconds(1.0))
+                let sent = recorder.frameNow
+                try OSCDatagram.send(OSCDatagram.message("/toneshaper/amplitude", [.float(0.1)]), toPort: port)
+                let recording = try await recorder.finish(atFrame: sent &+ UInt32(seconds(1.5)))
+                let xruns = Int((try #require(try OSCDatagram.stats(port: port))["xruns"] ?? 0) - xrunsBefore)
+                let samples = recording.samples
+                let sentIndex = try #require(recording.index(ofFrame: sent), "the send's frame \(sent) was not recorded")
+                // Where the level has left 0.4 for good: the first sample from which the next
+                // 50 ms stay below 0.36 (a dropout's silent period is shorter).
+                let change = try #require(
+                    stride(from: sentIndex, to: samples.count - seconds(0.05), by: 16).first {
+                        SignalAnalysis.peak(samples, range: $0..<($0 + seconds(0.05))) < 0.36
+                    }, "the level never left 0.4 in the 1.5 s after the send (\(xruns) xruns)")
+                let delay = Double(change - sentIndex) / rate
+                if delay > bound {
+                    throw HostTooBusy(String(format: "the change was heard %.2f s after its send, beyond %.1f s", delay, bound))
+                }
                 // Clean stretches on both sides of the change, for the levels and the pitch.
-                _ = try analysis.cleanStretch(within: 0..<seconds(1.0), atLeast: seconds(0.1))
-                _ = try analysis.cleanStretch(within: (samples.count - seconds(0.8))..<samples.count, atLeast: seconds(0.1))
-                return (analysis, xruns)
+                let analysis = RecordingAnalysis(samples, sampleRate: rate)
+                let before = recording.contiguousStretch(within: 0..<sentIndex)
+                _ = try analysis.cleanStretch(within: before, atLeast: seconds(0.1))
+                _ = try analysis.cleanStretch(
+                    within: recording.contiguousStretch(within: (change + seconds(0.05))..<samples.count), atLeast: seconds(0.1))
+                return (recording, before, change, xruns)
             }
-            let samples = analysis.samples
+            recorder = nil
+            let samples = recording.samples
+            let analysis = RecordingAnalysis(samples, sampleRate: rate)
             #expect(SignalAnalysis.allFinite(samples))
-            let limit = clickLimit(frequency: 330, amplitude: 0.4, sampleRate: analysis.sampleRate)
+            let limit = clickLimit(frequency: 330, amplitude: 0.4, sampleRate: rate)
             let clicks = analysis.unexplainedSteps(above: limit, frequency: 330, amplitudes: [0.4, 0.1], period: fixture.server.period)
+                .filter { recording.stepIsTrusted(at: $0) }  // not at a period the recorder missed or recorded twice
             #expect(clicks == [], "clicks: \(analysis.describe(steps: clicks, frequency: 330)); \(xruns) xruns")
-            let early = try analysis.rms(within: 0..<seconds(1.0), atLeast: seconds(0.1))
+            let early = try analysis.rms(within: before, atLeast: seconds(0.1))
             #expect(abs(early - 0.4 / 2.0.squareRoot()) < 0.01)
-            let late = try analysis.rms(within: (samples.count - seconds(0.8))..<samples.count, atLeast: seconds(0.1))
+            let after = recording.contiguousStretch(within: (change + seconds(0.05))..<samples.count)
+            let late = try analysis.rms(within: after, atLeast: seconds(0.1))
             #expect(abs(late - 0.1 / 2.0.squareRoot()) < 0.005)
             #expect(SignalAnalysis.peak(samples) <= 0.4 + 1e-6)
-            let frequency = try analysis.frequency(within: 0..<seconds(1.0), atLeast: seconds(0.1))
+            let frequency = try analysis.frequency(within: before, atLeast: seconds(0.1))
             #expect(abs(frequency - 330) < 0.3)
             #expect(await fixture.finish() == 0)
         }

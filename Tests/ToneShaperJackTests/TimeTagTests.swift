@@ -1,4 +1,5 @@
 import Foundation
+import JackTimeline
 import Testing
 import ToneShaperTestSupport
 
@@ -7,56 +8,60 @@ extension WithJackServer {
     /// of that time, not when the message arrives and not at a period boundary.
     ///
     /// The exact sample is proven without JACK (RealtimeRendererTests). Here, end to end,
-    /// three bundles sent in one burst, due 0.4 s apart, must sound 0.4 s apart in the
-    /// recording, and inside their periods. Absolute placement against jack_capture's
-    /// timestamp of its first sample is not checked: on a loaded machine with a
-    /// non-real-time dummy server that reference was seen off by a third of a second, and
-    /// the server does not keep 48000 frames a second either (each xrun loses time; a few
-    /// percent were measured), hence the tolerance on the spacing. jack_capture's recording
-    /// starts on a period boundary, so changes applied at period starts would all begin at
-    /// a multiple of 64.
+    /// three bundles sent in one burst, due 0.4 s apart, must sound 0.4 s apart, and inside
+    /// their periods. The changes are found by their effect (a time tag is wall-clock time,
+    /// which the node maps onto JACK's frames; the test cannot place it on the timeline
+    /// itself), and their spacing is measured in JACK frames from the tests' recorder's
+    /// stamps, so a period the recorder missed does not shorten it. The server does not keep
+    /// 48000 frames a second of wall clock on a loaded machine (each xrun loses time; a few
+    /// percent were measured), hence the tolerance on the spacing.
     @Suite struct TimeTags {
         static let frequency = 440.0
 
         @Test func timeTaggedChangesLandNearTheirTimeAndInsideThePeriod() async throws {
             let fixture = try await NodeFixture(tone: Self.frequency, amplitude: 0.5)
             let port = try fixture.oscPort
+            var recorder: TimelineRecorder? = try fixture.timelineRecorder()
             let gains: [Float] = [0.1, 0.5, 0.1]
 
             // A busy machine may put a server xrun right where a change is; record again then.
             // Five takes: each needs three clean neighbourhoods, which a loaded host's
             // frequent xruns spoil more often than one clean stretch.
             let (starts, dues, rate) = try await retryingOnBusyHost("three time-tagged gain changes", attempts: 5) { _ in
-                let recording = try await fixture.server.startRecording(fixture.node.ports[0], seconds: 2, into: fixture.scratch.url)
-                try await Task.sleep(for: .milliseconds(300))
+                let recorder = try #require(recorder)
+                try await recorder.start()
+                try await recorder.wait(untilRecorded: Int(0.3 * 48_000))
+                let sent = recorder.frameNow
                 let now = wallClockSeconds()
                 let dues = [now + 0.4, now + 0.8, now + 1.2]
                 for (due, gain) in zip(dues, gains) {
                     try OSCDatagram.send(OSCDatagram.bundle(at: due, [OSCDatagram.message("/toneshaper/amplitude", [.float(gain)])]), toPort: port)
                 }
-                let take = try await recording.value
+                let take = try await recorder.finish(atFrame: sent &+ UInt32(1.6 * 48_000))
                 // Back to 0.5 for the next take, acknowledged before it starts.
                 _ = try OSCDatagram.request(OSCDatagram.message("/toneshaper/amplitude", [.float(0.5)]), toPort: port)
                 try await Task.sleep(for: .milliseconds(100))
-                guard let starts = Self.changeStarts(in: take.samples, rate: take.sampleRate, gains: [0.5] + gains.map(Double.init)) else {
+                guard let found = Self.changeStarts(in: take.samples, rate: take.sampleRate, gains: [0.5] + gains.map(Double.init)) else {
                     throw HostTooBusy("a server xrun next to a change, or a change not found")
                 }
+                let starts = try found.map { Int(try #require(take.frame(ofIndex: $0))) }
                 return (starts, dues, take.sampleRate)
             }
             let errors = (1..<starts.count).map { i in Double(starts[i] - starts[i - 1]) - (dues[i] - dues[i - 1]) * rate }
             print(
-                "time tags: changes at samples \(starts); spacing error against the tags \(errors.map { Int($0.rounded()) }) samples "
+                "time tags: changes at frames \(starts); spacing error against the tags \(errors.map { Int($0.rounded()) }) samples "
                     + "(includes the dummy server's own clock rate)")
             for i in 1..<starts.count {
                 let spacing = Double(starts[i] - starts[i - 1])
                 let expected = (dues[i] - dues[i - 1]) * rate
-                #expect(abs(spacing - expected) <= 0.06 * expected + 64, "changes at samples \(starts), due \(expected) apart")
+                #expect(abs(spacing - expected) <= 0.06 * expected + 64, "changes at frames \(starts), due \(expected) apart")
             }
             // A change detected at most 3 samples after its sample (a ramp departs slowly
             // near a zero crossing): three changes all within 0...3 of a period start
             // would mean they were applied at period starts.
             let offsets = starts.map { $0 % fixture.server.period }
             #expect(offsets.contains { $0 > 3 }, "changes at period offsets \(offsets)")
+            recorder = nil
             #expect(await fixture.finish() == 0)
         }
 

@@ -1,4 +1,5 @@
 import Foundation
+import JackTimeline
 import Testing
 import ToneShaperTestSupport
 
@@ -59,6 +60,15 @@ final class NodeFixture: @unchecked Sendable {
         let taken = try await recording.value
         let after = try #require(try OSCDatagram.stats(port: port))["xruns"] ?? 0
         return (taken.samples, taken.sampleRate, Int(after - before))
+    }
+
+    /// A recorder of the tests' own on the node's first `channels` ports, on JACK's
+    /// timeline (``TimelineRecorder``): for a test that judges a window at a distance from
+    /// an event. Close it (drop it) before the server stops.
+    func timelineRecorder(channels: Int = 1) throws -> TimelineRecorder {
+        let recorder = try TimelineRecorder(serverName: server.name, channels: channels)
+        try recorder.connect(Array(node.ports.prefix(channels)))
+        return recorder
     }
 
     /// Records the steady tone on the node's first port until a take holds `minimumClean`

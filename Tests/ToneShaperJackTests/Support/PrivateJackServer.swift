@@ -19,10 +19,23 @@ final class PrivateJackServer: @unchecked Sendable {
         name = "ts-test-\(getpid())-\(PrivateJackServer.counter.wrappingAdd(1, ordering: .relaxed).newValue)"
         self.rate = rate
         self.period = period
+        log = FileManager.default.temporaryDirectory.appendingPathComponent("\(name).log")
         try start()
     }
 
-    deinit { stop() }
+    deinit {
+        stop()
+        try? FileManager.default.removeItem(at: log)
+    }
+
+    /// What jackd printed (its xruns, clients it dropped), for a failure to show.
+    let log: URL
+
+    /// The last lines jackd printed.
+    func logTail(lines: Int = 12) -> String {
+        let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").suffix(lines).joined(separator: "\n")
+    }
 
     /// For child processes: talk to this server.
     var environment: [String: String] { ["JACK_DEFAULT_SERVER": name] }
@@ -33,9 +46,13 @@ final class PrivateJackServer: @unchecked Sendable {
         process.executableURL = URL(fileURLWithPath: ExternalTools.path(of: "jackd") ?? "/usr/bin/jackd")
         process.arguments = ["--no-realtime", "-d", "dummy", "-r", String(newRate ?? rate), "-p", String(period)]
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        let output = try FileHandle(forWritingTo: log)
+        output.seekToEndOfFile()
+        process.standardOutput = output
+        process.standardError = output
         try process.run()
+        try? output.close()
         self.process = process
         let deadline = monotonicSeconds() + 10
         while monotonicSeconds() < deadline {

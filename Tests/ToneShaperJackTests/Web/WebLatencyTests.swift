@@ -1,4 +1,5 @@
 import Foundation
+import JackTimeline
 import Synchronization
 import Testing
 import ToneShaperCore

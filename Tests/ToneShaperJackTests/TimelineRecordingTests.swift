@@ -1,0 +1,116 @@
+import Foundation
+import JackTimeline
+import Testing
+import ToneShaperTestSupport
+
+/// The tests' JACK timeline: a recording's frames, gaps and repeated periods (no server
+/// needed), then the recorder and the sender on a real server.
+@Suite struct TimelineRecordingTests {
+    /// Four 4-frame blocks from frame 100; the server skips frames 108...111 (a gap before
+    /// the third block); the last two blocks hold the same samples (a period read twice).
+    static func example() -> TimelineRecording {
+        let samples: [Float] = [1, 2, 3, 4, 5, 6, 7, 8, 9, 8, 7, 6, 9, 8, 7, 6]
+        let blocks = [
+            TimelineRecorder.Block(frame: 100, index: 0, count: 4, rolling: false),
+            TimelineRecorder.Block(frame: 104, index: 4, count: 4, rolling: true),
+            TimelineRecorder.Block(frame: 112, index: 8, count: 4, rolling: true),
+            TimelineRecorder.Block(frame: 116, index: 12, count: 4, rolling: false),
+        ]
+        return TimelineRecording(channels: [samples], sampleRate: 4, blocks: blocks)
+    }
+
+    @Test func framesMapToSamplesAcrossAGap() {
+        let recording = Self.example()
+        #expect(recording.firstFrame == 100 && recording.endFrame == 120)
+        #expect(recording.index(ofFrame: 100) == 0)
+        #expect(recording.index(ofFrame: 107) == 7)
+        #expect(recording.index(ofFrame: 109) == nil, "a skipped frame was not recorded")
+        #expect(recording.index(ofFrame: 113) == 9)
+        #expect(recording.index(ofFrame: 99) == nil && recording.index(ofFrame: 120) == nil)
+        #expect(recording.frame(ofIndex: 9) == 113)
+        #expect(recording.indices(from: 102, to: 114) == 2..<10)
+        #expect(recording.indices(from: 109, to: 111).isEmpty)
+        #expect(recording.indices(after: 100, from: 1, length: 1) == 4..<8, "one second at 4 frames a second")
+        #expect(recording.gaps == [8])
+    }
+
+    @Test func repeatedPeriodsAndGapsAreNotJudged() {
+        let recording = Self.example()
+        #expect(recording.repeatedBlocks == [8..<12, 12..<16])
+        #expect(recording.trustedStretches(within: 0..<16) == [0..<8])
+        #expect(recording.contiguousStretch(within: 2..<16) == 2..<8)
+        #expect(recording.stepIsTrusted(at: 5) && !recording.stepIsTrusted(at: 8) && !recording.stepIsTrusted(at: 13))
+        #expect(recording.trustedPeak(in: 0..<16) == 8)
+        #expect(recording.transportStretches(rolling: true) == [4..<12])
+        #expect(recording.transportStretches(rolling: false) == [0..<4, 12..<16])
+    }
+
+    /// Silence repeats itself without anything being wrong: two silent blocks in a row are
+    /// no repeated period.
+    @Test func silenceIsNoRepeatedPeriod() {
+        let blocks = (0..<3).map { TimelineRecorder.Block(frame: UInt32(4 * $0), index: 4 * $0, count: 4, rolling: false) }
+        let recording = TimelineRecording(channels: [[Float](repeating: 0, count: 12)], sampleRate: 4, blocks: blocks)
+        #expect(recording.repeatedBlocks.isEmpty && recording.trustedStretches(within: 0..<12) == [0..<12])
+    }
+}
+
+extension WithJackServer {
+    /// The recorder and sender on a real server, with a node between them.
+    @Suite struct Timeline {
+        /// A steady 440 Hz tone recorded for two seconds of the server's time: the stamps
+        /// follow the server's frames period by period, and every place where the recorded
+        /// sine does not continue from the period before lies at a period the recorder
+        /// missed or recorded twice, so a window of trusted stretches holds the tone whole.
+        @Test func recordsTheServersTimelineAndMarksEveryBreak() async throws {
+            let fixture = try await NodeFixture(tone: 440, amplitude: 0.5)
+            var recorder: TimelineRecorder? = try fixture.timelineRecorder()
+            let recording = try await #require(recorder).record(seconds: 2)
+            recorder = nil
+            let period = fixture.server.period
+            #expect(recording.blocks.allSatisfy { $0.count == period && Int($0.frame) % period == 0 })
+            #expect(TimelineRecorder.distance(from: recording.firstFrame, to: recording.endFrame) >= 96_000)
+            let analysis = RecordingAnalysis(recording.samples, sampleRate: 48_000)
+            let omega = 2 * Double.pi * 440 / 48_000
+            var unexplained: [Int] = []
+            for block in recording.blocks.dropFirst() where recording.stepIsTrusted(at: block.index) {
+                let before = analysis.fit(omega: omega, range: (block.index - period)..<block.index)
+                let here = analysis.fit(omega: omega, range: block.index..<(block.index + period))
+                let shift = remainder(here.phase - before.phase, 2 * Double.pi)
+                if abs(shift) > 0.01 || abs(here.amplitude - 0.5) > 0.01 { unexplained.append(block.index) }
+            }
+            print(
+                "timeline: \(recording.blocks.count) periods, \(recording.gaps.count) missed, "
+                    + "\(recording.repeatedBlocks.count) in repeated pairs, \(unexplained.count) breaks elsewhere")
+            #expect(unexplained.isEmpty, "the tone breaks inside trusted stretches at \(unexplained.prefix(8))")
+            #expect(await fixture.finish() == 0)
+        }
+
+        /// An event queued for a frame ahead goes out at that frame, and the node hears it
+        /// there: in instrument mode the note's first sample lies at the frame (the 2 ms
+        /// attack starts from zero, so within a few samples).
+        @Test func eventsGoOutAtTheirFrames() async throws {
+            let fixture = try await NodeFixture(tone: 440, amplitude: 0.5, arguments: NodeFixture.quietArguments + ["--instrument"])
+            // The clients live in this block: closed before the server stops.
+            do {
+                let midi = try MIDISender(serverName: fixture.server.name, connectTo: "toneshaper:midi_in")
+                let recorder = try fixture.timelineRecorder()
+                let first = try await recorder.start()
+                let planned = (1...4).map { first &+ UInt32(9_600 * $0 + 17 * $0) }
+                let tickets = planned.enumerated().map { n, frame in midi.send([[n % 2 == 0 ? 0x90 : 0x80, 69, 100]], atFrame: frame) }
+                let sent = try await midi.delivered(tickets)
+                let recording = try await recorder.finish(atFrame: sent[3] &+ 4_800)
+                // Queued well ahead (a fifth of a second), so none should have gone out late.
+                #expect(sent == planned, "planned \(planned), went out at \(sent)")
+                for on in [sent[0], sent[2]] {
+                    let at = try #require(recording.index(ofFrame: on))
+                    let delay = try #require(recording.samples[at...].firstIndex { $0 != 0 }, "the note at \(on) never sounded") - at
+                    if recording.stepIsTrusted(at: at) {
+                        #expect(delay >= 0 && delay < 4, "the note at \(on) sounds from \(delay) samples after it")
+                    }
+                    #expect(recording.trustedPeak(in: max(0, at - 2_400)..<at) == 0, "silent before the note at \(on)")
+                }
+            }
+            #expect(await fixture.finish() == 0)
+        }
+    }
+}
