@@ -67,18 +67,29 @@ extension WithJackServer {
             #expect(Self.text(again).hasPrefix("/toneshaper/amplitude"), "\(Self.text(again))")
             _ = try OSCDatagram.request(OSCDatagram.message("/toneshaper/schedule/clear", []), toPort: port)
 
-            // Settle (the cross-fade to the new curve), then judge a steady recording.
-            try await Task.sleep(for: .milliseconds(300))
-            let analysis = try await fixture.recordSteady(seconds: 1.5, minimumClean: 9_600)
+            // Every change above was acknowledged, so queued for the audio thread: a tenth of
+            // a second of the server's time later (its 5 ms cross-fade long over) the
+            // recording is judged, on the tests' own recorder.
+            var recorder: TimelineRecorder? = try fixture.timelineRecorder()
+            let (analysis, recording) = try await retryingOnBusyHost("660 Hz at 0.3 after the flood") { _ in
+                let recording = try await #require(recorder).record(seconds: 1.6)
+                let judged = recording.indices(after: recording.firstFrame, from: 0.1, length: 1.5)
+                let analysis = RecordingAnalysis(recording.samples, sampleRate: recording.sampleRate, range: judged)
+                _ = try analysis.cleanStretch(atLeast: 9_600)
+                return (analysis, recording)
+            }
+            recorder = nil
             let (samples, rate) = (analysis.samples, analysis.sampleRate)
             #expect(SignalAnalysis.allFinite(samples))
             // Heard all the way through: no silent stretch, the new pitch, the new level.
             let window = Int(rate / 4)
-            var start = Int(0.1 * rate)
-            while start + window <= samples.count {
-                let rms = SignalAnalysis.rms(samples, range: start..<(start + window))
-                #expect(rms > 0.08, "silent from \(Double(start) / rate) s: rms \(rms)")
-                start += window
+            for run in recording.trustedStretches(within: analysis.range) {
+                var start = run.lowerBound
+                while start + window <= run.upperBound {
+                    let rms = SignalAnalysis.rms(samples, range: start..<(start + window))
+                    #expect(rms > 0.08, "silent from \(Double(start) / rate) s: rms \(rms)")
+                    start += window
+                }
             }
             let pitch = try analysis.frequency(atLeast: 9_600)
             #expect(abs(pitch - 660) < 0.5, "pitch \(pitch)")

@@ -45,18 +45,14 @@ final class NodeFixture: @unchecked Sendable {
         return status
     }
 
-    /// Records the node's first port for `seconds`, sending `message` to its OSC port
-    /// `delay` seconds in; also the xruns the server reported meanwhile (from /stats).
-    func record(seconds: Double, sending message: [UInt8]? = nil, after delay: Double = 0) async throws -> (
-        samples: [Float], rate: Double, xruns: Int
-    ) {
+    /// Records the node's first port for `seconds` with jack_capture, for a steady tone
+    /// judged anywhere in the take; also the xruns the server reported meanwhile (from
+    /// /stats). A test that judges a window at a distance from an event records on JACK's
+    /// timeline instead (``timelineRecorder(channels:)``).
+    func record(seconds: Double) async throws -> (samples: [Float], rate: Double, xruns: Int) {
         let port = try oscPort
         let before = try #require(try OSCDatagram.stats(port: port))["xruns"] ?? 0
         let recording = try await server.startRecording(node.ports[0], seconds: seconds, into: scratch.url)
-        if let message {
-            try await Task.sleep(for: .milliseconds(Int(delay * 1000)))
-            try OSCDatagram.send(message, toPort: port)
-        }
         let taken = try await recording.value
         let after = try #require(try OSCDatagram.stats(port: port))["xruns"] ?? 0
         return (taken.samples, taken.sampleRate, Int(after - before))
