@@ -42,6 +42,11 @@ struct Plugin {
     var announceFile = false
     /// The notify port's buffer size this run (header included), as the host gave it.
     var notifyCapacity = 0
+    /// Frames per beat at the tempo of the host's last time:Position (0: none came yet),
+    /// for sequences whose events are timed in beats.
+    var framesPerBeat = 0.0
+    /// Events in beats without a tempo were reported once; the next are played as quietly.
+    var reportedBeatsWithoutTempo = false
 
     /// The host's features, checked; nil (with a message) when a required one is missing.
     static func make(sampleRate: Double, stereo: Bool, features: UnsafePointer<UnsafePointer<LV2_Feature>?>?) -> UnsafeMutablePointer<Plugin>? {
@@ -158,12 +163,17 @@ struct Plugin {
         clearNotify()
         if let control,
             var reader = AtomSequenceReader(
-                buffer: control, capacity: sequenceCapacity, frames: frames, sequence: urids.atomSequence, frameTime: urids.atomFrameTime,
-                problems: problems)
+                buffer: control, capacity: sequenceCapacity, frames: frames, sequence: urids.atomSequence,
+                beatUnits: (urids.unitsBeat, urids.atomBeatTime), problems: problems)
         {
             // Every event first: the engine applies MIDI at its frame inside one render of
-            // the block, as the node's renderer does with a JACK period.
-            while let event = reader.next(problems: problems) { handle(event) }
+            // the block, as the node's renderer does with a JACK period. A time:Position
+            // read here sets the tempo for the events in beats after it.
+            while let event = reader.next(problems: problems, framesPerBeat: framesPerBeat) { handle(event) }
+            if reader.placedWithoutTempo && !reportedBeatsWithoutTempo {
+                problems.note(.beatsWithoutTempo)
+                reportedBeatsWithoutTempo = true
+            }
         }
         render(left, frames: frames)
         if announceFile { writeFileToNotify() }
@@ -346,6 +356,9 @@ struct Plugin {
         let barBeat = number(object, urids.timeBarBeat)
         let beatsPerBar = number(object, urids.timeBeatsPerBar)
         let tempo = number(object, urids.timeBeatsPerMinute)
+        // Within the tempi a host can mean (time:beatsPerMinute is a Float); a value outside
+        // them keeps the tempo known.
+        if let tempo, tempo >= 1, tempo <= 100_000 { framesPerBeat = engine.sampleRate * 60 / tempo }
         engine.setPosition(speed: speed, frame: frame, bar: bar, barBeat: barBeat, beatsPerBar: beatsPerBar, beatsPerMinute: tempo)
     }
 

@@ -7,7 +7,7 @@ enum Problem: Int, CaseIterable {
     case eventPastSequence
     case sequenceLongerThanBuffer
     case sequenceNotASequence
-    case sequenceTimeUnit
+    case beatsWithoutTempo
     case eventFrameOutOfOrder
     case unknownEventType
     case midiWrongLength
@@ -27,7 +27,9 @@ enum Problem: Int, CaseIterable {
         case .eventPastSequence: return "refused an event that runs past the end of its sequence (the rest of the sequence was skipped)"
         case .sequenceLongerThanBuffer: return "refused a control sequence whose size is larger than the port's buffer"
         case .sequenceNotASequence: return "refused a control port buffer that is not an atom:Sequence"
-        case .sequenceTimeUnit: return "refused a sequence in beat time (only frame time is supported)"
+        case .beatsWithoutTempo:
+            return
+                "the host sent events in beats before any tempo (time:Position with time:beatsPerMinute); they were played at their block's start (said once)"
         case .eventFrameOutOfOrder: return "an event's frame was outside the block or before the previous one; it was played at the nearest frame"
         case .unknownEventType: return "ignored an event of an unknown atom type"
         case .midiWrongLength: return "refused a MIDI event whose length does not match its status byte"

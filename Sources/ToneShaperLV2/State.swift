@@ -35,9 +35,12 @@ enum State {
             var size = 0
             var type: UInt32 = 0
             var flags: UInt32 = 0
+            // No document is a new instance's state: hosts restore the plugin's default state
+            // (its port values alone) on every load, and a first save may have had none. The
+            // sound stays as it is, and nothing is wrong: no message, and success (some hosts
+            // report a failed restore).
             guard let value = retrieve(handle, plugin.pointee.urids.document, &size, &type, &flags) else {
-                log.write(.note, "the state holds no document; the sound is unchanged")
-                return LV2_STATE_ERR_NO_PROPERTY
+                return LV2_STATE_SUCCESS
             }
             guard type == plugin.pointee.urids.atomString else {
                 log.write(.error, "the state's document is not an atom:String; the sound is unchanged")

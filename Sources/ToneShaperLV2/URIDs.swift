@@ -10,7 +10,8 @@ struct URIDs {
     let atomURID: LV2_URID
     let atomInt: LV2_URID
     let atomFloat: LV2_URID
-    let atomFrameTime: LV2_URID
+    let atomBeatTime: LV2_URID
+    let unitsBeat: LV2_URID
     let midiEvent: LV2_URID
     let patchSet: LV2_URID
     let patchGet: LV2_URID
@@ -48,7 +49,8 @@ struct URIDs {
         atomURID = id("http://lv2plug.in/ns/ext/atom#URID")
         atomInt = id("http://lv2plug.in/ns/ext/atom#Int")
         atomFloat = id("http://lv2plug.in/ns/ext/atom#Float")
-        atomFrameTime = id("http://lv2plug.in/ns/ext/atom#frameTime")
+        atomBeatTime = id("http://lv2plug.in/ns/ext/atom#beatTime")
+        unitsBeat = id("http://lv2plug.in/ns/ext/units#beat")
         midiEvent = id("http://lv2plug.in/ns/ext/midi#MidiEvent")
         patchSet = id("http://lv2plug.in/ns/ext/patch#Set")
         patchGet = id("http://lv2plug.in/ns/ext/patch#Get")

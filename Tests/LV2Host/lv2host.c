@@ -11,8 +11,8 @@
 //   cc -O1 -g -o lv2host Tests/LV2Host/lv2host.c -ldl -lm -lpthread
 //   lv2host --so PATH --uri URI [--ttl PATH] [--rate 48000] [--block 256] --frames N
 //           [--note FRAME:NOTE:VEL[:OFFFRAME]]... [--set SYMBOL=VALUE@FRAME]...
-//           [--load-file PATH@FRAME]... [--position SPEED:TRANSPORT-FRAME@FRAME]... [--program N@FRAME]... [--save-state FILE] [--restore-state FILE]
-//           [--hostile KIND]... [--without FEATURE]... [--seq-size BYTES]
+//           [--load-file PATH@FRAME]... [--position SPEED:TRANSPORT-FRAME[:BPM]@FRAME]... [--program N@FRAME]... [--save-state FILE] [--restore-state FILE]
+//           [--hostile KIND]... [--without FEATURE]... [--seq-size BYTES] [--unit UNIT]
 //           [--second-so PATH] [--instances 2] [--threaded-worker] [--out FILE]
 //           [--bench-runs N [--bench-warmup FRAMES] [--bench-times FILE] [--bench-paced]]
 //
@@ -27,6 +27,14 @@
 // to block / rate after the last start, as an audio thread waits for its period) rather than
 // back to back: under SCHED_FIFO (chrt -f), back-to-back calls would use up the kernel's
 // real-time budget (sched_rt_runtime_us) and be stopped for tens of milliseconds.
+//
+// --unit sets the input sequence's unit, and with it how event times are written: "zero"
+// (the default: unit 0, times in frames), "frame" (units:frame), "frame-time"
+// (atom:frameTime), "stale[:SEED]" (times in frames, and random bytes in the unit and pad
+// fields before each run(), as a host leaves them that allocates the sequence with malloc
+// and writes only the atom header), "beat:BPM" (units:beat) or "beat-time:BPM"
+// (atom:beatTime): times in beats from the block's start, at BPM (which the plugin learns
+// only from a --position with that tempo).
 //
 // The control ports are read from the bundle's toneshaper.ttl (next to the .so unless
 // --ttl says otherwise): their indices, symbols and defaults.
@@ -370,7 +378,7 @@ typedef struct {
     long frame;
     int note, velocity;
     char symbol[64];
-    float value;
+    float value, tempo;
     char path[1024];
     char hostile[64];
 } Step;
@@ -394,12 +402,30 @@ typedef struct {
     uint32_t capacity;
 } Sequence;
 
+// --unit: the URI written as the unit (NULL: 0), whether it is stale bytes instead, and
+// the frames per beat when times are written in beats (0: frames).
+static const char *unit_uri;
+static int unit_stale;
+static uint64_t unit_stale_state;
+static double unit_frames_per_beat;
+
+static uint64_t next_random(uint64_t *state);
+
 static void sequence_clear(Sequence *s) {
     LV2_Atom_Sequence *seq = (LV2_Atom_Sequence *)s->buffer;
     seq->atom.type = urid(LV2_ATOM__Sequence);
     seq->atom.size = sizeof(LV2_Atom_Sequence_Body);
-    seq->body.unit = 0;
+    seq->body.unit = unit_uri ? urid(unit_uri) : 0;
     seq->body.pad = 0;
+    if (unit_stale) {
+        // Anything but 0 or a unit that means beats (a stale value could be one, by chance;
+        // then the host did say beats).
+        uint32_t value;
+        do value = (uint32_t)next_random(&unit_stale_state);
+        while (value == 0 || value == urid("http://lv2plug.in/ns/ext/units#beat") || value == urid(LV2_ATOM__beatTime));
+        seq->body.unit = value;
+        seq->body.pad = (uint32_t)next_random(&unit_stale_state);
+    }
 }
 
 // Appends an event of `size` body bytes; returns a pointer to the body, or NULL when full.
@@ -409,7 +435,8 @@ static void *sequence_append(Sequence *s, int64_t frame, LV2_URID type, uint32_t
     uint32_t need = (uint32_t)sizeof(LV2_Atom_Event) + ((size + 7u) & ~7u);
     if (used + need > s->capacity) return NULL;
     LV2_Atom_Event *event = (LV2_Atom_Event *)(s->buffer + used);
-    event->time.frames = frame;
+    if (unit_frames_per_beat > 0) event->time.beats = (double)frame / unit_frames_per_beat;
+    else event->time.frames = frame;
     event->body.type = type;
     event->body.size = size;
     seq->atom.size += need;
@@ -453,9 +480,9 @@ static void append_patch_set(Sequence *s, int64_t frame, LV2_URID property, LV2_
 }
 
 // A time:Position as hosts send it when their transport changes: time:speed (Float) and
-// time:frame (Long).
-static void append_position(Sequence *s, int64_t frame, float speed, int64_t position) {
-    uint32_t size = sizeof(LV2_Atom_Object_Body) + 2 * sizeof(LV2_Atom_Property_Body) + 8 + 8;
+// time:frame (Long), and time:beatsPerMinute (Float) when `bpm` is above 0.
+static void append_position(Sequence *s, int64_t frame, float speed, int64_t position, float bpm) {
+    uint32_t size = sizeof(LV2_Atom_Object_Body) + (bpm > 0 ? 3 : 2) * sizeof(LV2_Atom_Property_Body) + 8 + 8 + (bpm > 0 ? 8 : 0);
     unsigned char *body = sequence_append(s, frame, urid(LV2_ATOM__Object), size);
     if (!body) return;
     LV2_Atom_Object_Body *object = (LV2_Atom_Object_Body *)body;
@@ -473,6 +500,14 @@ static void append_position(Sequence *s, int64_t frame, float speed, int64_t pos
     p->value.size = 8;
     p->value.type = urid(LV2_ATOM__Long);
     memcpy(p + 1, &position, 8);
+    if (bpm > 0) {
+        p = (LV2_Atom_Property_Body *)((unsigned char *)(p + 1) + 8);
+        p->key = urid("http://lv2plug.in/ns/ext/time#beatsPerMinute");
+        p->context = 0;
+        p->value.size = 4;
+        p->value.type = urid(LV2_ATOM__Float);
+        memcpy(p + 1, &bpm, 4);
+    }
 }
 
 static void append_path(Sequence *s, int64_t frame, const char *path) {
@@ -576,6 +611,15 @@ static void append_hostile(Sequence *s, int64_t frame, const char *kind, uint32_
         }
         LV2_Atom_Sequence *seq = (LV2_Atom_Sequence *)s->buffer;
         if (next_random(&state) % 4 == 0) seq->atom.size = (uint32_t)(next_random(&state) % (s->capacity - sizeof(LV2_Atom) + 1));
+    } else if (strcmp(kind, "ui-events-at-block-end") == 0) {
+        // Not hostile: jalv writes its UI's events (a patch:Get on start, a UI's notes) at
+        // the block's length, after the block's other events. A note-on of 69 and a patch:Get.
+        append_midi(s, block, (const unsigned char *)"\x90\x45\x64", 3);
+        LV2_Atom_Object_Body *object = sequence_append(s, block, urid(LV2_ATOM__Object), sizeof(LV2_Atom_Object_Body));
+        if (object) {
+            object->id = 0;
+            object->otype = urid(LV2_PATCH__Get);
+        }
     } else if (strcmp(kind, "patch-get") == 0) {
         // Not hostile: asks for the parameters (the plugin answers on its notify port).
         LV2_Atom_Object_Body *object = sequence_append(s, frame, urid(LV2_ATOM__Object), sizeof(LV2_Atom_Object_Body));
@@ -751,6 +795,7 @@ int main(int argc, char **argv) {
     const char *so = NULL, *uri = NULL, *ttl = NULL, *out = NULL, *save_path = NULL, *restore_path = NULL, *second_so = NULL;
     double rate = 48000;
     uint32_t block = 256, seq_size = 8192;
+    const char *unit = "zero";
     long frames = 0;
     int instances = 1, threaded_worker = 0;
     int without_map = 0, without_worker = 0, without_log = 0, without_options = 0;
@@ -772,6 +817,7 @@ int main(int argc, char **argv) {
         else if (ARG("--frames")) frames = parse_frame(v);
         else if (ARG("--seq-size")) seq_size = (uint32_t)atoi(v);
         else if (ARG("--out")) out = v;
+        else if (ARG("--unit")) unit = v;
         else if (ARG("--save-state")) save_path = v;
         else if (ARG("--restore-state")) restore_path = v;
         else if (ARG("--second-so")) second_so = v;
@@ -808,13 +854,16 @@ int main(int argc, char **argv) {
             Step *s = add_step(PROGRAM, frame);
             s->note = (int)program;
         } else if (ARG("--position")) {
-            // SPEED:TRANSPORT-FRAME@FRAME: the host's transport rolls (speed 1) or stops (0).
-            float speed = 0;
+            // SPEED:TRANSPORT-FRAME[:BPM]@FRAME: the host's transport rolls (speed 1) or stops
+            // (0), at a tempo when BPM is given.
+            float speed = 0, bpm = 0;
             long position = 0, frame = 0;
-            if (sscanf(v, "%f:%ld@%ld", &speed, &position, &frame) != 3) die("bad --position %s", v);
+            if (sscanf(v, "%f:%ld@%ld", &speed, &position, &frame) != 3 && sscanf(v, "%f:%ld:%f@%ld", &speed, &position, &bpm, &frame) != 4)
+                die("bad --position %s", v);
             Step *s = add_step(POSITION, frame);
             s->value = speed;
             s->note = (int)position;
+            s->tempo = bpm;
         } else if (ARG("--load-file")) {
             const char *at = strrchr(v, '@');
             Step *s = add_step(LOAD, at ? parse_frame(at + 1) : 0);
@@ -840,6 +889,21 @@ int main(int argc, char **argv) {
         if (instances != 1 || second_so) die("--bench-runs times one instance");
     }
     if (!so || !uri || frames <= 0 || block == 0) die("--so, --uri and --frames are required");
+    if (strcmp(unit, "zero") == 0) unit_uri = NULL;
+    else if (strcmp(unit, "frame") == 0) unit_uri = "http://lv2plug.in/ns/ext/units#frame";
+    else if (strcmp(unit, "frame-time") == 0) unit_uri = LV2_ATOM__frameTime;
+    else if (strncmp(unit, "stale", 5) == 0 && (unit[5] == 0 || unit[5] == ':')) {
+        unit_stale = 1;
+        unit_stale_state = strtoull(unit[5] ? unit + 6 : "1", NULL, 10) * 0x9E3779B97F4A7C15ull + 7;
+    } else {
+        double bpm = 0;
+        char name[16] = "";
+        if (sscanf(unit, "%15[a-z-]:%lf", name, &bpm) != 2 || !(bpm > 0)) die("bad --unit %s", unit);
+        if (strcmp(name, "beat") == 0) unit_uri = "http://lv2plug.in/ns/ext/units#beat";
+        else if (strcmp(name, "beat-time") == 0) unit_uri = LV2_ATOM__beatTime;
+        else die("bad --unit %s", unit);
+        unit_frames_per_beat = rate * 60 / bpm;
+    }
     if (instances < 1 || instances > 2) die("--instances is 1 or 2");
     if (second_so) instances = 2;
 
@@ -987,7 +1051,7 @@ int main(int argc, char **argv) {
                         break;
                     case SET: control_values[k][control_named(s->symbol) - controls] = s->value; break;
                     case LOAD: append_path(&input[k], at, s->path); break;
-                    case POSITION: append_position(&input[k], at, s->value, s->note); break;
+                    case POSITION: append_position(&input[k], at, s->value, s->note, s->tempo); break;
                     case PROGRAM: {
                         unsigned char change[2] = {0xC0, (unsigned char)s->note};
                         append_midi(&input[k], at, change, 2);

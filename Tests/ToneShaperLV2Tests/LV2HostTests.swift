@@ -16,13 +16,14 @@ import ToneShaperTestSupport
         "empty-file", "directory-file", "flood",
     ]
     /// Hostile states restored into a new instance: refused (and logged), the sound as a new
-    /// instance's.
+    /// instance's. (A state without a document is a new instance's, restored quietly:
+    /// LV2QuietHostTests.)
     static let hostileStates = [
         "state-empty", "state-zero-size", "state-truncated", "state-truncated-json", "state-wrong-type", "state-out-of-range",
-        "state-not-json", "state-missing",
+        "state-not-json",
     ]
-    /// Inputs with a valid part that plays (a note moved into the block, a beat-time
-    /// sequence): only finite output and no crash are required.
+    /// Inputs with a valid part that plays (a note moved into the block, a sequence in beats
+    /// without a tempo): only finite output and no crash are required.
     static let hostileButPlaying = ["frame-out-of-range", "beat-time"]
 
     static let frames = 4_800
