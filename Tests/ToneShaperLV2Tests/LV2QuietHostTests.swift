@@ -1,4 +1,5 @@
 import Foundation
+import JackTimeline
 import Testing
 import ToneShaperTestSupport
 
@@ -9,76 +10,78 @@ import ToneShaperTestSupport
 /// A musician reads the host's log: what every host does with a new instance (restore its
 /// empty default state, run it, save it) and jalv's habits must leave nothing there. Only
 /// what is wrong is logged.
-@Suite struct LV2QuietHostTests {
-    /// Instantiated, an empty state restored (a file without properties, as a host restores
-    /// the plugin's default state, and a state without any property), run with notes, saved:
-    /// not a line in the log, and the state saved holds the document.
-    @Test(arguments: [LV2Tools.monoURI, LV2Tools.stereoURI])
-    func aNewInstanceRestoredRunAndSavedLogsNothing(uri: String) throws {
-        let directory = try LV2Tools.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let empty = directory.appendingPathComponent("empty-state")
-        try Data().write(to: empty)
-        let saved = directory.appendingPathComponent("saved-state")
-        let script = ["--set", "instrument=1@0", "--set", "scale=0@0", "--note", "64:69:100:3000", "--save-state", saved.path]
-        for restore in [["--restore-state", empty.path], ["--hostile", "state-missing"]] {
-            let (result, samples) = try LV2HostTests.play(uri, restore + script)
-            #expect(result.status == 0, "\(restore): \(result.output)")
-            #expect(result.stderr.contains("restore returned 0"), "\(restore): the restore failed: \(result.stderr)")
-            #expect(result.number("log_messages") == 0, "\(restore): logged \(result.stderr)")
-            #expect(result.number("state_properties") == 1, "\(restore): \(result.stdout)")
-            #expect(result.number("first_nonzero").map { (64...65).contains($0) } == true, "\(restore): \(result.stdout)")
-            #expect(SignalAnalysis.rms(samples, range: 200..<3000) > 0.003)
+extension WithJackServer {
+    @Suite struct LV2QuietHostTests {
+        /// Instantiated, an empty state restored (a file without properties, as a host restores
+        /// the plugin's default state, and a state without any property), run with notes, saved:
+        /// not a line in the log, and the state saved holds the document.
+        @Test(arguments: [LV2Tools.monoURI, LV2Tools.stereoURI])
+        func aNewInstanceRestoredRunAndSavedLogsNothing(uri: String) throws {
+            let directory = try LV2Tools.temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let empty = directory.appendingPathComponent("empty-state")
+            try Data().write(to: empty)
+            let saved = directory.appendingPathComponent("saved-state")
+            let script = ["--set", "instrument=1@0", "--set", "scale=0@0", "--note", "64:69:100:3000", "--save-state", saved.path]
+            for restore in [["--restore-state", empty.path], ["--hostile", "state-missing"]] {
+                let (result, samples) = try LV2HostTests.play(uri, restore + script)
+                #expect(result.status == 0, "\(restore): \(result.output)")
+                #expect(result.stderr.contains("restore returned 0"), "\(restore): the restore failed: \(result.stderr)")
+                #expect(result.number("log_messages") == 0, "\(restore): logged \(result.stderr)")
+                #expect(result.number("state_properties") == 1, "\(restore): \(result.stdout)")
+                #expect(result.number("first_nonzero").map { (64...65).contains($0) } == true, "\(restore): \(result.stdout)")
+                #expect(SignalAnalysis.rms(samples, range: 200..<3000) > 0.003)
+            }
         }
-    }
 
-    /// jalv.gtk3 (a UI, so it restores the plugin's default state and sends a patch:Get at
-    /// the block's length when it starts) on a private JACK server and a private X display:
-    /// the plugin logs nothing while it starts and plays.
-    @Test(.enabled(if: PrivateJack.available && LV2Tools.have("jalv.gtk3", "Xvfb", "stdbuf")))
-    func jalvGtkStartsWithoutAWord() throws {
-        try LV2Tools.prepare()
-        // A display number nobody holds.
-        let display =
-            (0..<200).map { 150 + (Int(getpid()) + $0) % 600 }.first {
-                !FileManager.default.fileExists(atPath: "/tmp/.X\($0)-lock") && !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\($0)")
-            } ?? 199
-        let xvfb = Process()
-        xvfb.executableURL = URL(fileURLWithPath: LV2Tools.path(of: "Xvfb") ?? "/usr/bin/Xvfb")
-        xvfb.arguments = [":\(display)", "-nolisten", "tcp", "-screen", "0", "1024x768x24"]
-        xvfb.standardOutput = FileHandle.nullDevice
-        xvfb.standardError = FileHandle.nullDevice
-        try xvfb.run()
-        // (Deferred first, so run last: jalv is stopped before its display goes.)
-        defer {
-            // SIGTERM, then SIGKILL: Xvfb does not always end on the first.
-            kill(xvfb.processIdentifier, SIGTERM)
-            let deadline = Date().addingTimeInterval(3)
-            while xvfb.isRunning && Date() < deadline { usleep(10_000) }
-            if xvfb.isRunning { kill(xvfb.processIdentifier, SIGKILL) }
-            xvfb.waitUntilExit()
+        /// jalv.gtk3 (a UI, so it restores the plugin's default state and sends a patch:Get at
+        /// the block's length when it starts) on a private JACK server and a private X display:
+        /// the plugin logs nothing while it starts and plays.
+        @Test(.enabled(if: PrivateJack.available && LV2Tools.have("jalv.gtk3", "Xvfb", "stdbuf")))
+        func jalvGtkStartsWithoutAWord() throws {
+            try LV2Tools.prepare()
+            // A display number nobody holds.
+            let display =
+                (0..<200).map { 150 + (Int(getpid()) + $0) % 600 }.first {
+                    !FileManager.default.fileExists(atPath: "/tmp/.X\($0)-lock") && !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\($0)")
+                } ?? 199
+            let xvfb = Process()
+            xvfb.executableURL = URL(fileURLWithPath: LV2Tools.path(of: "Xvfb") ?? "/usr/bin/Xvfb")
+            xvfb.arguments = [":\(display)", "-nolisten", "tcp", "-screen", "0", "1024x768x24"]
+            xvfb.standardOutput = FileHandle.nullDevice
+            xvfb.standardError = FileHandle.nullDevice
+            try xvfb.run()
+            // (Deferred first, so run last: jalv is stopped before its display goes.)
+            defer {
+                // SIGTERM, then SIGKILL: Xvfb does not always end on the first.
+                kill(xvfb.processIdentifier, SIGTERM)
+                let deadline = Date().addingTimeInterval(3)
+                while xvfb.isRunning && Date() < deadline { usleep(10_000) }
+                if xvfb.isRunning { kill(xvfb.processIdentifier, SIGKILL) }
+                xvfb.waitUntilExit()
+            }
+            let jack = try PrivateJack()
+            defer { jack.stop() }
+            guard jack.waitFor({ FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(display)") }, seconds: 10) else {
+                throw LV2TestError("Xvfb :\(display) did not come up")
+            }
+            let directory = try LV2Tools.temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let log = directory.appendingPathComponent("jalv.log")
+            let name = "quiet-\(jack.name)"
+            try jack.start(
+                "stdbuf", ["-o0", "-e0", "jalv.gtk3", "-n", name, LV2Tools.monoURI],
+                environment: LV2Tools.lv2Path.merging(["DISPLAY": ":\(display)"]) { $1 }, output: log)
+            guard jack.waitFor({ ((try? jack.ports()) ?? nil)?.contains("\(name):out") == true }, seconds: 30) else {
+                throw LV2TestError("jalv.gtk3 did not register its ports: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
+            }
+            // Blocks run (and the UI's first messages reach the plugin) while this records.
+            let samples = try jack.record("\(name):out", seconds: 1)
+            #expect(samples.count > 20_000 && SignalAnalysis.allFinite(samples))
+            usleep(1_200_000)  // the worker logs a problem at most once a second
+            let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            #expect(text.contains("JACK Name:"), "jalv.gtk3 did not start: \(text)")
+            #expect(!text.contains("toneshaper.lv2"), "the plugin logged in jalv.gtk3:\n\(text)")
         }
-        let jack = try PrivateJack()
-        defer { jack.stop() }
-        guard jack.waitFor({ FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(display)") }, seconds: 10) else {
-            throw LV2TestError("Xvfb :\(display) did not come up")
-        }
-        let directory = try LV2Tools.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let log = directory.appendingPathComponent("jalv.log")
-        let name = "quiet-\(jack.name)"
-        try jack.start(
-            "stdbuf", ["-o0", "-e0", "jalv.gtk3", "-n", name, LV2Tools.monoURI],
-            environment: LV2Tools.lv2Path.merging(["DISPLAY": ":\(display)"]) { $1 }, output: log)
-        guard jack.waitFor({ ((try? jack.ports()) ?? nil)?.contains("\(name):out") == true }, seconds: 30) else {
-            throw LV2TestError("jalv.gtk3 did not register its ports: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
-        }
-        // Blocks run (and the UI's first messages reach the plugin) while this records.
-        let samples = try jack.record("\(name):out", seconds: 1)
-        #expect(samples.count > 20_000 && SignalAnalysis.allFinite(samples))
-        usleep(1_200_000)  // the worker logs a problem at most once a second
-        let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-        #expect(text.contains("JACK Name:"), "jalv.gtk3 did not start: \(text)")
-        #expect(!text.contains("toneshaper.lv2"), "the plugin logged in jalv.gtk3:\n\(text)")
     }
 }
