@@ -30,6 +30,14 @@ public enum ControllerScaling: Sendable, Equatable {
 /// and everything the core needs to check and apply it.
 public struct ParameterSpec: Sendable {
     public let id: ParameterID
+    /// The parameter's number, for good: a plugin format that names parameters by number
+    /// (CLAP's ids) uses it, and a saved project refers to it. Never reused, never derived
+    /// from the row's position.
+    public let number: Int
+    /// The plugin port's symbol (LV2's lv2:symbol), for good: hosts save a project's values
+    /// and automation by it. Written out, not derived from the option's spelling, so that
+    /// renaming an option breaks no saved project.
+    public let symbol: String
     /// The key in a `.toneshaper` document.
     public let documentKey: String
     /// Whether a document must carry the key (the original app always writes these).
@@ -58,7 +66,7 @@ public struct ParameterSpec: Sendable {
     let constraint: (@Sendable (ToneShape, ParameterValue) -> ControlError?)?
 
     init(
-        id: ParameterID, documentKey: String, oscPath: String, flag: String, kind: ParameterKind,
+        id: ParameterID, number: Int, symbol: String, documentKey: String, oscPath: String, flag: String, kind: ParameterKind,
         defaultValue: ParameterValue?, unit: String, change: ChangeStyle, controller: ControllerScaling, help: String,
         read: @escaping @Sendable (ToneShape) -> ParameterValue,
         store: @escaping @Sendable (inout ToneShape, ParameterValue) -> Void,
@@ -66,6 +74,8 @@ public struct ParameterSpec: Sendable {
         constraint: (@Sendable (ToneShape, ParameterValue) -> ControlError?)? = nil
     ) {
         self.id = id
+        self.number = number
+        self.symbol = symbol
         self.documentKey = documentKey
         self.oscPath = oscPath
         self.flag = flag

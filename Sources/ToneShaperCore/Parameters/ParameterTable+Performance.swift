@@ -5,42 +5,42 @@
 extension ParameterTable {
     static let performanceRows: [ParameterSpec] = [
         ParameterSpec(
-            id: .instrument, documentKey: "instrument", oscPath: "instrument", flag: "instrument",
+            id: .instrument, number: 11, symbol: "instrument", documentKey: "instrument", oscPath: "instrument", flag: "instrument",
             kind: .flag, defaultValue: .flag(false), unit: "", change: .ramp,
             controller: .toggle, help: "MIDI instrument mode: silent until a note, one voice per note; 0 = drone (notes transpose the loop)",
             read: { .flag($0.performance.instrument) }, store: { $0.performance.instrument = $1.flag }),
         ParameterSpec(
-            id: .rootNote, documentKey: "rootNote", oscPath: "midi/root", flag: "root-note",
+            id: .rootNote, number: 12, symbol: "root_note", documentKey: "rootNote", oscPath: "midi/root", flag: "root-note",
             kind: .integer(0...127), defaultValue: .integer(69), unit: "", change: .ramp,
             controller: .stepped, help: "The MIDI note that plays the curve as drawn (69 = A4); other notes transpose by 2^((note-root)/12)",
             read: { .integer($0.performance.rootNote) }, store: { $0.performance.rootNote = $1.integer }),
         ParameterSpec(
-            id: .bendRange, documentKey: "bendRange", oscPath: "midi/bend-range", flag: "bend-range",
+            id: .bendRange, number: 13, symbol: "bend_range", documentKey: "bendRange", oscPath: "midi/bend-range", flag: "bend-range",
             kind: .real(0...48), defaultValue: .real(2), unit: "semitones", change: .ramp,
             controller: .linear, help: "Pitch-bend range, up and down",
             read: { .real($0.performance.bendRange) }, store: { $0.performance.bendRange = $1.real }),
         ParameterSpec(
-            id: .voices, documentKey: "voices", oscPath: "voices", flag: "voices",
+            id: .voices, number: 14, symbol: "voices", documentKey: "voices", oscPath: "voices", flag: "voices",
             kind: .integer(1...PerformanceSettings.maximumVoices), defaultValue: .integer(16), unit: "", change: .ramp,
             controller: .stepped, help: "Instrument mode: notes sounding at once (1 = mono, legato); beyond, the oldest is stolen",
             read: { .integer($0.performance.voices) }, store: { $0.performance.voices = $1.integer }),
         ParameterSpec(
-            id: .release, documentKey: "release", oscPath: "release", flag: "release",
+            id: .release, number: 15, symbol: "release", documentKey: "release", oscPath: "release", flag: "release",
             kind: .real(0...10_000), defaultValue: .real(30), unit: "ms", change: .ramp,
             controller: .linear, help: "Instrument mode: fade after note-off",
             read: { .real($0.performance.release) }, store: { $0.performance.release = $1.real }),
         ParameterSpec(
-            id: .oneShot, documentKey: "oneShot", oscPath: "one-shot", flag: "one-shot",
+            id: .oneShot, number: 16, symbol: "one_shot", documentKey: "oneShot", oscPath: "one-shot", flag: "one-shot",
             kind: .flag, defaultValue: .flag(false), unit: "", change: .ramp,
             controller: .toggle, help: "Instrument mode: each note plays the cycle once instead of looping while held",
             read: { .flag($0.performance.oneShot) }, store: { $0.performance.oneShot = $1.flag }),
         ParameterSpec(
-            id: .transport, documentKey: "transport", oscPath: "transport", flag: "transport",
+            id: .transport, number: 17, symbol: "transport", documentKey: "transport", oscPath: "transport", flag: "transport",
             kind: .flag, defaultValue: .flag(false), unit: "", change: .ramp,
             controller: .toggle, help: "Follow JACK transport: silent while stopped, from the cycle's start when it rolls",
             read: { .flag($0.performance.transport) }, store: { $0.performance.transport = $1.flag }),
         ParameterSpec(
-            id: .beats, documentKey: "beats", oscPath: "beats", flag: "beats",
+            id: .beats, number: 18, symbol: "beats", documentKey: "beats", oscPath: "beats", flag: "beats",
             kind: .real(0...1024), defaultValue: .real(0), unit: "beats", change: .ramp,
             controller: .linear,
             help: "With transport and a timebase master: the cycle lasts this many beats, locked to bars (0 = keep the duration)",

@@ -6,7 +6,7 @@ public enum ParameterTable {
     public static let all: [ParameterSpec] =
         [
             ParameterSpec(
-                id: .minFrequency, documentKey: "minFrequency", oscPath: "frequency/min", flag: "min-frequency",
+                id: .minFrequency, number: 0, symbol: "min_frequency", documentKey: "minFrequency", oscPath: "frequency/min", flag: "min-frequency",
                 kind: .real(FrequencyLimit.range), defaultValue: nil, unit: "Hz", change: .ramp,
                 controller: .logarithmic(20...20_000), help: "Low end of the frequency range; the curve is remapped onto it",
                 read: { .real($0.minFrequency) }, store: { $0.minFrequency = $1.real },
@@ -20,7 +20,7 @@ public enum ParameterTable {
                             remedy: .setRangeTogether)
                 }),
             ParameterSpec(
-                id: .maxFrequency, documentKey: "maxFrequency", oscPath: "frequency/max", flag: "max-frequency",
+                id: .maxFrequency, number: 1, symbol: "max_frequency", documentKey: "maxFrequency", oscPath: "frequency/max", flag: "max-frequency",
                 kind: .real(FrequencyLimit.range), defaultValue: nil, unit: "Hz", change: .ramp,
                 controller: .logarithmic(20...20_000), help: "High end of the frequency range; the curve is remapped onto it",
                 read: { .real($0.maxFrequency) }, store: { $0.maxFrequency = $1.real },
@@ -34,17 +34,17 @@ public enum ParameterTable {
                             remedy: .setRangeTogether)
                 }),
             ParameterSpec(
-                id: .wave, documentKey: "componentType", oscPath: "wave", flag: "wave",
+                id: .wave, number: 2, symbol: "wave", documentKey: "componentType", oscPath: "wave", flag: "wave",
                 kind: .choice(WaveType.allCases.map(\.rawValue)), defaultValue: .text(WaveType.sine.rawValue), unit: "", change: .newPlan,
                 controller: .stepped, help: "Wave type, by name or by index from 0",
                 read: { .text($0.wave.rawValue) }, store: { $0.wave = WaveType(rawValue: $1.text)! }),
             ParameterSpec(
-                id: .scale, documentKey: "scaleType", oscPath: "scale", flag: "scale",
+                id: .scale, number: 3, symbol: "scale", documentKey: "scaleType", oscPath: "scale", flag: "scale",
                 kind: .choice(ScaleType.allCases.map(\.rawValue)), defaultValue: .text(ScaleType.sine.rawValue), unit: "", change: .newPlan,
                 controller: .stepped, help: "Amplitude scaling over the cycle, by name or by index from 0",
                 read: { .text($0.scale.rawValue) }, store: { $0.scale = ScaleType(rawValue: $1.text)! }),
             ParameterSpec(
-                id: .echoOffset, documentKey: "echoOffsetTimeSeconds", oscPath: "echo/offset", flag: "echo-offset",
+                id: .echoOffset, number: 4, symbol: "echo_offset", documentKey: "echoOffsetTimeSeconds", oscPath: "echo/offset", flag: "echo-offset",
                 kind: .real(0...ToneShapeLimits.maximumDuration), defaultValue: .real(0), unit: "s", change: .newPlan,
                 controller: .cycle, help: "Echo voice this far ahead in the cycle (at most the duration)",
                 read: { .real($0.echoOffset) }, store: { $0.echoOffset = $1.real },
@@ -56,17 +56,17 @@ public enum ParameterTable {
                             "\(ParameterKind.plain(v.real)) s is beyond the cycle's duration \(ParameterKind.plain(shape.duration)) s")
                 }),
             ParameterSpec(
-                id: .echoVolume, documentKey: "echoVolume", oscPath: "echo/volume", flag: "echo-volume",
+                id: .echoVolume, number: 5, symbol: "echo_volume", documentKey: "echoVolume", oscPath: "echo/volume", flag: "echo-volume",
                 kind: .real(0...1), defaultValue: .real(1), unit: "", change: .ramp,
                 controller: .linear, help: "Echo gain; the mix is (main + volume * echo) / 2",
                 read: { .real($0.echoVolume) }, store: { $0.echoVolume = $1.real }),
             ParameterSpec(
-                id: .amplitude, documentKey: "amplitude", oscPath: "amplitude", flag: "amplitude",
+                id: .amplitude, number: 6, symbol: "amplitude", documentKey: "amplitude", oscPath: "amplitude", flag: "amplitude",
                 kind: .real(0...1), defaultValue: .real(0.25), unit: "", change: .ramp,
                 controller: .linear, help: "Master gain, linear (also the output's hard limit)",
                 read: { .real($0.amplitude) }, store: { $0.amplitude = $1.real }),
             ParameterSpec(
-                id: .duration, documentKey: "duration", oscPath: "duration", flag: "duration",
+                id: .duration, number: 7, symbol: "duration", documentKey: "duration", oscPath: "duration", flag: "duration",
                 kind: .real(ToneShapeLimits.minimumDuration...ToneShapeLimits.maximumDuration), defaultValue: nil,
                 unit: "s", change: .newPlan,
                 controller: .linear, help: "Cycle length; the curve's times stretch with it",
@@ -76,12 +76,12 @@ public enum ParameterTable {
                     shape.echoOffset = min(shape.echoOffset, v.real)
                 }),
             ParameterSpec(
-                id: .fidelity, documentKey: "fidelity", oscPath: "fidelity", flag: "fidelity",
+                id: .fidelity, number: 8, symbol: "fidelity", documentKey: "fidelity", oscPath: "fidelity", flag: "fidelity",
                 kind: .integer(1...ToneShapeLimits.maximumFidelity), defaultValue: .integer(500), unit: "", change: .newPlan,
                 controller: .stepped, help: "The grid the curve is quantised to; low values (1, 4) coarsen it audibly",
                 read: { .integer($0.fidelity) }, store: { $0.fidelity = $1.integer }),
             ParameterSpec(
-                id: .fourierTerms, documentKey: "fourierTerms", oscPath: "fourier-terms", flag: "fourier-terms",
+                id: .fourierTerms, number: 9, symbol: "fourier_terms", documentKey: "fourierTerms", oscPath: "fourier-terms", flag: "fourier-terms",
                 kind: .terms, defaultValue: .integer(3), unit: "", change: .newPlan,
                 controller: .none, help: "Partials of the Fourier waves; nyquist: every partial below Nyquist",
                 read: { shape in
@@ -90,7 +90,7 @@ public enum ParameterTable {
                 },
                 store: { shape, v in shape.fourierTerms = v == .text("nyquist") ? .nyquist : .count(v.integer) }),
             ParameterSpec(
-                id: .antiAlias, documentKey: "antiAlias", oscPath: "anti-alias", flag: "anti-alias",
+                id: .antiAlias, number: 10, symbol: "anti_alias", documentKey: "antiAlias", oscPath: "anti-alias", flag: "anti-alias",
                 kind: .flag, defaultValue: .flag(true), unit: "", change: .newPlan,
                 controller: .toggle, help: "Band-limit the plain square, triangle and sawtooth",
                 read: { .flag($0.antiAliased) }, store: { $0.antiAliased = $1.flag }),

@@ -67,14 +67,18 @@ public enum LV2Description {
         public let scalePoints: [(value: Double, label: String)]
     }
 
-    /// Every row of ``ParameterTable/all``, in its order, from port 2.
-    public static let controlPorts: [ControlPort] = ParameterTable.all.enumerated().map { row, spec in
+    /// Every row of ``ParameterTable/all``: the port of parameter number n is 2 + n, its
+    /// symbol the row's ``ParameterSpec/symbol``, neither derived from the row's position or
+    /// the option's spelling (a saved project names ports by index or symbol). The ports
+    /// are listed in index order.
+    public static let controlPorts: [ControlPort] = ParameterTable.all.enumerated().sorted { $0.element.number < $1.element.number }.map {
+        row, spec in
         let defaults = portValue(spec, in: ToneShape.defaultShape)
-        let symbol = String(spec.flag.map { $0 == "-" ? "_" : $0 })
+        let symbol = spec.symbol
         let name = spec.flag.prefix(1).uppercased() + String(spec.flag.dropFirst().map { $0 == "-" ? " " : $0 })
         let port = { (low: Double, high: Double, kind: PortKind, points: [(value: Double, label: String)]) in
             ControlPort(
-                index: firstControlPort + row, symbol: symbol, name: name, comment: spec.help, row: row, minimum: low, maximum: high,
+                index: firstControlPort + spec.number, symbol: symbol, name: name, comment: spec.help, row: row, minimum: low, maximum: high,
                 defaultValue: defaults, kind: kind, unit: unitName(spec.unit), scalePoints: points)
         }
         switch spec.kind {
