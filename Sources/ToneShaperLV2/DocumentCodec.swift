@@ -63,13 +63,14 @@ enum DocumentCodec {
         return (InstrumentShape(parameters: parameters, points: points, values: values, controllers: controllers), object)
     }
 
-    /// The document of `shape`, pretty and with sorted keys as the node writes it: `kept`'s
-    /// keys (the loaded document's name, description and keys unknown here), then every
-    /// parameter, the points and the controller map.
+    /// The document of `shape` as it is heard, pretty and with sorted keys as the node
+    /// writes it: `kept`'s keys (the loaded document's name, description and keys unknown
+    /// here), then every parameter (the range and the echo as played, so the node reads it),
+    /// the points as played and the controller map.
     static func encode(_ shape: borrowing InstrumentShape, keeping kept: [String: JSONValue]) -> [UInt8] {
         var object = kept
         for row in 0..<shape.parameters.count {
-            let value = shape.value(at: row)
+            let value = shape.playedValue(at: row)
             let key = PluginTable.documentKey(row: row)
             switch PluginTable.kind(row: row) {
             case .real, .integer: object[key] = .number(value)
@@ -80,7 +81,7 @@ enum DocumentCodec {
             case .terms: object[key] = value >= 1 ? .number(value) : .string("nyquist")
             }
         }
-        object["points"] = .array(shape.points.map { .array([.number($0.time), .number($0.frequency)]) })
+        object["points"] = .array(shape.playedPoints.map { .array([.number($0.time), .number($0.frequency)]) })
         object["midiMap"] = nil
         var map: [String: JSONValue] = [:]
         for (controller, id) in shape.controllers.entries {

@@ -223,7 +223,7 @@ struct Plugin {
         switch info.kind {
         case .real: break
         case .integer, .choice, .terms: checked = checked.rounded()
-        case .toggle: checked = checked > 0.5 ? 1 : 0
+        case .toggle: checked = checked > 0 ? 1 : 0  // lv2core: a toggle is on above 0
         }
         return Double(checked)
     }

@@ -143,21 +143,70 @@ import ToneShaperCore
         #expect(plugin.builder.shape.value(.amplitude) == 0.1)
     }
 
-    @Test func valuesAreClampedAndTheShapeKeepsItsRelations() {
+    @Test func valuesAreClampedAndTheShapeIsPlayedByItsRules() {
         var shape = InstrumentShape(ToneShape.defaultShape)
-        shape.set(.minFrequency, 1_000)  // above the maximum 440: the maximum follows
-        #expect(shape.value(.minFrequency) == 1_000 && shape.value(.maxFrequency) == 1_000)
+        let (lo, hi) = (shape.value(.minFrequency), shape.value(.maxFrequency))
+        shape.set(.minFrequency, 1_000)  // above the maximum: played as the range's top, the port keeps its value
+        #expect(shape.value(.minFrequency) == 1_000 && shape.value(.maxFrequency) == hi)
+        #expect(shape.playedRange == .init(low: hi, high: 1_000))
+        shape.set(.minFrequency, lo)
+        #expect(shape.playedPoints == ToneShape.defaultShape.points, "back where it was: the curve as drawn")
         shape.set(.amplitude, 7)
         #expect(shape.value(.amplitude) == 1)
         shape.set(.amplitude, -.infinity)
         #expect(shape.value(.amplitude) == 0)
         shape.set(.echoOffset, 99)
-        #expect(shape.value(.echoOffset) == shape.value(.duration))
+        #expect(shape.playedEchoOffset == shape.value(.duration) && shape.curve.echoOffset == shape.value(.duration))
         shape.set(.fourierTerms, 0)
         #expect(shape.curve.fourierTerms == .nyquist)
         shape.set(.wave, 2.6)
         #expect(shape.curve.wave == WaveType.allCases[3])
         shape.set(.duration, 4)
         #expect(shape.points.last?.time == 4)
+        // Toggles are on above 0 (lv2core), as the audio side reads them.
+        shape.set(.antiAlias, 0.01)
+        #expect(shape.value(.antiAlias) == 1)
+        shape.set(.antiAlias, 0)
+        #expect(shape.value(.antiAlias) == 0)
+    }
+
+    /// The rule a plugin plays its range ports by depends on their values alone: every
+    /// order of the same moves, the ends passing each other on the way included, gives the
+    /// same sound. Beside it, the node's rule refuses a minimum above the maximum; where
+    /// the final values are ordered, the plugin sounds as the node does with that range.
+    @Test func theRangePlayedDependsOnThePortValuesNotTheirOrder() {
+        let moves: [(ParameterID, Double)] = [(.minFrequency, 500), (.maxFrequency, 350), (.minFrequency, 200), (.maxFrequency, 600)]
+        var outputs: [[Float]] = []
+        var shapes: [InstrumentShape] = []
+        for order in [[0, 1, 2, 3], [1, 0, 3, 2], [2, 3, 0, 1], [3, 1, 2, 0], [1, 3, 0, 2]] {
+            var plugin = Plugin(Self.instrumentShape)
+            for k in order {
+                plugin.control(moves[k].0, moves[k].1)
+                _ = plugin.render(periods: 3)
+            }
+            // The final values: the last move of each port in this order.
+            let lastMin = order.last { moves[$0].0 == .minFrequency }.map { moves[$0].1 }!
+            let lastMax = order.last { moves[$0].0 == .maxFrequency }.map { moves[$0].1 }!
+            #expect(plugin.builder.shape.playedRange == InstrumentShape.playedRange(lastMin, lastMax))
+            outputs.append(plugin.render(periods: 40, midi: [0: [MIDIEvent(frame: 0, size: 3, byte0: 0x90, byte1: 69, byte2: 100)]]))
+            shapes.append(plugin.builder.shape)
+        }
+        // Orders that end on the same two values sound the same; here they end on 200/600
+        // or on 500/350 (played 350...500): compare each with the first of its kind.
+        let finalRanges = shapes.map { $0.playedRange }
+        for i in outputs.indices {
+            guard let first = finalRanges.firstIndex(of: finalRanges[i]), first != i else { continue }
+            #expect(outputs[i] == outputs[first], "order \(i) against order \(first), both playing \(finalRanges[i])")
+            #expect(shapes[i].playedPoints == shapes[first].playedPoints)
+        }
+        // The node with the final range set as it accepts it (ordered) plays the same.
+        for (i, range) in finalRanges.enumerated() {
+            var node = Self.instrumentShape
+            node.remapFrequencyRange(min: range.low, max: range.high)
+            let played = Self.nodeRender(node, periods: 40, midi: [0: [MIDIEvent(frame: 0, size: 3, byte0: 0x90, byte1: 69, byte2: 100)]])
+            let worst = zip(outputs[i], played).map { abs($0 - $1) }.max() ?? 0
+            #expect(worst < 1e-4, "order \(i) against the node at \(range): \(worst)")
+            #expect(outputs[i].contains { $0 != 0 })
+        }
     }
 }

@@ -16,6 +16,9 @@ public struct InstrumentPlayer: ~Copyable {
     /// moved when it differs, so a document loaded in between is not undone by ports that
     /// merely stayed where they were.
     private var lastPort: InlineArray<32, Double>
+    /// The two range values the shape has now (its ports', or a loaded document's): the
+    /// engine plays ``InstrumentShape/playedRange(_:_:)`` of them.
+    private var rangeEnds: (Double, Double)
     private let microsPerFrame: Double
 
     /// Commands and reports in flight between the player and its renderer (it is both
@@ -25,8 +28,9 @@ public struct InstrumentPlayer: ~Copyable {
     /// A player of `shape`, starting with `plan` (built from `shape.curve`).
     public init(shape: InstrumentShape, plan: RenderPlan) {
         parameters = shape.parameters
+        let played = shape.playedRange
         let engine = ToneEngine(
-            plan: plan, minFrequency: shape.value(.minFrequency), maxFrequency: shape.value(.maxFrequency),
+            plan: plan, minFrequency: played.low, maxFrequency: played.high,
             amplitude: shape.value(.amplitude), echoVolume: shape.value(.echoVolume))
         let performer = MIDIPerformer(settings: shape.performance, controllers: shape.controllers, sampleRate: plan.sampleRate)
         let commandChannel = SPSCChannel<TimedCommand>.make(capacity: InstrumentPlayer.channelCapacity)
@@ -37,6 +41,7 @@ public struct InstrumentPlayer: ~Copyable {
             engine: engine, performer: performer, commands: commandChannel.takeConsumer(), handback: handbackChannel.takeProducer(),
             parameters: shape.parameters)
         lastPort = InlineArray(repeating: .nan)
+        rangeEnds = (shape.value(.minFrequency), shape.value(.maxFrequency))
         microsPerFrame = 1_000_000 / plan.sampleRate
     }
 
@@ -51,8 +56,24 @@ public struct InstrumentPlayer: ~Copyable {
         guard index >= 0 && index < parameters.count, value.isFinite, value != lastPort[index] else { return }
         lastPort[index] = value
         let row = parameters[index]
-        if row.ramps { _ = commands.push(TimedCommand(.ramp(row.id, parameters.clamped(row.id, value)))) }
+        switch row.id {
+        case .minFrequency, .maxFrequency:
+            if row.id == .minFrequency { rangeEnds.0 = row.clamped(value) } else { rangeEnds.1 = row.clamped(value) }
+            pushRange()
+        default:
+            if row.ramps { _ = commands.push(TimedCommand(.ramp(row.id, row.clamped(value)))) }
+        }
         request(.set(row.id, value))
+    }
+
+    /// Both ends of the range played (``InstrumentShape/playedRange(_:_:)``) to the engine.
+    #if REALTIME_PROOF
+        @_noLocks @_noAllocation
+    #endif
+    private mutating func pushRange() {
+        let played = InstrumentShape.playedRange(rangeEnds.0, rangeEnds.1)
+        _ = commands.push(TimedCommand(.ramp(.minFrequency, played.low)))
+        _ = commands.push(TimedCommand(.ramp(.maxFrequency, played.high)))
     }
 
     /// What the builder answered.
@@ -65,8 +86,13 @@ public struct InstrumentPlayer: ~Copyable {
             _ = commands.push(TimedCommand(.replacePlan(plan)))
         case .shape(let plan, let values):
             for i in 0..<parameters.count where parameters[i].ramps {
-                _ = commands.push(TimedCommand(.ramp(parameters[i].id, values[i])))
+                switch parameters[i].id {
+                case .minFrequency: rangeEnds.0 = values[i]
+                case .maxFrequency: rangeEnds.1 = values[i]
+                default: _ = commands.push(TimedCommand(.ramp(parameters[i].id, values[i])))
+                }
             }
+            pushRange()
             _ = commands.push(TimedCommand(.replacePlan(plan)))
         }
     }

@@ -2,17 +2,36 @@
 /// points, and every parameter of the table as one number in the table's order, in the
 /// form a plugin's control port carries it: a real or whole number, a choice's index, 0 or
 /// 1 for a toggle, and for the Fourier terms a count with 0 meaning "nyquist". Every value
-/// is clamped to its row's range as it is set (`AudioParameters.clamped`), and the shape's
-/// relations hold after every change: the range is ordered, the echo lies within the cycle,
-/// a new range remaps the points and a new duration stretches their times, as the control
-/// core's edits do. So any sequence of sets gives a shape the node would accept.
+/// is clamped to its row's range as it is set.
+///
+/// A knob cannot be refused, so where the node refuses a change that would break the
+/// shape's relations (a minimum above the maximum, an echo beyond the cycle), a plugin
+/// plays by a rule that depends only on the current port values, never on the order they
+/// moved in: the range played is min(lo, hi) to max(lo, hi) (``playedRange(_:_:)``) and
+/// the echo played lies within the cycle (``playedEchoOffset``). The points stay as drawn,
+/// over the range they were drawn in (``drawnRange``): what is heard is that drawing mapped
+/// onto the range played, as the engine maps a plan's range onto its live one. So a port
+/// that passes the other end and comes back leaves the curve as it was, and a project
+/// reopened with the same port values sounds the same whatever order the host restores
+/// them in.
 public struct InstrumentShape: Sendable {
     public let parameters: AudioParameters
+    /// The curve as drawn, over ``drawnRange``; the range ports move none of its points.
     public private(set) var points: [CurvePoint]
+    /// The range the points were drawn in: the document's, or the range played when the
+    /// points were set.
+    public private(set) var drawnRange: FrequencyRange
     private var values: InlineArray<32, Double>
     public var controllers: MIDIControllerMap
 
-    /// `values` in the table's order (`parameters`' rows); each is clamped.
+    /// A frequency range, low end first.
+    public struct FrequencyRange: Sendable, Equatable, BitwiseCopyable {
+        public var low: Double
+        public var high: Double
+    }
+
+    /// `values` in the table's order (`parameters`' rows), each clamped; `points` drawn over
+    /// the range the values give.
     public init(parameters: AudioParameters, points: [CurvePoint], values: [Double], controllers: MIDIControllerMap = MIDIControllerMap()) {
         precondition(!points.isEmpty, "a shape needs at least one point")
         precondition(values.count == parameters.count, "one value per parameter")
@@ -20,14 +39,28 @@ public struct InstrumentShape: Sendable {
         self.points = points
         self.values = InlineArray(repeating: 0)
         self.controllers = controllers
+        self.drawnRange = FrequencyRange(low: 0, high: 0)
         for i in 0..<parameters.count { self.values[i] = InstrumentShape.clamp(parameters[i], values[i]) }
-        let lo = value(.minFrequency)
-        let hi = value(.maxFrequency)
-        if lo > hi {
-            self.values[parameters.index(of: .minFrequency)] = hi
-            self.values[parameters.index(of: .maxFrequency)] = lo
-        }
-        self.values[parameters.index(of: .echoOffset)] = min(value(.echoOffset), value(.duration))
+        drawnRange = playedRange
+    }
+
+    /// The rule a plugin applies to its two range ports: the range played is min(lo, hi)
+    /// to max(lo, hi). It depends on the two values alone, not on which moved last.
+    public static func playedRange(_ a: Double, _ b: Double) -> FrequencyRange {
+        FrequencyRange(low: min(a, b), high: max(a, b))
+    }
+
+    /// The range played now (``playedRange(_:_:)`` of the two range ports).
+    public var playedRange: FrequencyRange { InstrumentShape.playedRange(value(.minFrequency), value(.maxFrequency)) }
+
+    /// The echo's offset played: the port's value, within the cycle.
+    public var playedEchoOffset: Double { min(value(.echoOffset), value(.duration)) }
+
+    /// The points as heard: the drawing mapped from ``drawnRange`` onto ``playedRange``.
+    public var playedPoints: [CurvePoint] {
+        let played = playedRange
+        let map = FrequencyMap(fromMin: drawnRange.low, fromMax: drawnRange.high, toMin: played.low, toMax: played.high)
+        return points.map { CurvePoint(time: $0.time, frequency: map.apply($0.frequency)) }
     }
 
     /// The value of `id`, as a control port carries it.
@@ -36,43 +69,39 @@ public struct InstrumentShape: Sendable {
     /// The value of the row at `index` (the table's order).
     public func value(at index: Int) -> Double { values[index] }
 
-    /// Sets `id`, clamped, keeping the shape's relations: a range end moved past the other
-    /// takes the other along; the points are remapped onto a new range and stretched over a
-    /// new duration; the echo stays within the cycle. Returns the value taken.
+    /// The value of the row at `index` as a document of the shape played says it: the range
+    /// played and the echo played, the port's value otherwise (a document the node reads
+    /// has its minimum below its maximum and its echo within the cycle).
+    public func playedValue(at index: Int) -> Double {
+        switch parameters[index].id {
+        case .minFrequency: return playedRange.low
+        case .maxFrequency: return playedRange.high
+        case .echoOffset: return playedEchoOffset
+        default: return values[index]
+        }
+    }
+
+    /// Sets `id`, clamped to its row's range, and returns the value taken. A new duration
+    /// stretches the points' times with it; nothing else moves anything else (the range and
+    /// the echo are played by the rules above).
     @discardableResult
     public mutating func set(_ id: ParameterID, _ proposed: Double) -> Double {
         let i = parameters.index(of: id)
         let v = InstrumentShape.clamp(parameters[i], proposed)
-        switch id {
-        case .minFrequency, .maxFrequency:
-            var lo = id == .minFrequency ? v : value(.minFrequency)
-            var hi = id == .maxFrequency ? v : value(.maxFrequency)
-            if lo > hi {
-                if id == .minFrequency { hi = lo } else { lo = hi }
-            }
-            let map = FrequencyMap(fromMin: value(.minFrequency), fromMax: value(.maxFrequency), toMin: lo, toMax: hi)
-            for k in points.indices { points[k].frequency = map.apply(points[k].frequency) }
-            values[parameters.index(of: .minFrequency)] = lo
-            values[parameters.index(of: .maxFrequency)] = hi
-        case .duration:
+        if id == .duration {
             let factor = v / value(.duration)
             for k in points.indices { points[k].time = min(points[k].time * factor, v) }
-            values[i] = v
-            let echo = parameters.index(of: .echoOffset)
-            values[echo] = min(values[echo], v)
-        case .echoOffset:
-            values[i] = min(v, value(.duration))
-        default:
-            values[i] = v
         }
-        return values[i]
+        values[i] = v
+        return v
     }
 
-    /// Replaces the points (times in seconds within the cycle, frequencies in Hz): the
-    /// range and the duration stay as they are.
+    /// Replaces the points (times in seconds within the cycle, frequencies in Hz, as heard
+    /// now): they are drawn over the range played now; the ports stay as they are.
     public mutating func setPoints(_ new: [CurvePoint]) {
         precondition(!new.isEmpty, "a shape needs at least one point")
         points = new
+        drawnRange = playedRange
     }
 
     /// This shape's sound with `current`'s MIDI setup (mode, root, bend range, voices,
@@ -87,16 +116,17 @@ public struct InstrumentShape: Sendable {
         return shape
     }
 
-    /// What a plan is built from.
+    /// What a plan is built from: the drawing over its own range (the engine maps that onto
+    /// the range played, as it follows the range ports without a new plan).
     public var curve: CurveDescription {
         let waves = WaveType.allCases
         let scales = ScaleType.allCases
         let terms = value(.fourierTerms)
         return CurveDescription(
-            points: points, duration: value(.duration), minFrequency: value(.minFrequency), maxFrequency: value(.maxFrequency),
+            points: points, duration: value(.duration), minFrequency: drawnRange.low, maxFrequency: drawnRange.high,
             wave: waves[min(waves.count - 1, Int(value(.wave)))], scale: scales[min(scales.count - 1, Int(value(.scale)))],
             antiAliased: value(.antiAlias) != 0, fourierTerms: terms < 1 ? .nyquist : .count(Int(terms)),
-            fidelity: Int(value(.fidelity)), echoOffset: value(.echoOffset))
+            fidelity: Int(value(.fidelity)), echoOffset: playedEchoOffset)
     }
 
     /// How it plays from MIDI.
@@ -111,11 +141,11 @@ public struct InstrumentShape: Sendable {
     /// The row's one clamp, except that the Fourier terms keep 0 ("nyquist").
     private static func clamp(_ row: AudioParameters.Row, _ value: Double) -> Double {
         if row.id == .fourierTerms { return value >= 1 ? min(value, row.high).rounded() : 0 }
-        let v = value >= row.low ? (value <= row.high ? value : row.high) : row.low
+        let v = row.clamped(value)
         // Whole-numbered rows (counts, notes, choices) take whole values, toggles 0 or 1.
         switch row.controller.shape {
         case .stepped: return v.rounded()
-        case .toggle: return v >= 0.5 ? 1 : 0
+        case .toggle: return v > 0 ? 1 : 0  // lv2core: a toggle is on above 0
         default: return v
         }
     }

@@ -22,6 +22,14 @@ public struct AudioParameters: Sendable, BitwiseCopyable {
             self.ramps = ramps
             self.controller = controller
         }
+
+        /// `value` within the range (NaN becomes the low end): the audio side's one clamp.
+        #if REALTIME_PROOF
+            @_noLocks @_noAllocation
+        #endif
+        public func clamped(_ value: Double) -> Double {
+            value >= low ? (value <= high ? value : high) : low
+        }
     }
 
     /// Room for the table's rows (it has fewer; `init` checks).
@@ -60,7 +68,6 @@ public struct AudioParameters: Sendable, BitwiseCopyable {
         @_noLocks @_noAllocation
     #endif
     public func clamped(_ id: ParameterID, _ value: Double) -> Double {
-        let row = row(id)
-        return value >= row.low ? (value <= row.high ? value : row.high) : row.low
+        row(id).clamped(value)
     }
 }
