@@ -137,6 +137,12 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]),
 
+        // The LV2 bundle's description and the plugin's generated tables, written from the
+        // parameter table (format knowledge kept out of the core), and the tool that writes
+        // them into Sources/ToneShaperLV2, as DPF's lv2-ttl-generator does.
+        .target(name: "ToneShaperPluginDescription", dependencies: ["ToneShaperCore", "ToneShaperDSP"]),
+        .executableTarget(name: "toneshaper-lv2-ttl", dependencies: ["ToneShaperPluginDescription"]),
+
         // Benchmarks of the engine (run: Scripts/bench.sh); measured, never asserted in tests.
         .executableTarget(name: "ToneShaperBench", dependencies: ["ToneShaperCore"]),
 
@@ -164,7 +170,9 @@ let package = Package(
         .testTarget(name: "ToneShaperJSONTests", dependencies: ["ToneShaperJSON", "ToneShaperCore"]),
         // The LV2 plugin (built by Scripts/build-lv2.sh, not by SwiftPM): its generated
         // description, and the plugin in real hosts (lv2_validate, lv2info, jalv, Tests/LV2Host).
-        .testTarget(name: "ToneShaperLV2Tests", dependencies: ["ToneShaperCore", "ToneShaperTestSupport", "JackTimeline"]),
+        .testTarget(
+            name: "ToneShaperLV2Tests",
+            dependencies: ["ToneShaperCore", "ToneShaperPluginDescription", "ToneShaperTestSupport", "JackTimeline", "toneshaper-lv2-ttl"]),
         .testTarget(name: "ToneShaperFilesTests", dependencies: ["ToneShaperFiles", "ToneShaperCore", "ToneShaperTestSupport", "toneshaper"]),
     ]
 )

@@ -1,5 +1,6 @@
 import Testing
 import ToneShaperCore
+import ToneShaperPluginDescription
 
 /// What a saved DAW project holds on to, by lv2core's versioning rules: the plugins' URIs,
 /// and each port's index and symbol (hosts save values and automation by one or the other:

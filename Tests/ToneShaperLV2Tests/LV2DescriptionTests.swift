@@ -1,12 +1,13 @@
 import Foundation
 import Testing
 import ToneShaperCore
+import ToneShaperPluginDescription
 import ToneShaperTestSupport
 
-/// The plugin's description (the bundle's .ttl files) and the Embedded plugin's port table
-/// (`ControlPorts.swift`) are written from the parameter table by `LV2Description`: a
-/// committed file that differs fails here. After changing the table or a built-in document,
-/// refresh them with `TONESHAPER_UPDATE_REFERENCE=1 swift test --filter LV2Description`.
+/// The plugin's description (the bundle's .ttl files) and the Embedded plugin's tables
+/// (`ControlPorts.swift`, `PluginTable.swift`) are written from the parameter table by
+/// `toneshaper-lv2-ttl`: a committed file that differs fails here. After changing the table
+/// or a built-in document, refresh them with `swift run toneshaper-lv2-ttl`.
 @Suite struct LV2DescriptionTests {
     static let pluginSources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Sources/ToneShaperLV2")
@@ -14,41 +15,36 @@ import ToneShaperTestSupport
 
     /// The built-in documents, by file name without the extension, in name order.
     static func builtInDocuments() throws -> [(name: String, shape: ToneShape)] {
-        let files = try FileManager.default.contentsOfDirectory(at: sessions, includingPropertiesForKeys: nil)
-            .filter { $0.pathExtension == "toneshaper" }
-            .sorted { $0.lastPathComponent < $1.lastPathComponent }
-        return try files.map { url in
-            let name = url.deletingPathExtension().lastPathComponent
-            return (name, try ToneShapeDocument.decode(Array(try Data(contentsOf: url)), source: url.lastPathComponent))
+        try BundleFiles.builtInDocuments(in: sessions)
+    }
+
+    @Test func committedFilesAreWhatTheGeneratorWrites() throws {
+        for (path, text) in BundleFiles.generated(builtIns: try Self.builtInDocuments()) {
+            let committed = try? String(contentsOf: Self.pluginSources.appendingPathComponent(path), encoding: .utf8)
+            #expect(committed == text, "Sources/ToneShaperLV2/\(path) is not what the generator writes; run swift run toneshaper-lv2-ttl")
         }
     }
 
-    /// Each committed file, relative to Sources/ToneShaperLV2, and its generated text.
-    static func generated() throws -> [(path: String, text: String)] {
-        let documents = try builtInDocuments()
-        return [
-            ("Bundle/manifest.ttl", LV2Description.manifest(presetNames: documents.map(\.name))),
-            ("Bundle/toneshaper.ttl", LV2Description.pluginDescription),
-            ("Bundle/presets.ttl", LV2Description.presets(documents)),
-            ("ControlPorts.swift", LV2Description.controlPortsSwift),
-            ("PluginTable.swift", PluginTableSource.swift(builtIns: documents)),
-        ]
-    }
-
-    @Test func committedFilesAreWhatTheTableGenerates() throws {
-        for (path, text) in try Self.generated() {
-            let url = Self.pluginSources.appendingPathComponent(path)
-            let committed = try? String(contentsOf: url, encoding: .utf8)
-            if GeneratedReference.updateRequested, committed != text {
-                try text.write(to: url, atomically: true, encoding: .utf8)
-                print("TONESHAPER_UPDATE_REFERENCE=1: rewrote \(path)")
-                continue
-            }
-            #expect(
-                committed == text,
-                "Sources/ToneShaperLV2/\(path) is not what LV2Description writes; run TONESHAPER_UPDATE_REFERENCE=1 swift test --filter LV2Description"
-            )
+    /// The generator itself, as a contributor runs it: `--check` finds nothing to do on the
+    /// committed files, and finds a file changed by hand.
+    @Test func theGeneratorChecksAndRewrites() throws {
+        let tool = LV2Tools.generator
+        try #require(FileManager.default.isExecutableFile(atPath: tool), "no \(tool): swift build first")
+        let root = Self.pluginSources.deletingLastPathComponent().deletingLastPathComponent()
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("lv2-ttl-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        try FileManager.default.createDirectory(at: scratch.appendingPathComponent("Bundle"), withIntermediateDirectories: true)
+        for (path, _) in BundleFiles.generated(builtIns: []) {
+            try FileManager.default.copyItem(at: Self.pluginSources.appendingPathComponent(path), to: scratch.appendingPathComponent(path))
         }
+        let arguments = ["--sources", scratch.path, "--sessions", root.appendingPathComponent("Sessions").path]
+        #expect(try LV2Tools.run(tool, arguments + ["--check"]).status == 0)
+        let ttl = scratch.appendingPathComponent("Bundle/toneshaper.ttl")
+        try (String(contentsOf: ttl, encoding: .utf8) + "# edited\n").write(to: ttl, atomically: true, encoding: .utf8)
+        let check = try LV2Tools.run(tool, arguments + ["--check"])
+        #expect(check.status == 1 && check.stdout.contains("Bundle/toneshaper.ttl"), "\(check.stdout)\(check.stderr)")
+        #expect(try LV2Tools.run(tool, arguments).status == 0)
+        #expect(try LV2Tools.run(tool, arguments + ["--check"]).status == 0, "rewritten")
     }
 
     /// Each row's port is 2 + its number, under its own symbol; the numbers are 0, 1, …

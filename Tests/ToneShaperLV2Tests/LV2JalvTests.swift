@@ -2,6 +2,7 @@ import Foundation
 import JackTimeline
 import Testing
 import ToneShaperCore
+import ToneShaperPluginDescription
 import ToneShaperTestSupport
 
 /// The plugin in jalv, a real LV2 host, on a private dummy JACK server. MIDI comes from the

@@ -1,4 +1,5 @@
 import Foundation
+import ToneShaperDSP
 
 /// How a change reaches the sound (SPEC 8). The controller derives what it sends the
 /// audio thread from this column.
@@ -97,6 +98,22 @@ public struct ParameterSpec: Sendable {
     }
 
     public func value(in shape: ToneShape) -> ParameterValue { read(shape) }
+
+    /// The value as a plugin's control carries it, one number whatever the format: a
+    /// choice's index, a flag's 0 or 1, Fourier terms as a count (0 for nyquist, at most
+    /// the kernel's partials).
+    public func portValue(in shape: ToneShape) -> Double { portValue(of: read(shape)) }
+
+    /// A canonical value of this parameter as a plugin's control carries it.
+    public func portValue(of value: ParameterValue) -> Double {
+        switch (kind, value) {
+        case (.choice(let names), .text(let name)): return Double(names.firstIndex(of: name) ?? 0)
+        case (.terms, .text): return 0
+        case (.terms, .integer(let n)): return Double(min(n, UnitWave.maximumPartials))
+        case (.flag, .flag(let on)): return on ? 1 : 0
+        default: return value.real
+        }
+    }
 
     /// The `controller` column in numbers: the one evaluator of a controller's value, on
     /// either side.

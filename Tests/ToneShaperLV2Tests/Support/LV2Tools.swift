@@ -17,6 +17,12 @@ enum LV2Tools {
     static let hostSource = repository.appendingPathComponent("Tests/LV2Host/lv2host.c")
     static let host = repository.appendingPathComponent(".build/lv2-host/lv2host")
 
+    /// `toneshaper-lv2-ttl`, built beside this test bundle.
+    static var generator: String {
+        let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        return URL(fileURLWithPath: me).deletingLastPathComponent().appendingPathComponent("toneshaper-lv2-ttl").path
+    }
+
     static let monoURI = "urn:toneshaper:instrument"
     static let stereoURI = "urn:toneshaper:instrument-stereo"
 
