@@ -150,7 +150,7 @@ let package = Package(
         .target(name: "ToneShaperTestSupport", path: "Tests/ToneShaperTestSupport"),
         // The tests' own JACK clients on the server's timeline: a MIDI sender placing events
         // at frames, and a recorder stamping every block with its frame.
-        .target(name: "JackTimeline", dependencies: ["CJack"], path: "Tests/JackTimeline"),
+        .target(name: "JackTimeline", dependencies: ["CJack", "ToneShaperTestSupport"], path: "Tests/JackTimeline"),
         // Interposes malloc in the test executable to count allocations on one thread.
         .target(name: "CAllocationCounter", path: "Tests/CAllocationCounter"),
         .testTarget(

@@ -36,13 +36,18 @@ public final class TimelineRecorder: @unchecked Sendable {
         public var rolling: Bool
         /// The transport's position in this period.
         public var transportFrame: UInt32
+        /// The wall clock (CLOCK_REALTIME, microseconds since 1970, what OSC time tags are
+        /// converted to) when the recorder took the period: where wall-clock times fall on
+        /// the server's timeline, which a server that does not keep time stretches.
+        public var wallMicros: Int64
 
-        public init(frame: UInt32, index: Int, count: Int, rolling: Bool, transportFrame: UInt32 = 0) {
+        public init(frame: UInt32, index: Int, count: Int, rolling: Bool, transportFrame: UInt32 = 0, wallMicros: Int64 = 0) {
             self.frame = frame
             self.index = index
             self.count = count
             self.rolling = rolling
             self.transportFrame = transportFrame
+            self.wallMicros = wallMicros
         }
     }
 
@@ -239,7 +244,8 @@ public final class TimelineRecorder: @unchecked Sendable {
             guard let buffer = jack_port_get_buffer(port, frames) else { continue }
             (storage + channel * capacity + at).update(from: buffer.assumingMemoryBound(to: Float.self), count: count)
         }
-        stamps[blocks] = Block(frame: frame, index: at, count: count, rolling: rolling, transportFrame: transportFrame)
+        stamps[blocks] = Block(
+            frame: frame, index: at, count: count, rolling: rolling, transportFrame: transportFrame, wallMicros: toneshaper_wall_clock_microseconds())
         written.store(at + count, ordering: .releasing)
         blocksWritten.store(blocks + 1, ordering: .releasing)
         let reached = Self.distance(from: firstFrame.load(ordering: .relaxed), to: frame) + count

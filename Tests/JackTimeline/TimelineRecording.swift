@@ -1,3 +1,6 @@
+import Foundation
+import ToneShaperTestSupport
+
 /// What a ``TimelineRecorder`` recorded: the samples, and the JACK frame of every block.
 ///
 /// Windows are asked for in frames of JACK's timeline (where an event was sent, where the
@@ -56,6 +59,26 @@ public struct TimelineRecording: Sendable {
     public func index(ofFrame frame: UInt32) -> Int? {
         guard let block = block(holding: frame) else { return nil }
         return block.index + TimelineRecorder.distance(from: block.frame, to: frame)
+    }
+
+    /// The sample recorded at `frame`, or ``HostTooBusy`` when the server skipped that
+    /// period (or it lies outside the recording): a take that cannot be judged there.
+    public func requireIndex(ofFrame frame: UInt32, _ what: String) throws -> Int {
+        guard let index = index(ofFrame: frame) else {
+            throw HostTooBusy("\(what) (frame \(frame)) lies in a period the recording does not hold (\(gaps.count) periods missed)")
+        }
+        return index
+    }
+
+    /// The frame at which the wall clock read `micros` (CLOCK_REALTIME microseconds), from
+    /// the blocks' wall-clock stamps, interpolated between the two blocks around it; nil
+    /// outside the recording.
+    public func frame(atWallMicros micros: Int64) -> Double? {
+        guard let after = blocks.firstIndex(where: { $0.wallMicros >= micros }), after > 0 else { return nil }
+        let (a, b) = (blocks[after - 1], blocks[after])
+        let span = Double(b.wallMicros - a.wallMicros)
+        let frames = Double(TimelineRecorder.distance(from: a.frame, to: b.frame))
+        return Double(a.frame) + (span > 0 ? Double(micros - a.wallMicros) / span * frames : 0)
     }
 
     /// The frame of the sample at `index`.
@@ -159,6 +182,24 @@ public struct TimelineRecording: Sendable {
     public var transportJumps: [Int] {
         zip(blocks, blocks.dropFirst()).compactMap { previous, next in
             previous.rolling && next.rolling && next.transportFrame != previous.transportFrame &+ UInt32(previous.count) ? next.index : nil
+        }
+    }
+
+    /// Keeps the recording for a look after a failure: the first channel as raw 32-bit
+    /// floats (`sox -t f32 -r RATE -c 1 FILE out.wav` plays it) and one line per block
+    /// (index, frame, count, rolling, repeated). Returns a sentence saying where.
+    public func keep(named name: String) -> String {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "toneshaper-take-\(name)-\(ProcessInfo.processInfo.processIdentifier)")
+        let raw = samples.withUnsafeBufferPointer { Data(buffer: $0) }
+        let lines = blocks.enumerated().map { k, b in "\(b.index) \(b.frame) \(b.count) \(b.rolling ? 1 : 0) \(repeated[k] ? 1 : 0)" }
+        do {
+            try raw.write(to: base.appendingPathExtension("f32"))
+            try (lines.joined(separator: "\n") + "\n").write(to: base.appendingPathExtension("blocks"), atomically: true, encoding: .utf8)
+            return
+                "the take is kept in \(base.path).f32 (\(Int(sampleRate)) Hz, \(gaps.count) missed periods, \(repeatedBlocks.count) repeated) and .blocks"
+        } catch {
+            return "the take could not be kept: \(error)"
         }
     }
 

@@ -76,6 +76,10 @@ extension WithJackServer {
             try await node.waitUntilReady(osc: false)
             let connected = try ExternalTools.run("jack_connect", ["toneshaper:out", "system:playback_2"], environment: server.environment)
             #expect(connected.status == 0)
+            // "Just before": a moment for JACK's notification of the connection to reach the
+            // node's client thread, which a loaded host delays (a busy-core run once killed
+            // the server before it arrived; nothing can restore a connection never heard of).
+            try await Task.sleep(for: .milliseconds(300))
             server.kill9()
             #expect(await eventually(timeout: 5) { node.stderr.text.contains("JACK server went away") })
             try server.start()

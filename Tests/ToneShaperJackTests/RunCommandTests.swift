@@ -63,7 +63,7 @@ extension WithJackServer {
                 let recording = try await recorder.finish(atFrame: sent &+ UInt32(seconds(1.5)))
                 let xruns = Int((try #require(try OSCDatagram.stats(port: port))["xruns"] ?? 0) - xrunsBefore)
                 let samples = recording.samples
-                let sentIndex = try #require(recording.index(ofFrame: sent), "the send's frame \(sent) was not recorded")
+                let sentIndex = try recording.requireIndex(ofFrame: sent, "the send's frame")
                 // Where the level has left 0.4 for good: the first sample from which the next
                 // 50 ms stay below 0.36 (a dropout's silent period is shorter).
                 let change = try #require(

@@ -104,15 +104,17 @@ extension WithJackServer {
                 let silentBefore = recording.indices(from: first, to: on)
                 #expect(silentBefore.count > 10_000 && recording.trustedPeak(in: silentBefore) < 1e-4, "sound before the note-on")
                 // The note starts at its frame: the plugin applies MIDI at the event's frame.
-                let at = try #require(recording.index(ofFrame: on), "the note-on's frame was not recorded")
+                let at = try recording.requireIndex(ofFrame: on, "the note-on")
                 let firstSound = try #require(samples[at...].firstIndex { abs($0) > 1e-6 }, "the note never sounded")
                 if recording.stepIsTrusted(at: at) && recording.stepIsTrusted(at: firstSound) {
                     #expect(firstSound - at < 4, "the note at frame \(on) sounds from \(firstSound - at) samples after it")
                 } else {
                     print("not judged: the note-on's period was missed or recorded twice by the recorder")
                 }
-                let sounding = recording.contiguousStretch(within: recording.indices(from: on &+ frames(0.05), to: off &- frames(0.05)))
-                let frequency = try RecordingAnalysis(samples, sampleRate: rate, range: sounding).frequency(atLeast: 16_384)
+                let note = recording.indices(from: on &+ frames(0.05), to: off &- frames(0.05))
+                let sounding = recording.contiguousStretch(within: note)
+                let frequency = try RecordingAnalysis.medianFrequency(
+                    samples, sampleRate: rate, stretches: recording.trustedStretches(within: note), piece: Int(frames(0.1)), minimumPieces: 5)
                 #expect(abs(frequency - 600) < 0.1, "note 81 played \(frequency) Hz")
                 let after = recording.indices(from: off &+ frames(0.1), to: recording.endFrame)
                 #expect(after.count > 10_000 && recording.trustedPeak(in: after) < 1e-4, "sound after the note-off")
@@ -137,7 +139,7 @@ extension WithJackServer {
                 let recording = try await recorder.finish(atFrame: typed &+ frames(2.0))
                 midi.send([[0x80, 81, 0]], after: 0)
                 let samples = recording.samples
-                let typedAt = try #require(recording.index(ofFrame: typed), "the frame the change was typed at was not recorded")
+                let typedAt = try recording.requireIndex(ofFrame: typed, "the frame the change was typed at")
                 let loud = recording.contiguousStretch(within: recording.indices(from: on &+ frames(0.1), to: typed))
                 let loudPeak = SignalAnalysis.peak(samples, range: loud)
                 let window = Int(0.05 * rate)

@@ -135,6 +135,34 @@ public struct RecordingAnalysis: Sendable {
         return values.sorted()[values.count / 2]
     }
 
+    /// The tone's frequency over several stretches of one recording, each known to hold no
+    /// missing or repeated period (a timeline recording's trusted stretches): the clean parts
+    /// of each (breaks found as above) are cut into pieces of `piece` samples, each piece's
+    /// frequency is measured from its zero crossings, and the median is returned. A glitch
+    /// no check can see spoils one piece, not the measurement. Fewer than `minimumPieces`
+    /// pieces: the host was too busy to judge (``HostTooBusy``).
+    public static func medianFrequency(
+        _ samples: [Float], sampleRate: Double, stretches: [Range<Int>], piece: Int, minimumPieces: Int = 3
+    ) throws -> Double {
+        var values: [Double] = []
+        for stretch in stretches where stretch.count >= piece {
+            let analysis = RecordingAnalysis(samples, sampleRate: sampleRate, range: stretch)
+            for clean in analysis.cleanStretches where clean.count >= piece {
+                var start = clean.lowerBound
+                while start + piece <= clean.upperBound {
+                    if let f = SignalAnalysis.zeroCrossingFrequency(samples, sampleRate: sampleRate, range: start..<(start + piece)) {
+                        values.append(f)
+                    }
+                    start += piece
+                }
+            }
+        }
+        guard values.count >= minimumPieces else {
+            throw HostTooBusy("\(values.count) clean pieces of \(piece) samples in \(stretches.prefix(6)), not \(minimumPieces)")
+        }
+        return values.sorted()[values.count / 2]
+    }
+
     /// The root mean square over the longest clean stretch in `within`.
     public func rms(within: Range<Int>? = nil, atLeast minimum: Int) throws -> Double {
         SignalAnalysis.rms(samples, range: try cleanStretch(within: within, atLeast: minimum))
