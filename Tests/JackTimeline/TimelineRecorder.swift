@@ -36,18 +36,26 @@ public final class TimelineRecorder: @unchecked Sendable {
         public var rolling: Bool
         /// The transport's position in this period.
         public var transportFrame: UInt32
-        /// The wall clock (CLOCK_REALTIME, microseconds since 1970, what OSC time tags are
-        /// converted to) when the recorder took the period: where wall-clock times fall on
-        /// the server's timeline, which a server that does not keep time stretches.
-        public var wallMicros: Int64
+        /// The period's start and the next period's, on JACK's clock (`jack_get_cycle_times`,
+        /// microseconds): what a client that maps a wall-clock time onto frames goes by.
+        public var cycleStartMicros: Int64
+        public var cycleEndMicros: Int64
+        /// The wall clock (CLOCK_REALTIME, what OSC time tags are converted to) minus JACK's
+        /// clock, read in the callback.
+        public var wallMinusJackMicros: Int64
 
-        public init(frame: UInt32, index: Int, count: Int, rolling: Bool, transportFrame: UInt32 = 0, wallMicros: Int64 = 0) {
+        public init(
+            frame: UInt32, index: Int, count: Int, rolling: Bool, transportFrame: UInt32 = 0, cycleStartMicros: Int64 = 0,
+            cycleEndMicros: Int64 = 0, wallMinusJackMicros: Int64 = 0
+        ) {
             self.frame = frame
             self.index = index
             self.count = count
             self.rolling = rolling
             self.transportFrame = transportFrame
-            self.wallMicros = wallMicros
+            self.cycleStartMicros = cycleStartMicros
+            self.cycleEndMicros = cycleEndMicros
+            self.wallMinusJackMicros = wallMinusJackMicros
         }
     }
 
@@ -244,8 +252,12 @@ public final class TimelineRecorder: @unchecked Sendable {
             guard let buffer = jack_port_get_buffer(port, frames) else { continue }
             (storage + channel * capacity + at).update(from: buffer.assumingMemoryBound(to: Float.self), count: count)
         }
+        var (cycleFrames, cycleStart, cycleEnd, periodMicros) = (jack_nframes_t(0), jack_time_t(0), jack_time_t(0), Float(0))
+        _ = jack_get_cycle_times(client, &cycleFrames, &cycleStart, &cycleEnd, &periodMicros)
+        let wallMinusJack = toneshaper_wall_clock_microseconds() - Int64(bitPattern: jack_get_time())
         stamps[blocks] = Block(
-            frame: frame, index: at, count: count, rolling: rolling, transportFrame: transportFrame, wallMicros: toneshaper_wall_clock_microseconds())
+            frame: frame, index: at, count: count, rolling: rolling, transportFrame: transportFrame,
+            cycleStartMicros: Int64(bitPattern: cycleStart), cycleEndMicros: Int64(bitPattern: cycleEnd), wallMinusJackMicros: wallMinusJack)
         written.store(at + count, ordering: .releasing)
         blocksWritten.store(blocks + 1, ordering: .releasing)
         let reached = Self.distance(from: firstFrame.load(ordering: .relaxed), to: frame) + count

@@ -70,15 +70,19 @@ public struct TimelineRecording: Sendable {
         return index
     }
 
-    /// The frame at which the wall clock read `micros` (CLOCK_REALTIME microseconds), from
-    /// the blocks' wall-clock stamps, interpolated between the two blocks around it; nil
-    /// outside the recording.
-    public func frame(atWallMicros micros: Int64) -> Double? {
-        guard let after = blocks.firstIndex(where: { $0.wallMicros >= micros }), after > 0 else { return nil }
-        let (a, b) = (blocks[after - 1], blocks[after])
-        let span = Double(b.wallMicros - a.wallMicros)
-        let frames = Double(TimelineRecorder.distance(from: a.frame, to: b.frame))
-        return Double(a.frame) + (span > 0 ? Double(micros - a.wallMicros) / span * frames : 0)
+    /// The frame at which a wall-clock time (CLOCK_REALTIME microseconds) falls, as JACK's
+    /// clock places it seen from the period that holds `frame`: that period's start on
+    /// JACK's clock (`jack_get_cycle_times`, plus the wall-minus-JACK offset, the median of
+    /// the recording's readings) and its rate, carried forward. That is how a client that
+    /// takes a time-tagged change in that period maps it onto a frame; on a loaded dummy
+    /// server it is not 48,000 frames a second of wall clock. Nil when the period was not
+    /// recorded.
+    public func frame(atWallMicros micros: Int64, seenFrom frame: UInt32) -> Double? {
+        let offsets = blocks.map(\.wallMinusJackMicros).sorted()
+        guard let block = block(holding: frame), block.cycleEndMicros > block.cycleStartMicros, !offsets.isEmpty else { return nil }
+        let start = Double(block.cycleStartMicros + offsets[offsets.count / 2])
+        let microsPerFrame = Double(block.cycleEndMicros - block.cycleStartMicros) / Double(block.count)
+        return Double(block.frame) + (Double(micros) - start) / microsPerFrame
     }
 
     /// The frame of the sample at `index`.

@@ -45,30 +45,41 @@ extension WithJackServer {
                     throw HostTooBusy("a server xrun next to a change, or a change not found")
                 }
                 let starts = try found.map { Int(try #require(take.frame(ofIndex: $0))) }
-                // Where each due time fell on the server's timeline, from the recorder's
-                // wall-clock stamps: a server that runs slow puts 0.4 s of wall clock in
-                // fewer than 19,200 frames, and the node, which maps a time tag onto frames
-                // by the wall clock, rightly follows it.
-                let dueFrames = try dues.map { due in
-                    try #require(take.frame(atWallMicros: Int64((due * 1e6).rounded())), "due time \(due) outside the recording")
+                // Where each due time falls on the server's timeline by JACK's clock, seen
+                // from a period near the send, 50 ms before to 200 ms after (the node maps a time tag in the
+                // period it takes the bundle in; the recorder stamps every period with its
+                // cycle times): a loaded dummy server does not put 0.4 s of wall clock in
+                // 19,200 frames, and when it loses time between two periods, the same due
+                // time seen from each lies a little apart. Of those, the one nearest the
+                // change found.
+                let seenFrom = take.blocks.map(\.frame).filter {
+                    let d = TimelineRecorder.distance(from: sent, to: $0)
+                    return d >= -2_400 && d < 9_600
+                }
+                let dueFrames = try zip(dues, starts).map { due, start in
+                    let candidates = seenFrom.compactMap { take.frame(atWallMicros: Int64((due * 1e6).rounded()), seenFrom: $0) }
+                    guard let nearest = candidates.min(by: { abs($0 - Double(start)) < abs($1 - Double(start)) }) else {
+                        throw HostTooBusy("the periods after the send (frame \(sent)) were not recorded")
+                    }
+                    return nearest
                 }
                 return (starts, dueFrames)
             }
             let errors = zip(starts, dueFrames).map { Double($0) - $1 }
             let spacingErrors = (1..<starts.count).map { i in Double(starts[i] - starts[i - 1]) - (dueFrames[i] - dueFrames[i - 1]) }
             print(
-                "time tags: changes at frames \(starts), due at frames \(dueFrames.map { Int($0.rounded()) }) by the recorder's clock; "
+                "time tags: changes at frames \(starts), due at frames \(dueFrames.map { Int($0.rounded()) }) by JACK's clock; "
                     + "off by \(errors.map { Int($0.rounded()) }), spacing off by \(spacingErrors.map { Int($0.rounded()) }) frames")
-            // Each change sounds where its time fell on the server's timeline, and they lie as
-            // far apart as their times did there. The recorder reads the wall clock a little
-            // after the node in the same period (the node renders first): up to two periods
-            // each way, 3 ms more for the host's scheduling.
-            let bound = Double(2 * fixture.server.period) + 0.003 * 48_000
+            // Each change sounds at the frame its time falls on by JACK's clock: most runs
+            // measure 0 frames off. Some measured up to 53 frames (1.1 ms) off and 15 frames
+            // in the spacing, a constant part and one growing with the distance: the node's
+            // own wall-minus-JACK offset and the period it mapped the tag in, which this test
+            // can only approximate. Bounds: 3 ms where each change lies, 1 ms between them.
             for i in starts.indices {
-                #expect(abs(errors[i]) <= bound, "change \(i) at frame \(starts[i]), due at \(dueFrames[i]) (bound \(bound) frames)")
+                #expect(abs(errors[i]) <= 144, "change \(i) at frame \(starts[i]), due at \(dueFrames[i])")
             }
             for (i, error) in spacingErrors.enumerated() {
-                #expect(abs(error) <= bound, "changes \(i) and \(i + 1): spacing off by \(error) frames (bound \(bound))")
+                #expect(abs(error) <= 48, "changes \(i) and \(i + 1): spacing off by \(error) frames")
             }
             // A change detected at most 3 samples after its sample (a ramp departs slowly
             // near a zero crossing): three changes all within 0...3 of a period start
