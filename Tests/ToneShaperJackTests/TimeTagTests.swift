@@ -71,15 +71,17 @@ extension WithJackServer {
                 "time tags: changes at frames \(starts), due at frames \(dueFrames.map { Int($0.rounded()) }) by JACK's clock; "
                     + "off by \(errors.map { Int($0.rounded()) }), spacing off by \(spacingErrors.map { Int($0.rounded()) }) frames")
             // Each change sounds at the frame its time falls on by JACK's clock: most runs
-            // measure 0 frames off. Some measured up to 53 frames (1.1 ms) off and 15 frames
-            // in the spacing, a constant part and one growing with the distance: the node's
-            // own wall-minus-JACK offset and the period it mapped the tag in, which this test
-            // can only approximate. Bounds: 3 ms where each change lies, 1 ms between them.
+            // measure 0 frames off. Some measured up to 53 frames (1.1 ms) off, and up to 47
+            // in the spacing on a busy core: the node's own wall-minus-JACK offset and the
+            // period it mapped the tag in, which this test can only approximate. The bound,
+            // 3 ms for each change and between them, is against the 24 ms that "6 % of
+            // 0.4 s" allowed before.
+            let bound = 0.003 * 48_000
             for i in starts.indices {
-                #expect(abs(errors[i]) <= 144, "change \(i) at frame \(starts[i]), due at \(dueFrames[i])")
+                #expect(abs(errors[i]) <= bound, "change \(i) at frame \(starts[i]), due at \(dueFrames[i])")
             }
             for (i, error) in spacingErrors.enumerated() {
-                #expect(abs(error) <= 48, "changes \(i) and \(i + 1): spacing off by \(error) frames")
+                #expect(abs(error) <= bound, "changes \(i) and \(i + 1): spacing off by \(error) frames")
             }
             // A change detected at most 3 samples after its sample (a ramp departs slowly
             // near a zero crossing): three changes all within 0...3 of a period start
