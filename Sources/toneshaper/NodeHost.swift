@@ -132,18 +132,20 @@ final class NodeHost: Sendable {
     // MARK: JACK
 
     /// Opens a JACK client named `clientName` playing the controller, in place of the one
-    /// there is. With `waitForServer`, no server is waited for (until a signal: nil) instead
-    /// of being an error.
-    func startJack(
-        clientName: String, stereo: Bool, connect: [String], autoConnect: Bool, waitForServer: Bool = false
-    ) throws(JackNodeError) -> JackNode? {
-        stopJack()
-        var configuration = JackNodeConfiguration(
-            clientName: clientName, serverName: options.serverName, stereo: stereo, connectTo: connect, autoConnect: autoConnect)
-        configuration.midiInput = options.midiInput
-        configuration.midiConnect = options.midiConnect
-        configuration.midiChannel = options.midiChannel
-        let node = JackNode(controller: controller, configuration: configuration)
+    /// there is; no server is an error.
+    func startJack(clientName: String, stereo: Bool, connect: [String], autoConnect: Bool) throws(JackNodeError) -> JackNode {
+        let node = makeJackNode(clientName: clientName, stereo: stereo, connect: connect, autoConnect: autoConnect)
+        try node.start()
+        parts.withLock { $0.node = node }
+        return node
+    }
+
+    /// ``startJack(clientName:stereo:connect:autoConnect:)``, but no server is waited for
+    /// instead of being an error: nil when SIGINT or SIGTERM ends the wait.
+    func startJackWaitingForServer(clientName: String, stereo: Bool, connect: [String], autoConnect: Bool) throws(JackNodeError)
+        -> JackNode?
+    {
+        let node = makeJackNode(clientName: clientName, stereo: stereo, connect: connect, autoConnect: autoConnect)
         var said = false
         while true {
             do throws(JackNodeError) {
@@ -151,7 +153,7 @@ final class NodeHost: Sendable {
                 parts.withLock { $0.node = node }
                 return node
             } catch {
-                guard waitForServer, case .noServer(let name) = error else { throw error }
+                guard case .noServer(let name) = error else { throw error }
                 if !said { logger.notice("no JACK server \"\(name)\" yet; waiting for one (Ctrl-C to give up)") }
                 said = true
             }
@@ -160,6 +162,17 @@ final class NodeHost: Sendable {
                 return nil
             }
         }
+    }
+
+    /// The client to open, in place of the one there is (which is stopped).
+    private func makeJackNode(clientName: String, stereo: Bool, connect: [String], autoConnect: Bool) -> JackNode {
+        stopJack()
+        var configuration = JackNodeConfiguration(
+            clientName: clientName, serverName: options.serverName, stereo: stereo, connectTo: connect, autoConnect: autoConnect)
+        configuration.midiInput = options.midiInput
+        configuration.midiConnect = options.midiConnect
+        configuration.midiChannel = options.midiChannel
+        return JackNode(controller: controller, configuration: configuration)
     }
 
     /// Closes the JACK client, if there is one.

@@ -158,8 +158,10 @@ struct RunCommand: ParsableCommand {
         }
         let node: JackNode?
         do {
-            node = try host.startJack(
-                clientName: clientName, stereo: stereo, connect: connect, autoConnect: !noAutoConnect, waitForServer: wait)
+            node =
+                wait
+                ? try host.startJackWaitingForServer(clientName: clientName, stereo: stereo, connect: connect, autoConnect: !noAutoConnect)
+                : try host.startJack(clientName: clientName, stereo: stereo, connect: connect, autoConnect: !noAutoConnect)
         } catch {
             _ = host.stop()
             throw error

@@ -107,4 +107,43 @@ struct AudioParametersTests {
         for _ in 0..<3 { renderer.renderPeriod(into: buffer, frames: 64, clock: clock) }
         #expect(renderer.engine.minFrequency.target == 20, "the audio side plays the state again")
     }
+
+    /// A library whose second document does not read.
+    struct LibraryWithABrokenDocument: DocumentStore {
+        struct Unreadable: Error, CustomStringConvertible { var description: String { "not a tone shape document" } }
+        func loadDocument(named name: String) throws -> ToneShape {
+            guard name == "fine" else { throw Unreadable() }
+            var shape = MIDIPerformanceTests.steady()
+            shape.amplitude = 0.125
+            return shape
+        }
+        func saveDocument(_ shape: ToneShape, named name: String) throws -> String { name }
+        func documentNames() -> [String] { ["fine", "broken"] }
+    }
+
+    /// A program change whose document does not load is said in the log, with the reason,
+    /// and leaves the sound as it is; a program that loads is taken, saying nothing.
+    @Test func aProgramThatDoesNotLoadIsLoggedAndChangesNothing() throws {
+        let lines = Mutex<[String]>([])
+        let controller = EngineController(
+            shape: MIDIPerformanceTests.steady(), sampleRate: MIDIPerformanceTests.rate, documents: LibraryWithABrokenDocument(),
+            log: { line in lines.withLock { $0.append(line) } })
+        var renderer = controller.makeRenderer(rampLength: 64)
+        let buffer = UnsafeMutablePointer<Float>.allocate(capacity: 64)
+        defer { buffer.deallocate() }
+        let clock = PeriodClock(startMicros: 0, microsPerFrame: 1e6 / MIDIPerformanceTests.rate)
+        let before = controller.shape
+        let program = { (n: UInt8) in
+            [MIDIEvent(frame: 0, size: 2, byte0: 0xC0, byte1: n, byte2: 0)].withUnsafeBufferPointer {
+                renderer.renderPeriod(into: buffer, frames: 64, clock: clock, midi: $0, transport: nil)
+            }
+            controller.collectHandback()
+        }
+        program(1)
+        #expect(controller.shape == before)
+        #expect(lines.withLock { $0 }.contains { $0.contains("MIDI program 1: broken did not load") && $0.contains("not a tone shape document") })
+        program(0)
+        #expect(controller.shape.amplitude == 0.125)
+        #expect(lines.withLock { $0.count } == 1)
+    }
 }

@@ -199,9 +199,9 @@ public final class EngineController: Sendable {
         #endif
     }
 
-    /// What MIDI asked of the control side (see `AudioRequest`). A refused controller is
-    /// logged (the audio side changed nothing, so there is nothing to set right); a program
-    /// whose document does not load, or a duration refused, leaves the shape as it is.
+    /// What MIDI asked of the control side (see `AudioRequest`). A refused controller, a
+    /// program whose document does not load or is refused, and a refused duration are
+    /// logged and leave the shape as it is (the audio side changed nothing for them).
     private func performRequest(_ request: AudioRequest) {
         switch request {
         case .controller(let id, let value):
@@ -213,16 +213,30 @@ public final class EngineController: Sendable {
             }
         case .program(let n):
             // A program is a sound: the player's MIDI setup (mode, voices, root, bend,
-            // controller map, transport) stays as it is.
-            guard let documents, case let names = documents.documentNames(), Int(n) < names.count,
-                var loaded = try? documents.loadDocument(named: names[Int(n)])
-            else { return }
+            // controller map, transport) stays as it is. A program beyond the documents
+            // there are is nothing to play (a keyboard's program buttons go further).
+            guard let documents, case let names = documents.documentNames(), Int(n) < names.count else { return }
+            var loaded: ToneShape
+            do {
+                loaded = try documents.loadDocument(named: names[Int(n)])
+            } catch {
+                log("MIDI program \(n): \(names[Int(n)]) did not load, the sound is unchanged (\(error))")
+                return
+            }
             let current = shape
             loaded.performance = current.performance
             loaded.midiMap = current.midiMap
-            _ = try? change(.now) { _ in loaded }
+            do throws(ControlError) {
+                _ = try change(.now) { _ in loaded }
+            } catch {
+                log("MIDI program \(n): \(names[Int(n)]) was refused, the sound is unchanged (\(error))")
+            }
         case .duration(let seconds):
-            _ = try? perform(.set(.duration, .real(seconds)))
+            do throws(ControlError) {
+                try perform(.set(.duration, .real(seconds)))
+            } catch {
+                log("the transport's tempo asked for a cycle of \(seconds) s, which was refused (\(error))")
+            }
         case .learned:
             break  // taken in `collectHandback`
         }

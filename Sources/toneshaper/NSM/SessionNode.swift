@@ -182,8 +182,14 @@ final class SessionNode: NSMSessionHost, @unchecked Sendable {
             return nil
         case .failure(let error):
             logger.error("NSM: cannot open JACK client \(id): \(error)")
-            try? controller.load(previous.state.shape)
-            try? setPlaying(previous.state.playing)
+            // Back to the session that was open: its shape was valid when it played, so a
+            // refusal here is a fault of its own, said and not hidden.
+            do throws(ControlError) {
+                try controller.load(previous.state.shape)
+                try setPlaying(previous.state.playing)
+            } catch {
+                logger.error("NSM: could not go back to the previous session's sound: \(error)")
+            }
             let restored = previous.id.map { startClient(id: $0, stereo: previous.stereo) }
             if case .success? = restored {} else { nodeClientID = nil }
             return NSMFailure(.general, "cannot open the JACK client \(id): \(error)")
@@ -194,8 +200,7 @@ final class SessionNode: NSMSessionHost, @unchecked Sendable {
         // No automatic connections: the session manager restores them (jackpatch), and one
         // made on every open would come back even after the user removed it.
         do throws(JackNodeError) {
-            // Never nil: it waits for no server.
-            return .success(try host.startJack(clientName: id, stereo: stereo, connect: options.connect, autoConnect: false)!)
+            return .success(try host.startJack(clientName: id, stereo: stereo, connect: options.connect, autoConnect: false))
         } catch {
             return .failure(error)
         }
