@@ -205,7 +205,7 @@ import ToneShaperCore
 
 /// A stop that overtakes a cross-fade (a new plan within 5 ms after /stop) once left the
 /// fade unfinished for ever: the next plan waited for it, and every change behind that plan,
-/// /play included, with it. Found by the scheduled-flood test of issue 10.
+/// /play included, with it. Found by the scheduled-flood test (ScheduledFloodTests).
 @Suite struct StopDuringCrossfade {
     @Test func changesAfterAStoppedCrossfadeAreStillApplied() throws {
         let h = RealtimeRendererTests.Harness()

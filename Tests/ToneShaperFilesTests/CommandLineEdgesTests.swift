@@ -8,7 +8,7 @@ import ToneShaperCore
     import Glibc
 #endif
 
-/// The command line's rough edges of issue 14, tried as a new user would.
+/// The command line's rough edges, tried as a new user would.
 @Suite struct CommandLineEdgesTests {
     /// Runs the executable through bash, so that its standard output can go to a file.
     static func shell(_ command: String, library: String) throws -> (status: Int32, stderr: String) {

@@ -27,7 +27,7 @@ extension WithJackServer {
     /// its own. What is asserted holds however loaded the machine is: every change arrives,
     /// in order, and within a second (only a hang or a lost wake-up takes that long).
     @Suite struct Latency {
-        /// Issue 3's figures: how many periods pass from an OSC message being sent to the
+        /// How many periods pass from an OSC message being sent to the
         /// first callback that finds its command waiting (and so renders it from that
         /// period's first sample), and the callback's own time per period.
         @Test func oscToSoundInPeriods() async throws {
@@ -83,7 +83,7 @@ extension WithJackServer {
             #expect(abs(controller.shape.amplitude - 0.3) < 1e-6)
         }
 
-        /// Issue 21's goal: a MIDI controller mapped to the wave (which needs a new plan, so
+        /// The goal for MIDI: a MIDI controller mapped to the wave (which needs a new plan, so
         /// a round trip through the control side) is heard within one period plus 5 ms at
         /// 256 frames. Measured on the audio's own timeline, from the controller event's
         /// frame to the first frame of the first period that plays the new plan

@@ -11,7 +11,7 @@ import ToneShaperTestSupport
 #endif
 
 extension WithJackServer {
-    /// Issue 14's items about the live node, against the real executable (or, for
+    /// The live node's rough edges, against the real executable (or, for
     /// `/stats`, the node in this process) and a private dummy server.
     @Suite struct NodeEdges {
         @Test("prints the UDP and TCP URLs; TCP and IPv6 (send --host ::1) reach the node; a stalled TCP client holds up no one")

@@ -11,7 +11,7 @@ import ToneShaperWire
     import Glibc
 #endif
 
-/// OSC over TCP beside UDP on the same port, IPv6, and reply ports (issue 14).
+/// OSC over TCP beside UDP on the same port, IPv6, and reply ports.
 @Suite("Transports: TCP, IPv6, reply ports")
 struct TransportTests {
     @Test("TCP on the same port as UDP: changes land, queries are answered on the connection")

@@ -1,4 +1,4 @@
-/// The parameters of playing a shape from MIDI and JACK transport (issue 11): rows of the
+/// The parameters of playing a shape from MIDI and JACK transport: rows of the
 /// same table, so they are document keys, command-line options, OSC addresses and `/state`
 /// entries like every other. They change nothing in the curve: the controller sends them as
 /// `.ramp` commands and the audio side's MIDI performer takes them at the next frame.

@@ -18,7 +18,7 @@ private func nanoseconds() -> UInt64 {
 }
 
 extension WithJackServer {
-    /// What issue 12 asks of the editor: from a WebSocket message to the first sample that
+    /// What the editor must do: from a WebSocket message to the first sample that
     /// reflects it, at most one JACK period plus 15 ms. Measured with the real web server
     /// and node in one process (`Scripts/bench.sh web` prints the figures).
     @Suite struct WebLatency {
