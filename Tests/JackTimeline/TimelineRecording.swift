@@ -16,6 +16,9 @@ public struct TimelineRecording: Sendable {
 
     /// Per block: whether it repeats a neighbour sample for sample (``repeatedBlocks``).
     private let repeated: [Bool]
+    /// The wall clock minus JACK's clock: the median of the blocks' readings (nil without
+    /// blocks), so that a preemption between two clock reads does not move it.
+    private let wallMinusJackMicros: Int64?
 
     public init(channels: [[Float]], sampleRate: Double, blocks: [TimelineRecorder.Block], full: Bool = false) {
         self.channels = channels
@@ -35,6 +38,8 @@ public struct TimelineRecording: Sendable {
             }
         }
         self.repeated = repeated
+        let offsets = blocks.map(\.wallMinusJackMicros).sorted()
+        wallMinusJackMicros = offsets.isEmpty ? nil : offsets[offsets.count / 2]
     }
 
     /// The first channel.
@@ -78,9 +83,10 @@ public struct TimelineRecording: Sendable {
     /// server it is not 48,000 frames a second of wall clock. Nil when the period was not
     /// recorded.
     public func frame(atWallMicros micros: Int64, seenFrom frame: UInt32) -> Double? {
-        let offsets = blocks.map(\.wallMinusJackMicros).sorted()
-        guard let block = block(holding: frame), block.cycleEndMicros > block.cycleStartMicros, !offsets.isEmpty else { return nil }
-        let start = Double(block.cycleStartMicros + offsets[offsets.count / 2])
+        guard let block = block(holding: frame), block.cycleEndMicros > block.cycleStartMicros, let offset = wallMinusJackMicros else {
+            return nil
+        }
+        let start = Double(block.cycleStartMicros + offset)
         let microsPerFrame = Double(block.cycleEndMicros - block.cycleStartMicros) / Double(block.count)
         return Double(block.frame) + (Double(micros) - start) / microsPerFrame
     }
