@@ -73,10 +73,22 @@ let package = Package(
         .target(
             name: "ToneShaperAudio", dependencies: ["ToneShaperDSP"] + kernelLevels.map { .target(name: $0.name) },
             swiftSettings: [.unsafeFlags(["-O"]), realtimeProof]),
-        // The control core: documents, the parameter table, commands and their signatures,
-        // the controller that turns changes into commands for the audio side.
+        // The model every host shares: the parameter table (as data, with stable numbers and
+        // plugin symbols), the shape and its rules, the document codec, the change planner,
+        // and the rule a plugin plays its port values by. Embedded Swift compiles it too.
         .target(
-            name: "ToneShaperCore", dependencies: ["ToneShaperAudio", "ToneShaperDSP", "ToneShaperJSON"],
+            name: "ToneShaperModel", dependencies: ["ToneShaperAudio", "ToneShaperDSP", "ToneShaperJSON"],
+            swiftSettings: [.unsafeFlags(["-O"]), realtimeProof]),
+        // The format-neutral plugin core (the LV2 shell and any other format wrap it): one
+        // plugin object generic over its host's services (work, answer, log).
+        .target(name: "ToneShaperPlugin", dependencies: ["ToneShaperModel"], swiftSettings: [.unsafeFlags(["-O"]), realtimeProof]),
+        // The LV2 port layout (indices from the table's numbers and the version each row came
+        // in), shared by the Turtle generator and the LV2 shell.
+        .target(name: "ToneShaperLV2Layout", dependencies: ["ToneShaperModel"]),
+        // The control core: commands and their signatures, addresses, the state feed, the
+        // controller that turns changes into commands for the audio side, offline render.
+        .target(
+            name: "ToneShaperCore", dependencies: ["ToneShaperModel", "ToneShaperAudio", "ToneShaperDSP", "ToneShaperJSON"],
             swiftSettings: [.unsafeFlags(["-O"]), realtimeProof]),
 
         // C libraries from Debian, wrapped as system-library modules.
@@ -140,7 +152,7 @@ let package = Package(
         // The LV2 bundle's description and the plugin's generated tables, written from the
         // parameter table (format knowledge kept out of the core), and the tool that writes
         // them into Sources/ToneShaperLV2, as DPF's lv2-ttl-generator does.
-        .target(name: "ToneShaperPluginDescription", dependencies: ["ToneShaperCore", "ToneShaperDSP"]),
+        .target(name: "ToneShaperPluginDescription", dependencies: ["ToneShaperCore", "ToneShaperDSP", "ToneShaperLV2Layout"]),
         .executableTarget(name: "toneshaper-lv2-ttl", dependencies: ["ToneShaperPluginDescription"]),
 
         // Benchmarks of the engine (run: Scripts/bench.sh); measured, never asserted in tests.
@@ -155,12 +167,16 @@ let package = Package(
         .target(name: "CAllocationCounter", path: "Tests/CAllocationCounter"),
         .testTarget(
             name: "ToneShaperCoreTests",
-            dependencies: ["ToneShaperCore", "ToneShaperAudio", "ToneShaperDSP", "ToneShaperTestSupport", "CAllocationCounter"]
+            dependencies: [
+                "ToneShaperCore", "ToneShaperModel", "ToneShaperPlugin", "ToneShaperAudio", "ToneShaperDSP", "ToneShaperTestSupport",
+                "CAllocationCounter",
+            ]
                 + kernelLevels.map { .target(name: $0.name) }),
         .testTarget(
             name: "ToneShaperJackTests",
             dependencies: [
-                "ToneShaperJack", "ToneShaperOSC", "ToneShaperWeb", "ToneShaperWire", "ToneShaperCore", "ToneShaperTestSupport", "toneshaper", "JackTimeline",
+                "ToneShaperJack", "ToneShaperOSC", "ToneShaperWeb", "ToneShaperWire", "ToneShaperCore", "ToneShaperTestSupport", "toneshaper",
+                "JackTimeline",
                 "CAllocationCounter",
                 .product(name: "FlyingFox", package: "FlyingFox"),
             ]),

@@ -58,6 +58,9 @@ so=$bundle/toneshaper.so
 cc -shared -fPIC -O2 -Wl,--version-script="$objects/exports.map" -Wl,-z,defs -Wl,--gc-sections -o "$so" "$objects"/*.o \
     "$unicode_tables" -lm
 cp Sources/ToneShaperLV2/Bundle/*.ttl "$bundle/"
+# The built-in documents, which MIDI program changes pick by name order (as the node lists them).
+mkdir -p "$bundle/shapes"
+cp Sessions/*.toneshaper "$bundle/shapes/"
 
 # The checks: no Swift runtime library, one exported symbol.
 if ldd "$so" | grep -q 'libswift'; then

@@ -1,7 +1,8 @@
 # The audio side's modules as Embedded Swift compiles them, shared by Scripts/embedded-check.sh
 # and Scripts/build-lv2.sh (sourced by them, not run on its own).
 #
-# EMBEDDED_MODULES, in dependency order: name | extra compiler flags | its sources. The render
+# EMBEDDED_MODULES, in dependency order (the audio side, JSON, the model every host shares,
+# the format-neutral plugin core, the LV2 port layout): name | extra compiler flags | its sources. The render
 # kernel comes at every x86-64 level, as Package.swift builds it, so the plugin chooses the
 # level the CPU runs (KernelLevel) exactly as the node does.
 EMBEDDED_MODULES=(
@@ -17,6 +18,9 @@ fi
 EMBEDDED_MODULES+=(
     "ToneShaperAudio | | $(find Sources/ToneShaperAudio -name '*.swift' | sort | tr '\n' ' ')"
     "ToneShaperJSON | | Sources/ToneShaperJSON/*.swift"
+    "ToneShaperModel | | $(find Sources/ToneShaperModel -name '*.swift' | sort | tr '\n' ' ')"
+    "ToneShaperPlugin | | Sources/ToneShaperPlugin/*.swift"
+    "ToneShaperLV2Layout | | Sources/ToneShaperLV2Layout/*.swift"
 )
 
 # The flags every module compiles with: Embedded, whole-module, optimised, with the release
@@ -24,7 +28,7 @@ EMBEDDED_MODULES+=(
 # shared object). $1: the directory of module maps and compiled modules.
 embedded_flags() {
     EMBEDDED_FLAGS=(-enable-experimental-feature Embedded -wmo -parse-as-library -target "$(uname -m)-unknown-linux-gnu" -O
-        -D REALTIME_PROOF -I "$1" -Xcc -fPIC -Xllvm -relocation-model=pic)
+        -D REALTIME_PROOF -I "$1" -Xcc -fPIC -Xllvm -relocation-model=pic -package-name ToneShaper)
 }
 
 # Writes $1/module.modulemap: the C modules the Swift ones import, mapped as SwiftPM would

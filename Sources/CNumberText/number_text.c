@@ -32,6 +32,16 @@ double toneshaper_read_number(const char *text) {
     return c ? strtod_l(text, NULL, c) : strtod(text, NULL);
 }
 
+int toneshaper_read_whole_number(const char *text, double *value) {
+    if (!text[0] || text[0] == ' ' || (text[0] >= '\t' && text[0] <= '\r')) return 0;
+    locale_t c = c_locale();
+    char *end = NULL;
+    double read = c ? strtod_l(text, &end, c) : strtod(text, &end);
+    if (!end || *end) return 0;
+    *value = read;
+    return 1;
+}
+
 int toneshaper_shortest_digits(double value, unsigned char *digits, int *exponent) {
     char printed[48];
     char plain[48];

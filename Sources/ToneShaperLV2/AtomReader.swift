@@ -1,4 +1,5 @@
 import CLV2
+import ToneShaperPlugin
 
 /// One event of a sequence, checked: its body lies wholly inside the sequence.
 struct AtomEvent {

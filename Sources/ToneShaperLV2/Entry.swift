@@ -1,4 +1,5 @@
 import CLV2
+import ToneShaperLV2Layout
 
 // The shared object's one exported symbol (the linker's version script hides the rest):
 // descriptor 0 is the mono plugin, 1 the stereo one.
@@ -11,8 +12,8 @@ public func lv2Descriptor(_ index: UInt32) -> UnsafePointer<LV2_Descriptor>? {
 /// The two descriptors, made once (their memory lives as long as the shared object).
 private let descriptors: UnsafeMutablePointer<LV2_Descriptor> = {
     let table = UnsafeMutablePointer<LV2_Descriptor>.allocate(capacity: 2)
-    table.initialize(to: descriptor(uri: ControlPorts.monoURI, instantiate: Entry.instantiateMono))
-    (table + 1).initialize(to: descriptor(uri: ControlPorts.stereoURI, instantiate: Entry.instantiateStereo))
+    table.initialize(to: descriptor(uri: LV2Identity.monoURI, instantiate: Entry.instantiateMono))
+    (table + 1).initialize(to: descriptor(uri: LV2Identity.stereoURI, instantiate: Entry.instantiateStereo))
     return table
 }()
 
@@ -45,14 +46,14 @@ private func descriptor(
 enum Entry {
     static let instantiateMono:
         @convention(c) (UnsafePointer<LV2_Descriptor>?, Double, UnsafePointer<CChar>?, UnsafePointer<UnsafePointer<LV2_Feature>?>?) ->
-            LV2_Handle? = { _, rate, _, features in
-                Plugin.make(sampleRate: rate, stereo: false, features: features).map { UnsafeMutableRawPointer($0) }
+            LV2_Handle? = { _, rate, bundle, features in
+                Plugin.make(sampleRate: rate, stereo: false, bundle: bundle, features: features).map { UnsafeMutableRawPointer($0) }
             }
 
     static let instantiateStereo:
         @convention(c) (UnsafePointer<LV2_Descriptor>?, Double, UnsafePointer<CChar>?, UnsafePointer<UnsafePointer<LV2_Feature>?>?) ->
-            LV2_Handle? = { _, rate, _, features in
-                Plugin.make(sampleRate: rate, stereo: true, features: features).map { UnsafeMutableRawPointer($0) }
+            LV2_Handle? = { _, rate, bundle, features in
+                Plugin.make(sampleRate: rate, stereo: true, bundle: bundle, features: features).map { UnsafeMutableRawPointer($0) }
             }
 
     static let connectPort: @convention(c) (LV2_Handle?, UInt32, UnsafeMutableRawPointer?) -> Void = { instance, port, data in

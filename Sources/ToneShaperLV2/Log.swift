@@ -1,8 +1,9 @@
 import CLV2
+import ToneShaperPlugin
 
 /// The host's log:log when it offers one, else standard error. Off the audio thread only
 /// (instantiate, the worker, state): run() counts its problems (`Problems`) and the worker
-/// logs them.
+/// logs them (`HeldProblems`).
 struct Log {
     let feature: UnsafePointer<LV2_Log_Log>?
     let error: LV2_URID
@@ -43,7 +44,16 @@ struct Log {
         }
     }
 
-    enum Level { case error, warning, note }
+    typealias Level = PluginLogLevel
+
+    /// Writes text made at run time (a document's problem), off the audio thread.
+    func write(_ level: Level, _ message: String) {
+        var bytes = Array(message.utf8)
+        bytes.append(0)
+        bytes.withUnsafeBufferPointer { buffer in
+            buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) { write(level, $0) }
+        }
+    }
 }
 
 /// Before the URIDs are mapped (instantiate refusing a host): standard error only.

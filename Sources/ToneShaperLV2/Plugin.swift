@@ -1,7 +1,12 @@
 import CLV2
+import ToneShaperLV2Layout
+import ToneShaperModel
+import ToneShaperPlugin
 
-/// One instance: everything run() touches, allocated in instantiate. A plain struct behind
-/// a pointer (the LV2_Handle), so run() does no reference counting.
+/// One instance: the LV2 shell around the plugin core (``PluginEngine``), and everything
+/// run() touches, allocated in instantiate. A plain struct behind a pointer (the
+/// LV2_Handle), so run() does no reference counting. The shell converts LV2's ports,
+/// atoms, worker and state into the core's calls; the core knows no LV2.
 struct Plugin {
     /// The largest document a state or a file may hold (as the node's `ToneShapeDocument.maximumSize`).
     static var maximumDocumentSize: Int { 16 * 1024 * 1024 }
@@ -16,7 +21,13 @@ struct Plugin {
     let urids: URIDs
     let log: Log
     let scheduler: WorkScheduler
-    var engine: PluginEngine
+    var engine: PluginEngine<LV2Services>
+    /// For each port index (LV2PortLayout): the table's row of a control port, else -1.
+    let portRows: UnsafeMutablePointer<Int32>
+    let portCount: Int
+    /// The audio outputs' port indices (left or mono, then right).
+    let leftPort: UInt32
+    let rightPort: UInt32
     let problems: Problems
     /// The worker's: problems counted but not logged yet (`Worker.logProblems`).
     let heldProblems: HeldProblems
@@ -28,7 +39,9 @@ struct Plugin {
     var notify: UnsafeMutableRawPointer?
     var left: UnsafeMutablePointer<Float>?
     var right: UnsafeMutablePointer<Float>?
-    /// The control ports (ControlPorts.count), and the value each had at the last run().
+    /// The control ports by the table's row (`controlCount` of them, read from the table in
+    /// instantiate: run() reads no global), and the value each had at the last run().
+    let controlCount: Int
     let controls: UnsafeMutablePointer<UnsafePointer<Float>?>
     let lastControls: UnsafeMutablePointer<Float>
     /// The problems message run() hands the worker.
@@ -49,7 +62,9 @@ struct Plugin {
     var reportedBeatsWithoutTempo = false
 
     /// The host's features, checked; nil (with a message) when a required one is missing.
-    static func make(sampleRate: Double, stereo: Bool, features: UnsafePointer<UnsafePointer<LV2_Feature>?>?) -> UnsafeMutablePointer<Plugin>? {
+    static func make(
+        sampleRate: Double, stereo: Bool, bundle: UnsafePointer<CChar>?, features: UnsafePointer<UnsafePointer<LV2_Feature>?>?
+    ) -> UnsafeMutablePointer<Plugin>? {
         var map: UnsafePointer<LV2_URID_Map>?
         var logFeature: UnsafePointer<LV2_Log_Log>?
         var schedule: UnsafePointer<LV2_Worker_Schedule>?
@@ -103,17 +118,35 @@ struct Plugin {
 
         let scratch = UnsafeMutableRawPointer.allocate(byteCount: maximumWorkMessage, alignment: 8)
         let scheduler = WorkScheduler(feature: schedule, scratch: scratch, capacity: maximumWorkMessage)
-        let controls = UnsafeMutablePointer<UnsafePointer<Float>?>.allocate(capacity: ControlPorts.count)
-        controls.initialize(repeating: nil, count: ControlPorts.count)
-        let lastControls = UnsafeMutablePointer<Float>.allocate(capacity: ControlPorts.count)
-        for row in 0..<ControlPorts.count { (lastControls + row).initialize(to: ControlPorts.port(row: row).defaultValue) }
+        let controlCount = ParameterTable.all.count
+        let controls = UnsafeMutablePointer<UnsafePointer<Float>?>.allocate(capacity: controlCount)
+        controls.initialize(repeating: nil, count: controlCount)
+        // A port the host leaves where the description's default puts it is not a move.
+        let lastControls = UnsafeMutablePointer<Float>.allocate(capacity: controlCount)
+        for (row, spec) in ParameterTable.all.enumerated() {
+            (lastControls + row).initialize(to: Float(spec.portValue(in: ToneShape.defaultShape)))
+        }
+        let layout = LV2PortLayout.ports(stereo: stereo)
+        let portRows = UnsafeMutablePointer<Int32>.allocate(capacity: layout.count)
+        var audio: [UInt32] = []
+        for (index, port) in layout.enumerated() {
+            switch port {
+            case .parameter(let row): (portRows + index).initialize(to: Int32(row))
+            case .audio:
+                (portRows + index).initialize(to: -1)
+                audio.append(UInt32(index))
+            case .control, .notify: (portRows + index).initialize(to: -1)
+            }
+        }
+        let services = LV2Services(scheduler: scheduler, logger: log, shapes: LV2Services.shapesFolder(bundle: bundle))
         let plugin = UnsafeMutablePointer<Plugin>.allocate(capacity: 1)
         plugin.initialize(
             to: Plugin(
                 stereo: stereo, urids: urids, log: log, scheduler: scheduler,
-                engine: PluginEngine(sampleRate: sampleRate, maximumBlock: maximumBlock, scheduler: scheduler, log: log),
+                engine: PluginEngine(sampleRate: sampleRate, maximumBlock: maximumBlock, host: services),
+                portRows: portRows, portCount: layout.count, leftPort: audio[0], rightPort: audio.count > 1 ? audio[1] : UInt32.max,
                 problems: Problems(), heldProblems: HeldProblems(), sequenceCapacity: sequenceCapacity, maximumBlock: maximumBlock,
-                control: nil, notify: nil, left: nil, right: nil, controls: controls, lastControls: lastControls,
+                control: nil, notify: nil, left: nil, right: nil, controlCount: controlCount, controls: controls, lastControls: lastControls,
                 problemMessage: .allocate(byteCount: Problem.count * 4, alignment: 8),
                 responseScratch: .allocate(byteCount: maximumWorkMessage, alignment: 8),
                 filePath: .allocate(byteCount: maximumPath, alignment: 8)))
@@ -123,11 +156,10 @@ struct Plugin {
     /// cleanup: frees everything make allocated.
     static func destroy(_ plugin: UnsafeMutablePointer<Plugin>) {
         // What the worker held back (a repeated problem) is logged now rather than lost.
-        let held = plugin.pointee.heldProblems
-        for index in 0..<Problem.count where held.counts[index] != 0 {
-            if let problem = Problem(rawValue: index) { plugin.pointee.log.write(.warning, problem.message, count: held.counts[index]) }
-        }
+        plugin.pointee.heldProblems.flush(host: plugin.pointee.engine.host)
+        plugin.pointee.engine.host.shapes.deallocate()
         plugin.pointee.engine.free()
+        plugin.pointee.portRows.deallocate()
         plugin.pointee.problems.free()
         plugin.pointee.heldProblems.free()
         plugin.pointee.scheduler.scratch.deallocate()
@@ -142,13 +174,13 @@ struct Plugin {
 
     mutating func connect(port: UInt32, to data: UnsafeMutableRawPointer?) {
         switch port {
-        case ControlPorts.control: control = data.map { UnsafeRawPointer($0) }
-        case ControlPorts.notify: notify = data
-        case ControlPorts.first..<ControlPorts.first + UInt32(ControlPorts.count):
-            controls[Int(port - ControlPorts.first)] = data.map { UnsafePointer($0.assumingMemoryBound(to: Float.self)) }
-        case ControlPorts.audioOutput: left = data?.assumingMemoryBound(to: Float.self)
-        case ControlPorts.audioOutput + 1 where stereo: right = data?.assumingMemoryBound(to: Float.self)
-        default: break
+        case LV2PortLayout.control: control = data.map { UnsafeRawPointer($0) }
+        case LV2PortLayout.notify: notify = data
+        case leftPort: left = data?.assumingMemoryBound(to: Float.self)
+        case rightPort: right = data?.assumingMemoryBound(to: Float.self)
+        default:
+            guard Int(port) < portCount, portRows[Int(port)] >= 0 else { return }
+            controls[Int(portRows[Int(port)])] = data.map { UnsafePointer($0.assumingMemoryBound(to: Float.self)) }
         }
     }
 
@@ -194,12 +226,13 @@ struct Plugin {
         }
     }
 
-    /// Every control port whose value changed, checked and handed to the engine.
+    /// Every control port whose value changed, handed to the engine (whose row's rule
+    /// takes it: `AudioParameters.Row.portValue`).
     #if REALTIME_PROOF
         @_noLocks @_noAllocation
     #endif
     private mutating func readControls() {
-        for row in 0..<ControlPorts.count {
+        for row in 0..<controlCount {
             guard let port = controls[row] else { continue }
             let value = port.pointee
             // By bits: a port left at NaN is refused once, not at every run().
@@ -209,23 +242,8 @@ struct Plugin {
                 problems.note(.controlNotFinite)
                 continue
             }
-            engine.setControl(row: row, value: Plugin.checked(value, row: row))
+            engine.setControl(row: row, value: Double(value))
         }
-    }
-
-    /// A finite port value within its port's range, rounded for whole-number kinds.
-    #if REALTIME_PROOF
-        @_noLocks @_noAllocation
-    #endif
-    private static func checked(_ value: Float, row: Int) -> Double {
-        let info = ControlPorts.port(row: row)
-        var checked = min(max(value, info.minimum), info.maximum)
-        switch info.kind {
-        case .real: break
-        case .integer, .choice, .terms: checked = checked.rounded()
-        case .toggle: checked = checked > 0 ? 1 : 0  // lv2core: a toggle is on above 0
-        }
-        return Double(checked)
     }
 
     /// Before run() (activate, off the audio thread): the ports the host moved from their
@@ -233,12 +251,12 @@ struct Plugin {
     /// first block already plays them rather than the defaults for a worker's round trip.
     mutating func activate() {
         var moved: [(row: Int, value: Double)] = []
-        for row in 0..<ControlPorts.count {
+        for row in 0..<controlCount {
             guard let port = controls[row] else { continue }
             let value = port.pointee
             if value.bitPattern == lastControls[row].bitPattern || !value.isFinite { continue }
             lastControls[row] = value
-            moved.append((row, Plugin.checked(value, row: row)))
+            moved.append((row, Double(value)))
         }
         engine.activate(moved: moved)
     }

@@ -9,9 +9,8 @@ enum State {
         ) -> LV2_State_Status = { instance, store, handle, _, _ in
             guard let instance, let store else { return LV2_STATE_ERR_UNKNOWN }
             let plugin = instance.assumingMemoryBound(to: Plugin.self)
-            guard let json = plugin.pointee.engine.documentForSaving(), let source = json.baseAddress, json.count > 0 else {
-                return LV2_STATE_SUCCESS
-            }
+            let json = plugin.pointee.engine.documentForSaving()
+            guard let source = json.baseAddress, json.count > 0 else { return LV2_STATE_SUCCESS }
             guard json.count < Plugin.maximumDocumentSize else {
                 plugin.pointee.log.write(.error, "the document is larger than 16 MB; not saved")
                 return LV2_STATE_ERR_UNKNOWN
@@ -58,7 +57,7 @@ enum State {
                 log.write(.error, "the state's document does not end with its NUL (truncated?); the sound is unchanged")
                 return LV2_STATE_ERR_UNKNOWN
             }
-            let accepted = plugin.pointee.engine.restore(json: UnsafeRawBufferPointer(start: value, count: size - 1))
+            let accepted = plugin.pointee.engine.restore(document: UnsafeRawBufferPointer(start: value, count: size - 1))
             return accepted ? LV2_STATE_SUCCESS : LV2_STATE_ERR_UNKNOWN
         }
 }

@@ -1,4 +1,5 @@
 import CLV2
+import ToneShaperLV2Layout
 
 /// Every URI the plugin uses, mapped once in instantiate (urid:map is required).
 struct URIDs {
@@ -56,8 +57,8 @@ struct URIDs {
         patchGet = id("http://lv2plug.in/ns/ext/patch#Get")
         patchProperty = id("http://lv2plug.in/ns/ext/patch#property")
         patchValue = id("http://lv2plug.in/ns/ext/patch#value")
-        document = id(ControlPorts.documentURI)
-        file = id(ControlPorts.fileURI)
+        document = id(LV2Identity.documentURI)
+        file = id(LV2Identity.fileURI)
         logError = id("http://lv2plug.in/ns/ext/log#Error")
         logWarning = id("http://lv2plug.in/ns/ext/log#Warning")
         logNote = id("http://lv2plug.in/ns/ext/log#Note")

@@ -1,4 +1,5 @@
 import CLV2
+import ToneShaperPlugin
 
 /// The kinds of message the plugin gives the host's worker (the first 4 bytes).
 enum WorkKind: UInt32 {
@@ -82,7 +83,7 @@ enum Worker {
             case .loadFile:
                 loadFile(payload, plugin: plugin, responder: responder)
             case .engine:
-                plugin.pointee.engine.work(payload, responder: responder)
+                plugin.pointee.engine.work(payload, answer: responder)
             case nil:
                 plugin.pointee.log.write(.error, "the worker was given a message of an unknown kind; ignored")
                 return LV2_WORKER_ERR_UNKNOWN
@@ -109,20 +110,10 @@ enum Worker {
         return LV2_WORKER_SUCCESS
     }
 
-    /// One log line per kind of problem run() counted; a kind logged less than a second ago
-    /// is held back and counted into its next line, so a host that sends the same bad input
-    /// every block gets a line a second, with the count.
+    /// One log line per kind of problem run() counted (`HeldProblems.take`: a kind logged
+    /// less than a second ago is held back and counted into its next line).
     static func logProblems(_ payload: UnsafeRawBufferPointer, plugin: UnsafeMutablePointer<Plugin>) {
-        guard payload.count == Problem.count * 4, let base = payload.baseAddress else { return }
-        let now = toneshaper_lv2_monotonic_seconds()
-        let held = plugin.pointee.heldProblems
-        for index in 0..<Problem.count {
-            held.counts[index] &+= base.loadUnaligned(fromByteOffset: index * 4, as: UInt32.self)
-            guard held.counts[index] != 0, now - held.lastLogged[index] >= 1, let problem = Problem(rawValue: index) else { continue }
-            plugin.pointee.log.write(.warning, problem.message, count: held.counts[index])
-            held.counts[index] = 0
-            held.lastLogged[index] = now
-        }
+        plugin.pointee.heldProblems.take(payload, now: toneshaper_lv2_monotonic_seconds(), host: plugin.pointee.engine.host)
     }
 
     /// Reads a document file for a patch:Set of urn:toneshaper:file and hands it to the engine.
@@ -146,7 +137,7 @@ enum Worker {
             return
         }
         defer { toneshaper_lv2_free(bytes) }
-        if plugin.pointee.engine.load(document: UnsafeRawBufferPointer(start: bytes, count: size), path: path, responder: responder) {
+        if plugin.pointee.engine.load(document: UnsafeRawBufferPointer(start: bytes, count: size), answer: responder) {
             // After the engine's own answers: the notify port then says which file plays.
             _ = responder.respond(.fileAccepted, payload)
         }

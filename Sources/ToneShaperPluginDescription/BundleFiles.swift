@@ -23,8 +23,6 @@ public enum BundleFiles {
             ("Bundle/manifest.ttl", LV2Description.manifest(presetNames: documents.map(\.name))),
             ("Bundle/toneshaper.ttl", LV2Description.pluginDescription),
             ("Bundle/presets.ttl", LV2Description.presets(documents)),
-            ("ControlPorts.swift", LV2Description.controlPortsSwift),
-            ("PluginTable.swift", PluginTableSource.swift(builtIns: documents)),
         ]
     }
 }

@@ -1,30 +1,32 @@
 import ToneShaperCore
 import ToneShaperDSP
+import ToneShaperLV2Layout
 
 /// The LV2 plugin's description, written from the code's own tables: the
 /// bundle's `manifest.ttl`, `toneshaper.ttl` (both plugins, one control port per row of
-/// ``ParameterTable/all``), `presets.ttl` (one preset per built-in document) and the
-/// Embedded plugin's `ControlPorts.swift` (the same ports as Swift, so the plugin keeps no
-/// copy by hand).
+/// ``ParameterTable/all``, placed by ``LV2PortLayout`` as the plugin's binary places them)
+/// and `presets.ttl` (one preset per built-in document). The plugin itself imports the
+/// table, so no Swift source is generated.
 ///
 /// The committed files live in `Sources/ToneShaperLV2`; a test compares them with what
 /// these properties write and rewrites them when run with `TONESHAPER_UPDATE_REFERENCE=1`.
 public enum LV2Description {
-    public static let monoURI = "urn:toneshaper:instrument"
-    public static let stereoURI = "urn:toneshaper:instrument-stereo"
+    public static let monoURI = "\(LV2Identity.monoURI)"
+    public static let stereoURI = "\(LV2Identity.stereoURI)"
     /// The state property: the whole document as JSON text (atom:String).
-    public static let documentURI = "urn:toneshaper:document"
+    public static let documentURI = "\(LV2Identity.documentURI)"
     /// The file parameter: patch:Set of it with an atom:Path loads a document.
-    public static let fileURI = "urn:toneshaper:file"
+    public static let fileURI = "\(LV2Identity.fileURI)"
     public static let presetPrefix = "urn:toneshaper:preset:"
     /// The doap:Project both plugins belong to (lv2:project).
     public static let projectURI = "urn:toneshaper"
     public static let binary = "toneshaper.so"
     /// The bundle's files besides the shared object, as `files` names them.
     public static let descriptionFiles = ["manifest.ttl", "toneshaper.ttl", "presets.ttl"]
-    /// lv2:minorVersion and lv2:microVersion (an even minor version is a release).
-    public static let minorVersion = 2
-    public static let microVersion = 0
+    /// lv2:minorVersion and lv2:microVersion (an even minor version is a release): the
+    /// newest row's version (``LV2PortLayout/minorVersion``), never kept by hand.
+    public static var minorVersion: Int { LV2PortLayout.minorVersion }
+    public static var microVersion: Int { LV2PortLayout.microVersion }
     /// ISC, the licence of LV2 itself: permissive, short, fits a plugin others ship.
     public static let license = "http://opensource.org/licenses/isc"
 
@@ -33,9 +35,6 @@ public enum LV2Description {
     /// and document files; the engine must cope with a refused request anyway (a full
     /// queue). So a host without a worker (lv2bench) still runs it.
     public static let workerRequired = false
-
-    /// The atom ports come first: 0 `control` (MIDI and patch messages in), 1 `notify`.
-    public static let firstControlPort = 2
 
     /// How the plugin reads a control port's value.
     public enum PortKind: String, Sendable {
@@ -66,21 +65,35 @@ public enum LV2Description {
         /// An LV2 units URI suffix (`hz` of units:hz), nil for none.
         public let unit: String?
         public let scalePoints: [(value: Double, label: String)]
+        /// Added after the first release: lv2:connectionOptional, as lv2core asks of a port
+        /// a host that saved a project before it came may not connect.
+        public let optional: Bool
     }
 
-    /// Every row of ``ParameterTable/all``: the port of parameter number n is 2 + n, its
-    /// symbol the row's ``ParameterSpec/symbol``, neither derived from the row's position or
-    /// the option's spelling (a saved project names ports by index or symbol). The ports
-    /// are listed in index order.
-    public static let controlPorts: [ControlPort] = ParameterTable.all.enumerated().sorted { $0.element.number < $1.element.number }.map {
-        row, spec in
+    /// Every row of ``ParameterTable/all`` as a port of the mono plugin (`stereo` false) or
+    /// the stereo one, in index order: the index from ``LV2PortLayout`` (the table's stable
+    /// numbers and the version each row came in), the symbol the row's
+    /// ``ParameterSpec/symbol``; neither is derived from the row's position or the option's
+    /// spelling (a saved project names ports by index or symbol).
+    public static func controlPorts(stereo: Bool) -> [ControlPort] {
+        LV2PortLayout.ports(stereo: stereo).enumerated().compactMap { index, port in
+            guard case .parameter(let row) = port else { return nil }
+            return controlPort(row: row, index: index)
+        }
+    }
+
+    /// The mono plugin's control ports (the symbols and rows are the stereo one's too).
+    public static var controlPorts: [ControlPort] { controlPorts(stereo: false) }
+
+    private static func controlPort(row: Int, index: Int) -> ControlPort {
+        let spec = ParameterTable.all[row]
         let defaults = spec.portValue(in: ToneShape.defaultShape)
-        let symbol = spec.symbol
         let name = spec.flag.prefix(1).uppercased() + String(spec.flag.dropFirst().map { $0 == "-" ? " " : $0 })
         let port = { (low: Double, high: Double, kind: PortKind, points: [(value: Double, label: String)]) in
             ControlPort(
-                index: firstControlPort + spec.number, symbol: symbol, name: name, comment: spec.help, row: row, minimum: low, maximum: high,
-                defaultValue: defaults, kind: kind, unit: unitName(spec.unit), scalePoints: points)
+                index: index, symbol: spec.symbol, name: name, comment: spec.help, row: row, minimum: low, maximum: high,
+                defaultValue: defaults, kind: kind, unit: unitName(spec.unit), scalePoints: points,
+                optional: spec.addedIn != ParameterTable.firstRelease)
         }
         switch spec.kind {
         case .real(let range): return port(range.lowerBound, range.upperBound, .real, [])
@@ -92,8 +105,13 @@ public enum LV2Description {
         }
     }
 
-    /// The index of the first audio output (the stereo plugin's right channel is the next).
-    public static var firstAudioPort: Int { firstControlPort + ParameterTable.all.count }
+    /// The audio outputs' indices (left or mono first).
+    public static func audioPorts(stereo: Bool) -> [Int] {
+        LV2PortLayout.ports(stereo: stereo).enumerated().compactMap { index, port in
+            if case .audio = port { return index }
+            return nil
+        }
+    }
 
     /// A shape's value of every control port, in the table's order (what a preset stores).
     public static func portValues(of shape: ToneShape) -> [Double] {
@@ -188,34 +206,40 @@ public enum LV2Description {
         text +=
             "<\(documentURI)>\n    a rdf:Property ;\n    rdfs:label \"Tone shape document (JSON)\" ;\n"
             + "    rdfs:comment \"The plugin's state: the whole .toneshaper document as JSON text.\" ;\n    rdfs:range atom:String .\n\n"
-        text += plugin(uri: monoURI, name: "ToneShaper", outputs: [("out", "Output")])
+        text += plugin(uri: monoURI, name: "ToneShaper", stereo: false, outputs: [("out", "Output")])
         text += "\n"
-        text += plugin(uri: stereoURI, name: "ToneShaper (stereo)", outputs: [("out_left", "Left"), ("out_right", "Right")])
+        text += plugin(uri: stereoURI, name: "ToneShaper (stereo)", stereo: true, outputs: [("out_left", "Left"), ("out_right", "Right")])
         return text
     }
 
-    private static func plugin(uri: String, name: String, outputs: [(symbol: String, name: String)]) -> String {
-        var ports: [String] = []
+    private static func plugin(uri: String, name: String, stereo: Bool, outputs: [(symbol: String, name: String)]) -> String {
+        var ports: [(index: Int, text: String)] = []
         ports.append(
-            """
-                a lv2:InputPort , atom:AtomPort ;
-                    lv2:index 0 ;
-                    lv2:symbol "control" ;
-                    lv2:name "Control" ;
-                    atom:bufferType atom:Sequence ;
-                    atom:supports midi:MidiEvent , patch:Message , time:Position ;
-                    lv2:designation lv2:control
-            """)
+            (
+                0,
+                """
+                    a lv2:InputPort , atom:AtomPort ;
+                        lv2:index 0 ;
+                        lv2:symbol "control" ;
+                        lv2:name "Control" ;
+                        atom:bufferType atom:Sequence ;
+                        atom:supports midi:MidiEvent , patch:Message , time:Position ;
+                        lv2:designation lv2:control
+                """
+            ))
         ports.append(
-            """
-                a lv2:OutputPort , atom:AtomPort ;
-                    lv2:index 1 ;
-                    lv2:symbol "notify" ;
-                    lv2:name "Notify" ;
-                    atom:bufferType atom:Sequence ;
-                    atom:supports patch:Message
-            """)
-        for port in controlPorts {
+            (
+                1,
+                """
+                    a lv2:OutputPort , atom:AtomPort ;
+                        lv2:index 1 ;
+                        lv2:symbol "notify" ;
+                        lv2:name "Notify" ;
+                        atom:bufferType atom:Sequence ;
+                        atom:supports patch:Message
+                """
+            ))
+        for port in controlPorts(stereo: stereo) {
             var lines = [
                 "    a lv2:InputPort , lv2:ControlPort ;",
                 "        lv2:index \(port.index) ;",
@@ -232,6 +256,7 @@ public enum LV2Description {
             case .toggle: lines[lines.count - 1] += " ;\n        lv2:portProperty lv2:toggled"
             case .choice: lines[lines.count - 1] += " ;\n        lv2:portProperty lv2:integer , lv2:enumeration"
             }
+            if port.optional { lines[lines.count - 1] += " ;\n        lv2:portProperty lv2:connectionOptional" }
             if let unit = port.unit { lines[lines.count - 1] += " ;\n        units:unit units:\(unit)" }
             if !port.scalePoints.isEmpty {
                 let points = port.scalePoints.map {
@@ -239,16 +264,19 @@ public enum LV2Description {
                 }
                 lines[lines.count - 1] += " ;\n        lv2:scalePoint " + points.joined(separator: " , ")
             }
-            ports.append(lines.joined(separator: "\n"))
+            ports.append((port.index, lines.joined(separator: "\n")))
         }
-        for (offset, output) in outputs.enumerated() {
+        for (index, output) in zip(audioPorts(stereo: stereo), outputs) {
             ports.append(
-                """
-                    a lv2:OutputPort , lv2:AudioPort ;
-                        lv2:index \(firstAudioPort + offset) ;
-                        lv2:symbol "\(output.symbol)" ;
-                        lv2:name "\(output.name)"
-                """)
+                (
+                    index,
+                    """
+                        a lv2:OutputPort , lv2:AudioPort ;
+                            lv2:index \(index) ;
+                            lv2:symbol "\(output.symbol)" ;
+                            lv2:name "\(output.name)"
+                    """
+                ))
         }
         return """
             <\(uri)>
@@ -264,7 +292,7 @@ public enum LV2Description {
                 lv2:extensionData state:interface , work:interface ;
                 patch:writable <\(fileURI)> ;
                 lv2:port [
-            \(ports.map { $0 }.joined(separator: "\n    ] , [\n"))
+            \(ports.sorted { $0.index < $1.index }.map(\.text).joined(separator: "\n    ] , [\n"))
                 ] .
 
             """
@@ -295,91 +323,5 @@ public enum LV2Description {
                 """
         }
         return String(text.dropLast())
-    }
-
-    // MARK: - Swift
-
-    /// `ControlPorts.swift`: the control ports and URIs for the Embedded plugin, which
-    /// cannot read the table itself.
-    public static var controlPortsSwift: String {
-        var text = """
-            // Generated by toneshaper-lv2-ttl (Sources/ToneShaperPluginDescription) from the parameter table; do not edit.
-            // Refresh: swift run toneshaper-lv2-ttl
-
-            /// How the plugin reads a control port's value.
-            enum ControlPortKind {
-                /// Any number in the range.
-                case real
-                /// A whole number.
-                case integer
-                /// 0 or 1.
-                case toggle
-                /// An index into the row's names.
-                case choice
-                /// Fourier terms: a count of partials, 0 = every partial below Nyquist.
-                case terms
-            }
-
-            /// One control port: a row of the parameter table (`ParameterTable.all[row]`).
-            struct ControlPortInfo {
-                let index: UInt32
-                let symbol: StaticString
-                let row: Int
-                let minimum: Float
-                let maximum: Float
-                let defaultValue: Float
-                let kind: ControlPortKind
-            }
-
-            /// The plugin's ports and URIs, as its description (toneshaper.ttl) has them.
-            enum ControlPorts {
-                static var monoURI: StaticString { "\(monoURI)" }
-                static var stereoURI: StaticString { "\(stereoURI)" }
-                static var documentURI: StaticString { "\(documentURI)" }
-                static var fileURI: StaticString { "\(fileURI)" }
-                /// Atom ports.
-                static var control: UInt32 { 0 }
-                static var notify: UInt32 { 1 }
-                /// Control ports first ..< first + count, one per row of the parameter table.
-                static var first: UInt32 { \(firstControlPort) }
-                static var count: Int { \(controlPorts.count) }
-                /// The audio output (mono), or the left one; the stereo plugin's right is the next.
-                static var audioOutput: UInt32 { \(firstAudioPort) }
-
-                /// The control port of row `row` (0 ..< count).
-                static func port(row: Int) -> ControlPortInfo {
-                    switch row {
-
-            """
-        for port in controlPorts {
-            text += """
-                        case \(port.row):
-                            return ControlPortInfo(
-                                index: \(port.index), symbol: "\(port.symbol)", row: \(port.row), minimum: \(swiftNumber(port.minimum)), maximum: \(swiftNumber(port.maximum)),
-                                defaultValue: \(swiftNumber(port.defaultValue)), kind: .\(port.kind.rawValue))
-
-                """
-        }
-        text += """
-                    default:
-                        return ControlPortInfo(index: 0, symbol: "", row: -1, minimum: 0, maximum: 0, defaultValue: 0, kind: .real)
-                    }
-                }
-            }
-
-            """
-        return text
-    }
-
-    /// A number as Swift source, digits grouped by three as the format's lint wants.
-    private static func swiftNumber(_ d: Double) -> String {
-        guard d == d.rounded() && abs(d) < 1e15 else { return String(d) }
-        var digits = String(Int64(abs(d)))
-        var grouped = ""
-        while digits.count > 3 {
-            grouped = "_" + digits.suffix(3) + grouped
-            digits.removeLast(3)
-        }
-        return (d < 0 ? "-" : "") + digits + grouped
     }
 }

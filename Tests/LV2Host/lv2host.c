@@ -332,9 +332,14 @@ typedef struct {
 
 static ControlPort controls[256];
 static int control_count;
-static uint32_t first_audio;
+static uint32_t audio_ports[2];
+static int audio_count;
 
-static void read_ports(const char *ttl) {
+// The ports of plugin `uri` as the description lists them: its block runs from
+// "<uri>" to the next plugin's. Control ports by "lv2:ControlPort ;", audio outputs by
+// "lv2:AudioPort ;", each followed by its lv2:index (ports added after the first release
+// come after the audio outputs, so neither is assumed to follow the other).
+static void read_ports(const char *ttl, const char *uri) {
     FILE *f = fopen(ttl, "rb");
     if (!f) die("cannot read %s", ttl);
     fseek(f, 0, SEEK_END);
@@ -344,22 +349,29 @@ static void read_ports(const char *ttl) {
     if (fread(text, 1, (size_t)length, f) != (size_t)length) die("cannot read %s", ttl);
     text[length] = 0;
     fclose(f);
-    // The generator writes each control port as "lv2:ControlPort ;" then lv2:index,
-    // lv2:symbol ... lv2:default: the first plugin's ports, up to an index seen before.
-    uint32_t highest = 0;
-    for (char *at = strstr(text, "lv2:ControlPort ;"); at; at = strstr(at + 1, "lv2:ControlPort ;")) {
+    char heading[512];
+    snprintf(heading, sizeof heading, "<%s>\n    a lv2:InstrumentPlugin", uri);
+    char *start = strstr(text, heading);
+    if (!start) die("%s does not describe %s", ttl, uri);
+    char *end = strstr(start + strlen(heading), "a lv2:InstrumentPlugin");
+    if (end) *end = 0;
+    for (char *at = strstr(start, "lv2:ControlPort ;"); at; at = strstr(at + 1, "lv2:ControlPort ;")) {
         ControlPort port = {0};
         char *index = strstr(at, "lv2:index "), *symbol = strstr(at, "lv2:symbol \""), *def = strstr(at, "lv2:default ");
         if (!index || !symbol || !def) die("%s: a control port without index, symbol or default", ttl);
         port.index = (uint32_t)strtoul(index + 10, NULL, 10);
         sscanf(symbol + 12, "%63[^\"]", port.symbol);
         port.value = strtof(def + 12, NULL);
-        if (control_count && port.index <= controls[control_count - 1].index) break;
+        if (control_count == (int)(sizeof controls / sizeof controls[0])) die("%s: too many control ports", ttl);
         controls[control_count++] = port;
-        if (port.index > highest) highest = port.index;
     }
-    if (!control_count) die("%s lists no control ports", ttl);
-    first_audio = highest + 1;
+    for (char *at = strstr(start, "lv2:AudioPort ;"); at && audio_count < 2; at = strstr(at + 1, "lv2:AudioPort ;")) {
+        char *index = strstr(at, "lv2:index ");
+        if (!index) die("%s: an audio port without index", ttl);
+        audio_ports[audio_count++] = (uint32_t)strtoul(index + 10, NULL, 10);
+    }
+    if (!control_count) die("%s lists no control ports for %s", ttl, uri);
+    if (!audio_count) die("%s lists no audio output for %s", ttl, uri);
     free(text);
 }
 
@@ -914,7 +926,14 @@ int main(int argc, char **argv) {
         snprintf(slash ? slash + 1 : ttl_default, sizeof ttl_default - (size_t)(slash ? slash + 1 - ttl_default : 0), "toneshaper.ttl");
         ttl = ttl_default;
     }
-    read_ports(ttl);
+    read_ports(ttl, uri);
+    // The bundle's directory (the .so's), as a host gives it: the plugin reads its
+    // built-in documents there.
+    char bundle[1024];
+    snprintf(bundle, sizeof bundle, "%s", so);
+    char *bundle_slash = strrchr(bundle, '/');
+    if (bundle_slash) bundle_slash[1] = 0;
+    else snprintf(bundle, sizeof bundle, "./");
     int stereo = strstr(uri, "stereo") != NULL;
     char mkdir_command[300];
     snprintf(mkdir_command, sizeof mkdir_command, "mkdir -p '%s'", scratch_dir);
@@ -955,7 +974,7 @@ int main(int argc, char **argv) {
         features[n++] = &f_bounded;
         features[n] = NULL;
         inst[k].descriptor = loaded[k].descriptor;
-        inst[k].handle = inst[k].descriptor->instantiate(inst[k].descriptor, rate, "/tmp", features);
+        inst[k].handle = inst[k].descriptor->instantiate(inst[k].descriptor, rate, bundle, features);
         if (!inst[k].handle) {
             printf("instantiate: refused\nlog_messages: %d\nlog_errors: %d\n", log_messages, log_errors);
             return 4;
@@ -996,8 +1015,8 @@ int main(int argc, char **argv) {
         // preset's values before it runs the plugin.
         for (int i = 0; i < step_count; i++)
             if (steps[i].kind == SET && steps[i].frame == 0) control_values[k][control_named(steps[i].symbol) - controls] = steps[i].value;
-        inst[k].descriptor->connect_port(inst[k].handle, first_audio, inst[k].left);
-        if (stereo) inst[k].descriptor->connect_port(inst[k].handle, first_audio + 1, inst[k].right);
+        inst[k].descriptor->connect_port(inst[k].handle, audio_ports[0], inst[k].left);
+        if (stereo) inst[k].descriptor->connect_port(inst[k].handle, audio_ports[1], inst[k].right);
         if (inst[k].descriptor->activate) inst[k].descriptor->activate(inst[k].handle);
     }
 

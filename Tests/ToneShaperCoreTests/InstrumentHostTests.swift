@@ -1,5 +1,6 @@
 import Testing
 import ToneShaperCore
+import ToneShaperPlugin
 
 @testable import ToneShaperAudio
 

@@ -47,25 +47,40 @@ import ToneShaperTestSupport
         #expect(try LV2Tools.run(tool, arguments + ["--check"]).status == 0, "rewritten")
     }
 
-    /// Each row's port is 2 + its number, under its own symbol; the numbers are 0, 1, …
-    /// without a hole (the plugin's shell keeps its control ports in one run), each used once.
-    @Test func everyTableRowIsAControlPortByItsNumber() {
-        let ports = LV2Description.controlPorts
+    /// A row of the first release has port 2 + its number; the audio outputs come next; a
+    /// row added since comes after them, in the order of its version and number (so the
+    /// mono and the stereo plugin place it one apart). Each under its own symbol; the numbers
+    /// are 0, 1, … without a hole, each used once.
+    @Test(arguments: [false, true]) func everyTableRowIsAControlPortByItsNumber(stereo: Bool) {
+        let ports = LV2Description.controlPorts(stereo: stereo)
+        let audio = LV2Description.audioPorts(stereo: stereo)
         #expect(ports.count == ParameterTable.all.count)
         #expect(ParameterTable.all.map(\.number).sorted() == Array(0..<ParameterTable.all.count))
         #expect(Set(ParameterTable.all.map(\.symbol)).count == ParameterTable.all.count)
+        let released = ParameterTable.all.filter { $0.addedIn == ParameterTable.firstRelease }
+        #expect(audio == Array(2 + released.count..<2 + released.count + (stereo ? 2 : 1)))
+        let added = ParameterTable.all.filter { $0.addedIn != ParameterTable.firstRelease }.sorted {
+            ($0.addedIn, $0.number) < ($1.addedIn, $1.number)
+        }
         for (row, spec) in ParameterTable.all.enumerated() {
             let port = try? #require(ports.first { $0.row == row }, "no port for \(spec.flag)")
-            #expect(port?.index == 2 + spec.number)
+            if spec.addedIn == ParameterTable.firstRelease {
+                #expect(port?.index == 2 + spec.number)
+                #expect(port?.optional == false)
+            } else {
+                #expect(port?.index == audio.last! + 1 + added.firstIndex { $0.id == spec.id }!)
+                #expect(port?.optional == true, "a port added after the first release is lv2:connectionOptional")
+                #expect(spec.addedIn % 2 == 0 && spec.addedIn > ParameterTable.firstRelease)
+            }
             #expect(port?.symbol == spec.symbol)
             #expect(port.map { $0.minimum <= $0.defaultValue && $0.defaultValue <= $0.maximum } == true, "\(spec.flag)")
         }
         #expect(ports.map(\.index) == ports.map(\.index).sorted(), "listed in index order")
-        #expect(LV2Description.firstAudioPort == 2 + ParameterTable.all.count)
+        #expect(LV2Description.minorVersion == ParameterTable.all.map(\.addedIn).max())
     }
 
     @Test func requiredKeysTakeTheDefaultShapesValues() {
-        let byID = Dictionary(uniqueKeysWithValues: zip(ParameterTable.all.map(\.id), LV2Description.controlPorts))
+        let byID = Dictionary(uniqueKeysWithValues: LV2Description.controlPorts.map { (ParameterTable.all[$0.row].id, $0) })
         #expect(byID[.minFrequency]?.defaultValue == ToneShape.defaultShape.minFrequency)
         #expect(byID[.maxFrequency]?.defaultValue == ToneShape.defaultShape.maxFrequency)
         #expect(byID[.duration]?.defaultValue == ToneShape.defaultShape.duration)

@@ -16,4 +16,9 @@ double toneshaper_read_number(const char *text);
 /// the decimal exponent of the first digit (value = d.ddd × 10^exponent).
 int toneshaper_shortest_digits(double value, unsigned char *digits, int *exponent);
 
+/// Reads all of `text` as a number in the "C" locale, as strtod does (decimal or hexadecimal,
+/// "inf", "nan"); returns 0 when `text` is empty, starts with white space or has anything
+/// after the number, else 1 with the value in *value.
+int toneshaper_read_whole_number(const char *text, double *value);
+
 #endif

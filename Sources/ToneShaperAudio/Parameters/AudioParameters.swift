@@ -5,6 +5,20 @@
 /// derived from it, so the two cannot disagree. A row's place here is the parameter's small
 /// index for the audio side's fixed tables (the audio report).
 public struct AudioParameters: Sendable, BitwiseCopyable {
+    /// The numbers a plugin's control carries for a row (its port's type).
+    public enum PortKind: UInt8, Sendable, BitwiseCopyable {
+        /// Any number in the range.
+        case real
+        /// A whole number in the range.
+        case integer
+        /// 0 or 1.
+        case toggle
+        /// An index into the row's names.
+        case choice
+        /// Fourier terms: a count of partials, 0 for every partial below Nyquist.
+        case terms
+    }
+
     public struct Row: Sendable, BitwiseCopyable {
         public let id: ParameterID
         /// The range every value the audio side takes is clamped to (its one clamp).
@@ -14,13 +28,32 @@ public struct AudioParameters: Sendable, BitwiseCopyable {
         /// plan, which only the control side builds.
         public let ramps: Bool
         public let controller: ControllerCurve
+        /// What numbers a plugin's control of the row takes (``portValue(_:)``).
+        public let kind: PortKind
 
-        public init(id: ParameterID, low: Double, high: Double, ramps: Bool, controller: ControllerCurve) {
+        public init(id: ParameterID, low: Double, high: Double, ramps: Bool, controller: ControllerCurve, kind: PortKind) {
             self.id = id
             self.low = low
             self.high = high
             self.ramps = ramps
             self.controller = controller
+            self.kind = kind
+        }
+
+        /// A finite value of a plugin's control for the row, as the plugin plays it: within
+        /// the range, whole for whole-numbered kinds, 0 or 1 for a toggle (lv2core: on above
+        /// 0), and for the Fourier terms a count up to the kernel's partials, or 0 for
+        /// "nyquist". The one rule every plugin format applies to what its host sends.
+        #if REALTIME_PROOF
+            @_noLocks @_noAllocation
+        #endif
+        public func portValue(_ value: Double) -> Double {
+            switch kind {
+            case .real: return clamped(value)
+            case .integer, .choice: return clamped(value).rounded()
+            case .toggle: return value > 0 ? 1 : 0
+            case .terms: return value >= 1 ? min(value, Double(UnitWave.maximumPartials)).rounded() : 0
+            }
         }
 
         /// `value` within the range (NaN becomes the low end): the audio side's one clamp.
@@ -39,7 +72,7 @@ public struct AudioParameters: Sendable, BitwiseCopyable {
 
     public init(_ table: [Row]) {
         precondition(table.count <= AudioParameters.capacity, "more parameters than the audio side has room for")
-        rows = InlineArray(repeating: Row(id: table[0].id, low: 0, high: 0, ramps: false, controller: ControllerCurve(.none)))
+        rows = InlineArray(repeating: Row(id: table[0].id, low: 0, high: 0, ramps: false, controller: ControllerCurve(.none), kind: .real))
         for row in table {
             rows[count] = row
             count += 1

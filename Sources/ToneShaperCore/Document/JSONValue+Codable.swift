@@ -36,3 +36,8 @@ extension JSONValue: Codable {
         }
     }
 }
+
+// Documents store waves and scalings by name; the DSP module and the model, which Embedded
+// Swift compiles too, have no Codable.
+extension WaveType: Codable {}
+extension ScaleType: Codable {}

@@ -385,15 +385,11 @@ public final class EngineController: Sendable {
             let old = s.shape
             let new = try edit(old)
             let listening = EngineController.audioIsListening(s)
-            var batch: [TimedCommand] = []
-            for spec in ParameterTable.all where spec.change == .ramp && spec.value(in: new) != spec.value(in: old) {
-                batch.append(TimedCommand(.ramp(spec.id, spec.value(in: new).real), time: time))
-            }
-            for controller in 0..<128 where new.midiMap[controller] != old.midiMap[controller] {
-                batch.append(TimedCommand(.mapController(UInt8(controller), new.midiMap[controller]), time: time))
-            }
+            let change = ShapeChange(from: old, to: new)
+            var batch = change.ramps.map { TimedCommand(.ramp($0.0, $0.1), time: time) }
+            batch += change.controllers.map { TimedCommand(.mapController(UInt8($0.controller), $0.parameter), time: time) }
             s.shape = new
-            if listening && EngineController.needsNewPlan(old, new) {
+            if listening && change.needsNewPlan {
                 guard let plan = EngineController.issuePlan(&s) else {
                     s.shape = old
                     throw ControlError(.engine, "the audio thread is not taking new curves right now", remedy: .startAudio)
@@ -425,22 +421,6 @@ public final class EngineController: Sendable {
         }
         changes.publish(changed)
         return receipt
-    }
-
-    /// Whether the change between two shapes needs a new plan (a jump, cross-faded)
-    /// rather than only ramps: a `.newPlan` parameter changed, or the points moved other
-    /// than by the range's remap (the plan keeps its base range and the engine maps from it).
-    static func needsNewPlan(_ a: ToneShape, _ b: ToneShape) -> Bool {
-        for spec in ParameterTable.all where spec.change == .newPlan && spec.value(in: a) != spec.value(in: b) {
-            return true
-        }
-        if a.points.count != b.points.count { return true }
-        let map = FrequencyMap(fromMin: a.minFrequency, fromMax: a.maxFrequency, toMin: b.minFrequency, toMax: b.maxFrequency)
-        for (p, q) in zip(a.points, b.points) {
-            if p.time != q.time { return true }
-            if abs(map.apply(p.frequency) - q.frequency) > 1e-9 * max(1, abs(q.frequency)) { return true }
-        }
-        return false
     }
 
     private static func commandTime(due: Double?, now: Double) throws(ControlError) -> CommandTime {

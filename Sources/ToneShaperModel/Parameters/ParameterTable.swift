@@ -3,6 +3,10 @@
 /// options, the OSC addresses, `/state`, and how a change reaches the sound all come from
 /// these rows, so no front end can disagree with another.
 public enum ParameterTable {
+    /// The table's version at the plugin's first release (its lv2:minorVersion then). A row
+    /// added later says so in ``ParameterSpec/addedIn``, with the next even number.
+    public static let firstRelease = 2
+
     public static let all: [ParameterSpec] =
         [
             ParameterSpec(
@@ -35,12 +39,12 @@ public enum ParameterTable {
                 }),
             ParameterSpec(
                 id: .wave, number: 2, symbol: "wave", documentKey: "componentType", oscPath: "wave", flag: "wave",
-                kind: .choice(WaveType.allCases.map(\.rawValue)), defaultValue: .text(WaveType.sine.rawValue), unit: "", change: .newPlan,
+                kind: .choice(WaveType.allCases.map { $0.rawValue }), defaultValue: .text(WaveType.sine.rawValue), unit: "", change: .newPlan,
                 controller: .stepped, help: "Wave type, by name or by index from 0",
                 read: { .text($0.wave.rawValue) }, store: { $0.wave = WaveType(rawValue: $1.text)! }),
             ParameterSpec(
                 id: .scale, number: 3, symbol: "scale", documentKey: "scaleType", oscPath: "scale", flag: "scale",
-                kind: .choice(ScaleType.allCases.map(\.rawValue)), defaultValue: .text(ScaleType.sine.rawValue), unit: "", change: .newPlan,
+                kind: .choice(ScaleType.allCases.map { $0.rawValue }), defaultValue: .text(ScaleType.sine.rawValue), unit: "", change: .newPlan,
                 controller: .stepped, help: "Amplitude scaling over the cycle, by name or by index from 0",
                 read: { .text($0.scale.rawValue) }, store: { $0.scale = ScaleType(rawValue: $1.text)! }),
             ParameterSpec(
@@ -101,7 +105,8 @@ public enum ParameterTable {
         all.map { spec in
             let range = spec.numericRange ?? 1...Double(Int32.max)  // `terms`: a count
             return AudioParameters.Row(
-                id: spec.id, low: range.lowerBound, high: range.upperBound, ramps: spec.change == .ramp, controller: spec.controllerCurve)
+                id: spec.id, low: range.lowerBound, high: range.upperBound, ramps: spec.change == .ramp, controller: spec.controllerCurve,
+                kind: spec.kind.portKind)
         })
 
     private static let byID: [ParameterID: ParameterSpec] = Dictionary(uniqueKeysWithValues: all.map { ($0.id, $0) })
@@ -114,19 +119,19 @@ public enum ParameterTable {
 
 // The canonical forms `ParameterKind.canonical` produces, read back by the table's rows.
 extension ParameterValue {
-    var real: Double {
+    package var real: Double {
         if case .flag(let b) = self { return b ? 1 : 0 }  // a flag row's ramp value
         return numeric ?? 0
     }
-    var integer: Int {
+    package var integer: Int {
         if case .integer(let i) = self { return i }
         return Int(numeric ?? 0)
     }
-    var text: String {
+    package var text: String {
         if case .text(let s) = self { return s }
         return description
     }
-    var flag: Bool {
+    package var flag: Bool {
         if case .flag(let b) = self { return b }
         return (numeric ?? 0) != 0
     }

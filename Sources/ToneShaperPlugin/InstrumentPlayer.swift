@@ -1,7 +1,11 @@
+import ToneShaperModel
+
 /// The audio-thread half of a plugin: the node's own renderer (engine, voices, MIDI
 /// performance, the command schedule), fed by the plugin's control ports and by the
 /// plans its builder makes on another thread. Everything is allocated when it is made;
-/// its methods allocate nothing, take no lock and never wait (proved in release builds).
+/// its methods allocate nothing, take no lock and never wait: proved in release builds,
+/// `control` and `render` where a format's shell calls them with its request sink (the
+/// LV2 shell's run() carries the proof down through the core into these).
 ///
 /// It keeps the node's order of things: a control port moved is a `.ramp` command for a
 /// parameter that ramps, or a request for a new plan for one that does not; a plan, once
@@ -45,25 +49,24 @@ public struct InstrumentPlayer: ~Copyable {
         microsPerFrame = 1_000_000 / plan.sampleRate
     }
 
-    /// The control port of the table's row `index` reads `value` this period. Unmoved, it
-    /// costs nothing; moved, a ramped parameter is sent to the renderer (and `request`ed
+    /// The control port of the table's row `index` reads `value` this period, taken by the
+    /// row's rule (``AudioParameters/Row/portValue(_:)``). Unmoved, it costs nothing; moved, a ramped parameter is sent to the renderer (and `request`ed
     /// of the builder, whose copy of the shape follows), any other is `request`ed of the
     /// builder, which makes a new plan. NaN and infinities are ignored.
-    #if REALTIME_PROOF
-        @_noLocks @_noAllocation
-    #endif
     public mutating func control(row index: Int, _ value: Double, request: (InstrumentRequest) -> Void) {
-        guard index >= 0 && index < parameters.count, value.isFinite, value != lastPort[index] else { return }
-        lastPort[index] = value
+        guard index >= 0 && index < parameters.count, value.isFinite else { return }
         let row = parameters[index]
+        let taken = row.portValue(value)
+        guard taken != lastPort[index] else { return }
+        lastPort[index] = taken
         switch row.id {
         case .minFrequency, .maxFrequency:
-            if row.id == .minFrequency { rangeEnds.0 = row.clamped(value) } else { rangeEnds.1 = row.clamped(value) }
+            if row.id == .minFrequency { rangeEnds.0 = taken } else { rangeEnds.1 = taken }
             pushRange()
         default:
-            if row.ramps { _ = commands.push(TimedCommand(.ramp(row.id, row.clamped(value)))) }
+            if row.ramps { _ = commands.push(TimedCommand(.ramp(row.id, taken))) }
         }
-        request(.set(row.id, value))
+        request(.set(row.id, taken))
     }
 
     /// Both ends of the range played (``InstrumentShape/playedRange(_:_:)``) to the engine.
@@ -101,9 +104,6 @@ public struct InstrumentPlayer: ~Copyable {
     /// frames and following the host's `transport` when the transport setting is on (nil:
     /// the host has none); then passes on what the renderer handed back: plans to free, and
     /// the changes MIDI made that the builder must know of or act on.
-    #if REALTIME_PROOF
-        @_noLocks @_noAllocation
-    #endif
     public mutating func render(
         into out: UnsafeMutablePointer<Float>, frames: Int, midi: UnsafeBufferPointer<MIDIEvent>, transport: TransportState? = nil,
         request: (InstrumentRequest) -> Void

@@ -1,3 +1,5 @@
+import ToneShaperModel
+
 /// What the audio thread of a plugin asks of the thread that builds plans (the LV2
 /// worker): plain data, so it crosses the host's work queue as bytes.
 public enum InstrumentRequest: Sendable, BitwiseCopyable, Equatable {

@@ -1,3 +1,5 @@
+import ToneShaperModel
+
 /// The plan-building half of a plugin, on a thread that may allocate (the LV2 worker): it
 /// keeps the shape as every change leaves it, builds a plan whenever a change needs one,
 /// and frees the plans the audio side hands back. Not copyable and not `Sendable`: one
@@ -27,15 +29,9 @@ public struct InstrumentBuilder: ~Copyable {
     public mutating func handle(_ request: InstrumentRequest) -> InstrumentResponse? {
         switch request {
         case .set(let id, let value):
-            let before = shape.value(id)
-            let taken = shape.set(id, value)
-            if !shape.parameters.row(id).ramps && taken != before && owed == .nothing { owed = .plan }
+            set(id, value)
         case .controller(let id, let value):
-            let row = shape.parameters.row(id)
-            if let v = row.controller.value(value, cycle: shape.value(.duration)) {
-                let before = shape.value(id)
-                if shape.set(id, v) != before && !row.ramps && owed == .nothing { owed = .plan }
-            }
+            if let v = shape.parameters.row(id).controller.value(value, cycle: shape.value(.duration)) { set(id, v) }
         case .release(let id):
             plans.release(storageID: id)
         case .learned(let controller, let id):
@@ -44,6 +40,13 @@ public struct InstrumentBuilder: ~Copyable {
             break  // the host's: it reads the document and calls `replace(with:)`
         }
         return owedPlan()
+    }
+
+    /// Sets one parameter; a plan is owed when the model's planner says the move needs one.
+    private mutating func set(_ id: ParameterID, _ value: Double) {
+        let before = shape.value(id)
+        let taken = shape.set(id, value)
+        if ShapeChange.needsNewPlan(id, from: before, to: taken) && owed == .nothing { owed = .plan }
     }
 
     /// Replaces the whole shape (a document loaded, a state restored): the audio side gets

@@ -26,7 +26,7 @@ public enum ToneShapeDocument {
     public static let maximumSize = 16 * 1024 * 1024
 
     /// Keys with a meaning here; all others are carried along untouched.
-    static let knownKeys: Set<String> = Set(ParameterTable.all.map(\.documentKey) + ["points", "name", "description", "midiMap"])
+    package static let knownKeys: Set<String> = Set(ParameterTable.all.map { $0.documentKey } + ["points", "name", "description", "midiMap"])
 
     public static func decode(_ data: [UInt8], source: String) throws(DocumentError) -> ToneShape {
         func fail(_ key: String?, _ problem: String) -> DocumentError {

@@ -68,6 +68,17 @@ public enum ParameterKind: Sendable {
         }
     }
 
+    /// The numbers a plugin's control of this kind carries.
+    public var portKind: AudioParameters.PortKind {
+        switch self {
+        case .real: return .real
+        case .integer: return .integer
+        case .choice: return .choice
+        case .terms: return .terms
+        case .flag: return .toggle
+        }
+    }
+
     /// A number as people write it: 96000, not 96000.0.
     public static func plain(_ d: Double) -> String {
         d == d.rounded() && abs(d) < 1e15 ? String(Int64(d)) : String(d)

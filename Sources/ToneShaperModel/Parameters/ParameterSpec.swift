@@ -1,4 +1,3 @@
-import Foundation
 import ToneShaperDSP
 
 /// How a change reaches the sound (SPEC 8). The controller derives what it sends the
@@ -39,6 +38,12 @@ public struct ParameterSpec: Sendable {
     /// and automation by it. Written out, not derived from the option's spelling, so that
     /// renaming an option breaks no saved project.
     public let symbol: String
+    /// The version of the table the row came in (``ParameterTable/firstRelease`` for the
+    /// rows of the first release). A plugin's description places a row's port by it (a
+    /// port added goes after every existing one) and takes its minor version from the
+    /// newest row; a document leaves out a later row's key while it has its default, so a
+    /// document written before the row came reads and writes as it did.
+    public let addedIn: Int
     /// The key in a `.toneshaper` document.
     public let documentKey: String
     /// Whether a document must carry the key (the original app always writes these).
@@ -56,18 +61,19 @@ public struct ParameterSpec: Sendable {
     public let controller: ControllerScaling
     public let help: String
     /// Reads the parameter out of a shape (canonical form).
-    let read: @Sendable (ToneShape) -> ParameterValue
+    package let read: @Sendable (ToneShape) -> ParameterValue
     /// Stores a canonical value into a shape, nothing else (decoding a document).
-    let store: @Sendable (inout ToneShape, ParameterValue) -> Void
+    package let store: @Sendable (inout ToneShape, ParameterValue) -> Void
     /// What setting it while playing also does to the rest of the shape (the range remaps
     /// the points, a new duration stretches them); nil: only `store`.
-    let sideEffect: (@Sendable (inout ToneShape, ParameterValue) -> Void)?
+    package let sideEffect: (@Sendable (inout ToneShape, ParameterValue) -> Void)?
     /// How the value must stand to the rest of the shape (min below max, the echo within
     /// the cycle); nil when it may take any value of its kind.
-    let constraint: (@Sendable (ToneShape, ParameterValue) -> ControlError?)?
+    package let constraint: (@Sendable (ToneShape, ParameterValue) -> ControlError?)?
 
     init(
-        id: ParameterID, number: Int, symbol: String, documentKey: String, oscPath: String, flag: String, kind: ParameterKind,
+        id: ParameterID, number: Int, symbol: String, addedIn: Int = ParameterTable.firstRelease, documentKey: String, oscPath: String, flag: String,
+        kind: ParameterKind,
         defaultValue: ParameterValue?, unit: String, change: ChangeStyle, controller: ControllerScaling, help: String,
         read: @escaping @Sendable (ToneShape) -> ParameterValue,
         store: @escaping @Sendable (inout ToneShape, ParameterValue) -> Void,
@@ -77,6 +83,7 @@ public struct ParameterSpec: Sendable {
         self.id = id
         self.number = number
         self.symbol = symbol
+        self.addedIn = addedIn
         self.documentKey = documentKey
         self.oscPath = oscPath
         self.flag = flag
@@ -115,6 +122,18 @@ public struct ParameterSpec: Sendable {
         }
     }
 
+    /// The canonical value a plugin's control at `port` stands for (``portValue(of:)``
+    /// read back): a choice's name, "nyquist" for 0 terms, a flag for a toggle.
+    public func value(fromPort port: Double) -> ParameterValue {
+        switch kind {
+        case .real: return .real(port)
+        case .integer: return .integer(Int(port))
+        case .choice(let names): return .text(names[max(0, min(names.count - 1, Int(port)))])
+        case .terms: return port >= 1 ? .integer(Int(port)) : .text("nyquist")
+        case .flag: return .flag(port != 0)
+        }
+    }
+
     /// The `controller` column in numbers: the one evaluator of a controller's value, on
     /// either side.
     public var controllerCurve: ControllerCurve {
@@ -126,7 +145,7 @@ public struct ParameterSpec: Sendable {
         case .toggle: return ControllerCurve(.toggle, low: 0, high: 1)
         case .cycle: return ControllerCurve(.cycle, low: 0, high: range.upperBound)
         case .logarithmic(let r):
-            return ControllerCurve(.logarithmic, low: r.lowerBound, high: r.upperBound, octaves: log2(r.upperBound / r.lowerBound))
+            return ControllerCurve(.logarithmic, low: r.lowerBound, high: r.upperBound, octaves: ParameterSpec.log2(r.upperBound / r.lowerBound))
         }
     }
 
@@ -139,5 +158,26 @@ public struct ParameterSpec: Sendable {
         case .flag: return 0...1
         case .terms: return nil
         }
+    }
+
+    /// log2(x) for x > 0, in plain Swift (Embedded Swift imports no libm): the exponent, plus
+    /// the significand's logarithm from the series of atanh, which converges in a few terms
+    /// on [1, 2).
+    static func log2(_ x: Double) -> Double {
+        precondition(x > 0 && x.isFinite, "log2 of a positive number")
+        let m = x.significand
+        let z = (m - 1) / (m + 1)
+        let z2 = z * z
+        var term = z
+        var sum = 0.0
+        var k = 1.0
+        while true {
+            let next = sum + term / k
+            if next == sum { break }
+            sum = next
+            term *= z2
+            k += 2
+        }
+        return Double(x.exponent) + 2 * sum / 0.693_147_180_559_945_3
     }
 }

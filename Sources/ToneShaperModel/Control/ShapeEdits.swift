@@ -77,8 +77,8 @@ extension ToneShape {
         try ToneShape.checkPoints(points, duration: duration)
         var shape = self
         shape.points = points
-        shape.minFrequency = Swift.min(shape.minFrequency, points.map(\.frequency).min()!)
-        shape.maxFrequency = Swift.max(shape.maxFrequency, points.map(\.frequency).max()!)
+        shape.minFrequency = Swift.min(shape.minFrequency, points.map { $0.frequency }.min()!)
+        shape.maxFrequency = Swift.max(shape.maxFrequency, points.map { $0.frequency }.max()!)
         return shape
     }
 

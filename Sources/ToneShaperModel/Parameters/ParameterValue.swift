@@ -29,7 +29,7 @@ public enum ParameterValue: Equatable, Hashable, Sendable, CustomStringConvertib
     /// ones integers, so that a choice can be given by its index), the rest stays text.
     public static func parsing(_ text: String) -> ParameterValue {
         if let i = Int(text) { return .integer(i) }
-        if let d = Double(text) { return .real(d) }
+        if let d = NumberText.double(text) { return .real(d) }
         return .text(text)
     }
 

@@ -2,7 +2,7 @@
 /// points, and every parameter of the table as one number in the table's order, in the
 /// form a plugin's control port carries it: a real or whole number, a choice's index, 0 or
 /// 1 for a toggle, and for the Fourier terms a count with 0 meaning "nyquist". Every value
-/// is clamped to its row's range as it is set.
+/// is taken by its row's one rule as it is set (``AudioParameters/Row/portValue(_:)``).
 ///
 /// A knob cannot be refused, so where the node refuses a change that would break the
 /// shape's relations (a minimum above the maximum, an echo beyond the cycle), a plugin
@@ -28,6 +28,11 @@ public struct InstrumentShape: Sendable {
     public struct FrequencyRange: Sendable, Equatable, BitwiseCopyable {
         public var low: Double
         public var high: Double
+
+        public init(low: Double, high: Double) {
+            self.low = low
+            self.high = high
+        }
     }
 
     /// `values` in the table's order (`parameters`' rows), each clamped; `points` drawn over
@@ -40,7 +45,7 @@ public struct InstrumentShape: Sendable {
         self.values = InlineArray(repeating: 0)
         self.controllers = controllers
         self.drawnRange = FrequencyRange(low: 0, high: 0)
-        for i in 0..<parameters.count { self.values[i] = InstrumentShape.clamp(parameters[i], values[i]) }
+        for i in 0..<parameters.count { self.values[i] = parameters[i].portValue(values[i]) }
         drawnRange = playedRange
     }
 
@@ -87,7 +92,7 @@ public struct InstrumentShape: Sendable {
     @discardableResult
     public mutating func set(_ id: ParameterID, _ proposed: Double) -> Double {
         let i = parameters.index(of: id)
-        let v = InstrumentShape.clamp(parameters[i], proposed)
+        let v = parameters[i].portValue(proposed)
         if id == .duration {
             let factor = v / value(.duration)
             for k in points.indices { points[k].time = min(points[k].time * factor, v) }
@@ -136,17 +141,5 @@ public struct InstrumentShape: Sendable {
             settings.set(parameters[i].id, values[i])
         }
         return settings
-    }
-
-    /// The row's one clamp, except that the Fourier terms keep 0 ("nyquist").
-    private static func clamp(_ row: AudioParameters.Row, _ value: Double) -> Double {
-        if row.id == .fourierTerms { return value >= 1 ? min(value, row.high).rounded() : 0 }
-        let v = row.clamped(value)
-        // Whole-numbered rows (counts, notes, choices) take whole values, toggles 0 or 1.
-        switch row.controller.shape {
-        case .stepped: return v.rounded()
-        case .toggle: return v > 0 ? 1 : 0  // lv2core: a toggle is on above 0
-        default: return v
-        }
     }
 }

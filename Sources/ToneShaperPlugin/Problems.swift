@@ -1,9 +1,9 @@
-/// What run() refuses. It never logs (log:log is not for the audio thread): it counts each
-/// kind, and at the end of the run, when any was counted, hands the counts to the worker in
-/// one message, which logs one line per kind (`Worker.logProblems`). So a host that floods
+/// What a block refuses. The audio thread never logs (no host's log is for it): it counts
+/// each kind, and at the end of the block, when any was counted, hands the counts to the
+/// work thread in one message, which logs one line per kind (``HeldProblems/take(_:now:host:)``). So a host that floods
 /// the plugin with bad events gets at most one message per run() queued, and the sound goes
 /// on. Counts that could not be queued (the worker's queue full) wait for the next run.
-enum Problem: Int, CaseIterable {
+public enum Problem: Int, CaseIterable, Sendable {
     case eventPastSequence
     case sequenceLongerThanBuffer
     case sequenceNotASequence
@@ -20,9 +20,9 @@ enum Problem: Int, CaseIterable {
     case controlNotFinite
     case workQueueFull
 
-    static var count: Int { workQueueFull.rawValue + 1 }
+    public static var count: Int { workQueueFull.rawValue + 1 }
 
-    var message: StaticString {
+    public var message: StaticString {
         switch self {
         case .eventPastSequence: return "refused an event that runs past the end of its sequence (the rest of the sequence was skipped)"
         case .sequenceLongerThanBuffer: return "refused a control sequence whose size is larger than the port's buffer"
@@ -45,29 +45,29 @@ enum Problem: Int, CaseIterable {
     }
 }
 
-/// Per-kind counts, in memory allocated in instantiate.
-struct Problems {
-    let counts: UnsafeMutablePointer<UInt32>
+/// Per-kind counts, in memory allocated when the instance is made.
+public struct Problems {
+    public let counts: UnsafeMutablePointer<UInt32>
 
-    init() {
+    public init() {
         counts = .allocate(capacity: Problem.count)
         counts.initialize(repeating: 0, count: Problem.count)
     }
 
-    func free() { counts.deallocate() }
+    public func free() { counts.deallocate() }
 
     #if REALTIME_PROOF
         @_noLocks @_noAllocation
     #endif
     @inline(__always)
-    func note(_ problem: Problem) {
+    public func note(_ problem: Problem) {
         counts[problem.rawValue] &+= 1
     }
 
     #if REALTIME_PROOF
         @_noLocks @_noAllocation
     #endif
-    func any() -> Bool {
+    public func any() -> Bool {
         for i in 0..<Problem.count where counts[i] != 0 { return true }
         return false
     }
@@ -75,23 +75,51 @@ struct Problems {
     #if REALTIME_PROOF
         @_noLocks @_noAllocation
     #endif
-    func clear() { counts.update(repeating: 0, count: Problem.count) }
+    public func clear() { counts.update(repeating: 0, count: Problem.count) }
 }
 
-/// The worker's side: counts not logged yet, and when each kind was last logged.
-struct HeldProblems {
+/// The work thread's side: counts not logged yet, and when each kind was last logged.
+public struct HeldProblems {
     let counts: UnsafeMutablePointer<UInt32>
     let lastLogged: UnsafeMutablePointer<Double>
 
-    init() {
+    public init() {
         counts = .allocate(capacity: Problem.count)
         counts.initialize(repeating: 0, count: Problem.count)
         lastLogged = .allocate(capacity: Problem.count)
         lastLogged.initialize(repeating: -.infinity, count: Problem.count)
     }
 
-    func free() {
+    public func free() {
         counts.deallocate()
         lastLogged.deallocate()
+    }
+
+    /// Takes a block's counts (``Problem/count`` UInt32s, as ``Problems/counts`` holds them)
+    /// and logs one line per kind; a kind logged less than a second before `now` (seconds
+    /// on a monotonic clock) is held back and counted into its next line, so a host that
+    /// sends the same bad input every block gets a line a second, with the count.
+    public func take(_ payload: UnsafeRawBufferPointer, now: Double, host: some PluginHost) {
+        guard payload.count == Problem.count * 4, let base = payload.baseAddress else { return }
+        for index in 0..<Problem.count {
+            counts[index] &+= base.loadUnaligned(fromByteOffset: index * 4, as: UInt32.self)
+            guard counts[index] != 0, now - lastLogged[index] >= 1, let problem = Problem(rawValue: index) else { continue }
+            HeldProblems.log(problem, count: counts[index], host: host)
+            counts[index] = 0
+            lastLogged[index] = now
+        }
+    }
+
+    /// Logs what is still held (the instance is going): nothing counted is lost.
+    public func flush(host: some PluginHost) {
+        for index in 0..<Problem.count where counts[index] != 0 {
+            if let problem = Problem(rawValue: index) { HeldProblems.log(problem, count: counts[index], host: host) }
+            counts[index] = 0
+        }
+    }
+
+    private static func log(_ problem: Problem, count: UInt32, host: some PluginHost) {
+        let text = String(decoding: UnsafeRawBufferPointer(start: problem.message.utf8Start, count: problem.message.utf8CodeUnitCount), as: UTF8.self)
+        host.log(.warning, count > 1 ? text + " (" + String(count) + " times)" : text)
     }
 }

@@ -1,0 +1,62 @@
+import ToneShaperModel
+
+/// The plugin's LV2 ports, laid out from the parameter table by lv2core's rule for a
+/// compatible change: ports never move, and a port added goes after every existing one.
+///
+/// So the rows of the first release (``ParameterSpec/addedIn`` equal to
+/// ``ParameterTable/firstRelease``) are the control ports 2 + number, the audio outputs come
+/// after them (one for the mono plugin, two for the stereo one), and every row added since
+/// comes after the audio outputs, in the order of its version and then its number. A
+/// project saved with an earlier version finds each port where it left it; a host that
+/// stores parameters by index (Qtractor) included.
+///
+/// The Turtle generator and the LV2 shell both read this, so the description and the
+/// binary cannot disagree.
+public enum LV2PortLayout {
+    /// The atom input (MIDI, time:Position, patch messages).
+    public static let control: UInt32 = 0
+    /// The atom output (patch:Set replies).
+    public static let notify: UInt32 = 1
+    /// Where the first release's control ports start.
+    public static let firstControl: UInt32 = 2
+
+    /// One port of the layout.
+    public enum Port: Equatable, Sendable {
+        case control
+        case notify
+        /// The control port of the table's row at this position.
+        case parameter(row: Int)
+        /// Audio output `channel` (0 left or mono, 1 right).
+        case audio(channel: Int)
+    }
+
+    /// Every port, by index.
+    public static func ports(stereo: Bool) -> [Port] {
+        let rows = ParameterTable.all.indices
+        let released = rows.filter { ParameterTable.all[$0].addedIn == ParameterTable.firstRelease }
+            .sorted { ParameterTable.all[$0].number < ParameterTable.all[$1].number }
+        let added = rows.filter { ParameterTable.all[$0].addedIn != ParameterTable.firstRelease }
+            .sorted {
+                (ParameterTable.all[$0].addedIn, ParameterTable.all[$0].number) < (ParameterTable.all[$1].addedIn, ParameterTable.all[$1].number)
+            }
+        return [.control, .notify] + released.map { .parameter(row: $0) } + (0..<(stereo ? 2 : 1)).map { .audio(channel: $0) }
+            + added.map { .parameter(row: $0) }
+    }
+
+    /// The plugin's minor version (lv2:minorVersion): the version of the newest row. Even,
+    /// as lv2core asks of a release.
+    public static var minorVersion: Int { ParameterTable.all.map { $0.addedIn }.max() ?? ParameterTable.firstRelease }
+
+    /// lv2:microVersion: 0 for a release (lv2core: an even minor version with any micro).
+    public static let microVersion = 0
+}
+
+/// The plugin's URIs, for good: hosts save projects by them.
+public enum LV2Identity {
+    public static let monoURI: StaticString = "urn:toneshaper:instrument"
+    public static let stereoURI: StaticString = "urn:toneshaper:instrument-stereo"
+    /// The state property: the whole document as JSON text (atom:String).
+    public static let documentURI: StaticString = "urn:toneshaper:document"
+    /// The file parameter: patch:Set of it with an atom:Path loads a document.
+    public static let fileURI: StaticString = "urn:toneshaper:file"
+}
