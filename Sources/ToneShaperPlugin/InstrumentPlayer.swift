@@ -35,7 +35,7 @@ public struct InstrumentPlayer: ~Copyable {
         let played = shape.playedRange
         let engine = ToneEngine(
             plan: plan, minFrequency: played.low, maxFrequency: played.high,
-            amplitude: shape.value(.amplitude), echoVolume: shape.value(.echoVolume))
+            amplitude: shape.value(.amplitude), echoVolume: shape.value(.echoVolume), tune: shape.value(.tune))
         let performer = MIDIPerformer(settings: shape.performance, controllers: shape.controllers, sampleRate: plan.sampleRate)
         let commandChannel = SPSCChannel<TimedCommand>.make(capacity: InstrumentPlayer.channelCapacity)
         let handbackChannel = SPSCChannel<AudioHandback>.make(capacity: InstrumentPlayer.channelCapacity)

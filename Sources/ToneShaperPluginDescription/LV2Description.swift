@@ -125,6 +125,7 @@ public enum LV2Description {
         case "ms": return "ms"
         case "semitones": return "semitone12TET"
         case "beats": return "beat"
+        case "cents": return "cent"
         default: return nil
         }
     }

@@ -220,6 +220,30 @@ import ToneShaperTestSupport
         #expect(before > 0.05 && abs(after / before - 0.5) < 0.05, "rms \(before) then \(after)")
     }
 
+    /// `tune`, the port added after the first release (after the audio outputs, so at a
+    /// different index in the mono and the stereo plugin): +100 cents plays a steady 440 Hz
+    /// shape a semitone up, and the saved state keeps it under its document key.
+    @Test(arguments: [LV2Tools.monoURI, LV2Tools.stereoURI])
+    func theTunePortRetunesAndTheStateKeepsIt(uri: String) throws {
+        let directory = try LV2Tools.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let steady = directory.appendingPathComponent("steady.toneshaper")
+        try #"{"points":[[0,440],[1,440]],"duration":1,"minFrequency":20,"maxFrequency":2000,"scaleType":"None","amplitude":0.5}"#
+            .write(to: steady, atomically: true, encoding: .utf8)
+        let state = directory.appendingPathComponent("state")
+        let (plain, untuned) = try Self.play(uri, ["--load-file", "\(steady.path)@0"])
+        // Moved after the document is in (a document loaded sets every parameter, the ports'
+        // included, to its own values until they move again).
+        let (tuned, up) = try Self.play(uri, ["--load-file", "\(steady.path)@0", "--set", "tune=100@1024", "--save-state", state.path])
+        #expect(plain.status == 0 && tuned.status == 0 && tuned.number("log_errors") == 0, "\(tuned.output)")
+        let before = try #require(SignalAnalysis.zeroCrossingFrequency(untuned, sampleRate: 48_000, range: 2048..<Self.frames))
+        let after = try #require(SignalAnalysis.zeroCrossingFrequency(up, sampleRate: 48_000, range: 2048..<Self.frames))
+        #expect(abs(before / 440 - 1) < 2e-3, "\(before) Hz")
+        #expect(abs(after / before / ToneEngine.tuningFactor(cents: 100) - 1) < 2e-3, "\(before) Hz, then \(after) Hz")
+        let text = try String(contentsOf: state, encoding: .utf8)
+        #expect(text.contains("\"tune\" : 100"), "\(text)")
+    }
+
     /// With the transport setting on, the plugin follows the host's transport (time:Position)
     /// as the node follows JACK's: silent while stopped, sounding from when it rolls, silent
     /// again once it stops (after the node's fade).

@@ -25,8 +25,14 @@ import ToneShaperPluginDescription
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             return trimmed.hasPrefix("Symbol:") ? trimmed.dropFirst("Symbol:".count).trimmingCharacters(in: .whitespaces) : nil
         }
-        let outputs = uri == LV2Tools.monoURI ? ["out"] : ["out_left", "out_right"]
-        #expect(symbols == ["control", "notify"] + LV2Description.controlPorts.map(\.symbol) + outputs)
+        // In index order: the first release's controls, the outputs, then the controls added since.
+        let stereo = uri != LV2Tools.monoURI
+        let outputs = stereo ? ["out_left", "out_right"] : ["out"]
+        let controls = LV2Description.controlPorts(stereo: stereo)
+        let before = controls.filter { $0.index < LV2Description.audioPorts(stereo: stereo)[0] }.map(\.symbol)
+        let after = controls.filter { $0.index > LV2Description.audioPorts(stereo: stereo)[0] }.map(\.symbol)
+        #expect(symbols == ["control", "notify"] + before + outputs + after)
+        #expect(after == ["tune"])
         #expect(result.stdout.contains("Class:             Instrument Plugin"))
         #expect(result.stdout.contains("Required Features: http://lv2plug.in/ns/ext/urid#map"))
         let documents = try LV2DescriptionTests.builtInDocuments()

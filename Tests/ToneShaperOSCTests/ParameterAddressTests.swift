@@ -16,6 +16,7 @@ private let samples: [ParameterID: (int: Int32, intResult: ParameterValue, float
     .echoOffset: (1, .real(1), 0.5, .real(0.5)),
     .echoVolume: (0, .real(0), 0.5, .real(0.5)),
     .amplitude: (1, .real(1), 0.5, .real(0.5)),
+    .tune: (-50, .real(-50), 12.5, .real(12.5)),
     .duration: (3, .real(3), 2.5, .real(2.5)),
     .fidelity: (100, .integer(100), 200, .integer(200)),
     .fourierTerms: (5, .integer(5), 7, .integer(7)),

@@ -35,6 +35,9 @@ public struct ToneEngine: ~Copyable {
     /// A factor on every frequency (a MIDI note's transposition and pitch bend): transient
     /// performance state, not part of the shape, applied to the range map.
     public private(set) var transposition = Ramp(1)
+    /// The shape's fine tuning as a factor on every frequency (2^(cents/1200)), ramped as
+    /// the amplitude is; applied to the range map with the transposition.
+    public private(set) var tuning: Ramp
     /// How long continuous changes ramp, in samples: the host sets it to its period.
     public var rampLength: Int
 
@@ -58,10 +61,11 @@ public struct ToneEngine: ~Copyable {
 
     public init(
         plan: RenderPlan, minFrequency: Double, maxFrequency: Double, amplitude: Double,
-        echoVolume: Double, playing: Bool = true, rampLength: Int = 64
+        echoVolume: Double, tune: Double = 0, playing: Bool = true, rampLength: Int = 64
     ) {
         self.plan = plan
         outgoingPlan = plan
+        tuning = Ramp(ToneEngine.tuningFactor(cents: tune))
         self.minFrequency = Ramp(minFrequency)
         self.maxFrequency = Ramp(maxFrequency)
         self.amplitude = Ramp(amplitude)
@@ -69,7 +73,8 @@ public struct ToneEngine: ~Copyable {
         gate = Ramp(playing ? 1 : 0)
         self.rampLength = rampLength
         dronePlace = .allocate(capacity: 1)
-        dronePlace.initialize(to: PlayingVoice.starting(plan: plan, map: ToneEngine.map(for: plan, min: minFrequency, max: maxFrequency)))
+        dronePlace.initialize(
+            to: PlayingVoice.starting(plan: plan, map: ToneEngine.map(for: plan, min: minFrequency, max: maxFrequency, by: tuning.value)))
         scratch = UnsafeMutablePointer<Double>.allocate(capacity: ToneEngine.scratchCount)
         scratch.initialize(repeating: 0, count: ToneEngine.scratchCount)
         for k in 0..<ToneEngine.maximumBlock { scratch[VoiceScratch.arrays * ToneEngine.maximumBlock + k] = Double(k) }
@@ -114,15 +119,21 @@ public struct ToneEngine: ~Copyable {
     @discardableResult
     public mutating func apply(_ command: EngineCommand) -> Bool {
         switch command {
-        case .ramp(.minFrequency, let lo):
-            minFrequency.move(to: lo, over: rampLength)
-        case .ramp(.maxFrequency, let hi):
-            maxFrequency.move(to: hi, over: rampLength)
-        case .ramp(.amplitude, let a):
-            amplitude.move(to: a, over: rampLength)
-        case .ramp(.echoVolume, let e):
+        case .ramp(let id, let value):
+            // Every parameter named: a row added to the table does not compile until the
+            // engine says what its ramp does here.
+            switch id {
+            case .minFrequency: minFrequency.move(to: value, over: rampLength)
+            case .maxFrequency: maxFrequency.move(to: value, over: rampLength)
+            case .amplitude: amplitude.move(to: value, over: rampLength)
             // An echo heard again gets the phase it would have had (`renderVoice`).
-            echoVolume.move(to: e, over: rampLength)
+            case .echoVolume: echoVolume.move(to: value, over: rampLength)
+            case .tune: tuning.move(to: ToneEngine.tuningFactor(cents: value), over: rampLength)
+            case .wave, .scale, .echoOffset, .duration, .fidelity, .fourierTerms, .antiAlias:
+                return false  // a new plan's, never ramped
+            case .instrument, .rootNote, .bendRange, .voices, .release, .oneShot, .transport, .beats:
+                return false  // the MIDI performer's (`RealtimeRenderer` hands them there)
+            }
         case .replacePlan(let newPlan):
             guard canAcceptPlan else { return false }
             replacePlan(with: newPlan)
@@ -131,12 +142,17 @@ public struct ToneEngine: ~Copyable {
             gate.move(to: 1, over: fadeSamples(plan))
         case .stop:
             gate.move(to: 0, over: fadeSamples(plan))
-        case .ramp, .clearSchedule, .mapController, .learnController:
-            // Not a continuous parameter, or the renderer's business: nothing to ramp here.
-            return false
+        case .clearSchedule, .mapController, .learnController:
+            return false  // the renderer's business
         }
         return true
     }
+
+    /// The factor on every frequency of a tuning of `cents` (100 cents a semitone).
+    #if REALTIME_PROOF
+        @_noLocks @_noAllocation
+    #endif
+    public static func tuningFactor(cents: Double) -> Double { FastPower.exp2(cents / 1200) }
 
     /// Renders `frames` frames with a throw-away engine playing the same plan; this engine
     /// is left as it was. Done before the first real-time callback, it brings the kernel's
@@ -146,6 +162,7 @@ public struct ToneEngine: ~Copyable {
         var copy = ToneEngine(
             plan: plan, minFrequency: minFrequency.target, maxFrequency: maxFrequency.target,
             amplitude: amplitude.target, echoVolume: echoVolume.target, playing: true, rampLength: rampLength)
+        copy.tuning = tuning
         let buffer = UnsafeMutablePointer<Float>.allocate(capacity: ToneEngine.maximumBlock)
         defer { buffer.deallocate() }
         var done = 0
@@ -199,6 +216,7 @@ public struct ToneEngine: ~Copyable {
         block = ToneEngine.shorten(block, echoVolume.remaining)
         block = ToneEngine.shorten(block, gate.remaining)
         block = ToneEngine.shorten(block, transposition.remaining)
+        block = ToneEngine.shorten(block, tuning.remaining)
         block = ToneEngine.shorten(block, fadeRemaining)
         return block
     }
@@ -266,6 +284,7 @@ public struct ToneEngine: ~Copyable {
         echoVolume.advance(by: count)
         gate.advance(by: count)
         transposition.advance(by: count)
+        tuning.advance(by: count)
     }
 
     @inline(__always)
@@ -277,13 +296,14 @@ public struct ToneEngine: ~Copyable {
     /// samples, every frequency times `ratio` (a note's, moving from start to end).
     @inline(__always)
     func rampedMap(for plan: RenderPlan, count: Int, ratio: (start: Double, end: Double)) -> (FrequencyMap, FrequencyMap) {
-        let start = ToneEngine.map(for: plan, min: minFrequency.value, max: maxFrequency.value, by: transposition.value * ratio.start)
-        if !minFrequency.isMoving && !maxFrequency.isMoving && !transposition.isMoving && ratio.start == ratio.end {
+        let start = ToneEngine.map(
+            for: plan, min: minFrequency.value, max: maxFrequency.value, by: transposition.value * tuning.value * ratio.start)
+        if !minFrequency.isMoving && !maxFrequency.isMoving && !transposition.isMoving && !tuning.isMoving && ratio.start == ratio.end {
             return (start, FrequencyMap(offset: 0, slope: 0))
         }
         let end = ToneEngine.map(
             for: plan, min: minFrequency.value(after: count), max: maxFrequency.value(after: count),
-            by: transposition.value(after: count) * ratio.end)
+            by: transposition.value(after: count) * tuning.value(after: count) * ratio.end)
         let perSample = 1 / Double(count)
         return (start, FrequencyMap(offset: (end.offset - start.offset) * perSample, slope: (end.slope - start.slope) * perSample))
     }
@@ -300,9 +320,9 @@ public struct ToneEngine: ~Copyable {
         return FrequencyMap(offset: m.offset * ratio, slope: m.slope * ratio)
     }
 
-    /// The live map of `plan` now: range and transposition, times `ratio` (a note's).
+    /// The live map of `plan` now: range, transposition and tuning, times `ratio` (a note's).
     func liveMap(for plan: RenderPlan, ratio: Double = 1) -> FrequencyMap {
-        ToneEngine.map(for: plan, min: minFrequency.value, max: maxFrequency.value, by: transposition.value * ratio)
+        ToneEngine.map(for: plan, min: minFrequency.value, max: maxFrequency.value, by: transposition.value * tuning.value * ratio)
     }
 
     /// Every continuous parameter takes its target at once: for changes that arrive before
@@ -317,6 +337,7 @@ public struct ToneEngine: ~Copyable {
         amplitude.settle()
         echoVolume.settle()
         transposition.settle()
+        tuning.settle()
     }
 
     /// Transposes every frequency by `ratio` (MIDI notes, pitch bend), moving there over
@@ -364,7 +385,8 @@ public struct ToneEngine: ~Copyable {
 
     private mutating func restartCycle() {
         drone = PlayingVoice.starting(
-            plan: plan, map: ToneEngine.map(for: plan, min: minFrequency.target, max: maxFrequency.target, by: transposition.target))
+            plan: plan,
+            map: ToneEngine.map(for: plan, min: minFrequency.target, max: maxFrequency.target, by: transposition.target * tuning.target))
     }
 
     /// The echo voice that belongs with `main`: `offset` ahead in the cycle and in phase.

@@ -4,6 +4,8 @@
 public enum ParameterID: String, CaseIterable, Hashable, Sendable {
     case minFrequency, maxFrequency, wave, scale, echoOffset, echoVolume, amplitude
     case duration, fidelity, fourierTerms, antiAlias
+    // Added after the plugin's first release (ParameterSpec.addedIn).
+    case tune
     // Playing it (ParameterTable+Performance.swift).
     case instrument, rootNote, bendRange, voices, release, oneShot, transport, beats
 }

@@ -16,7 +16,9 @@ public struct PerformanceSettings: Equatable, Sendable, BitwiseCopyable {
     public static func isPerformance(_ id: ParameterID) -> Bool {
         switch id {
         case .instrument, .rootNote, .bendRange, .voices, .release, .oneShot, .transport, .beats: return true
-        default: return false
+        case .minFrequency, .maxFrequency, .wave, .scale, .echoOffset, .echoVolume, .amplitude, .duration, .fidelity, .fourierTerms,
+            .antiAlias, .tune:
+            return false
         }
     }
 
@@ -32,7 +34,9 @@ public struct PerformanceSettings: Equatable, Sendable, BitwiseCopyable {
         case .oneShot: oneShot = value != 0
         case .transport: transport = value != 0
         case .beats: beats = value
-        default: break
+        case .minFrequency, .maxFrequency, .wave, .scale, .echoOffset, .echoVolume, .amplitude, .duration, .fidelity, .fourierTerms,
+            .antiAlias, .tune:
+            break  // the shape's, not the performance's (`isPerformance`)
         }
     }
 }

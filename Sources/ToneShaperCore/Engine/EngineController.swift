@@ -134,7 +134,7 @@ public final class EngineController: Sendable {
         }
         return ToneEngine(
             plan: plan, minFrequency: shape.minFrequency, maxFrequency: shape.maxFrequency,
-            amplitude: shape.amplitude, echoVolume: shape.echoVolume, playing: playing, rampLength: rampLength)
+            amplitude: shape.amplitude, echoVolume: shape.echoVolume, tune: shape.tune, playing: playing, rampLength: rampLength)
     }
 
     /// Frees the plans the audio thread has handed back, makes room in the schedule for the

@@ -13,6 +13,8 @@ public struct ToneShape: Equatable, Sendable {
     public var fidelity: Int
     /// Master gain, linear 0...1; also the hard limit no output sample exceeds.
     public var amplitude: Double
+    /// Fine tuning of every frequency played, in cents (-100...100).
+    public var tune = 0.0
     public var fourierTerms: FourierTerms
     /// Band-limit the plain Square, Triangle and Sawtooth (polyBLEP / polyBLAMP).
     /// Off gives the naive shapes of the reference app, sample for sample.

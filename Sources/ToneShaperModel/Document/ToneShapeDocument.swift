@@ -90,6 +90,10 @@ public enum ToneShapeDocument {
         var object = shape.extraKeys
         object["points"] = .array(shape.points.map { .array([.number($0.time), .number($0.frequency)]) })
         for spec in ParameterTable.all {
+            // A row added after the first release is written only when it differs from its
+            // default, so a document that never used it reads and writes as it did before
+            // the row came (byte for byte), and older readers see nothing new.
+            if spec.addedIn != ParameterTable.firstRelease, let value = spec.defaultValue, spec.value(in: shape) == value { continue }
             switch spec.value(in: shape) {
             case .real(let d): object[spec.documentKey] = .number(d)
             case .integer(let i): object[spec.documentKey] = .number(Double(i))

@@ -70,6 +70,11 @@ public enum ParameterTable {
                 controller: .linear, help: "Master gain, linear (also the output's hard limit)",
                 read: { .real($0.amplitude) }, store: { $0.amplitude = $1.real }),
             ParameterSpec(
+                id: .tune, number: 19, symbol: "tune", addedIn: 4, documentKey: "tune", oscPath: "tune", flag: "tune",
+                kind: .real(-100...100), defaultValue: .real(0), unit: "cents", change: .ramp,
+                controller: .linear, help: "Fine tuning of everything played, in cents (100 = a semitone up)",
+                read: { .real($0.tune) }, store: { $0.tune = $1.real }),
+            ParameterSpec(
                 id: .duration, number: 7, symbol: "duration", documentKey: "duration", oscPath: "duration", flag: "duration",
                 kind: .real(ToneShapeLimits.minimumDuration...ToneShapeLimits.maximumDuration), defaultValue: nil,
                 unit: "s", change: .newPlan,
