@@ -1,5 +1,5 @@
-// Writes the LV2 bundle's description (manifest.ttl, toneshaper.ttl, presets.ttl) and the
-// Embedded plugin's generated tables from the parameter table and the built-in documents,
+// Writes the LV2 bundle's description (manifest.ttl, toneshaper.ttl, presets.ttl) from the
+// parameter table and the built-in documents,
 // as DPF's lv2-ttl-generator does for its plugins. Run from the package's root:
 //
 //   swift run toneshaper-lv2-ttl            # rewrites the files that differ, says which
@@ -14,8 +14,8 @@ if arguments.contains("--help") || arguments.contains("-h") {
     print(
         """
         usage: toneshaper-lv2-ttl [--check] [--sources DIR] [--sessions DIR]
-          Writes Sources/ToneShaperLV2/Bundle/*.ttl, ControlPorts.swift and PluginTable.swift
-          from the parameter table and the built-in documents (Sessions/).
+          Writes Sources/ToneShaperLV2/Bundle/*.ttl from the parameter table and the
+          built-in documents (Sessions/).
           --check      write nothing; exit 1 if a file differs from what would be written
           --sources    the plugin's source folder (default: Sources/ToneShaperLV2)
           --sessions   the built-in documents (default: Sessions)
