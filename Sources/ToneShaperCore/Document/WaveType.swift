@@ -34,8 +34,3 @@ func nameKey(_ s: String) -> String {
     String(s.lowercased().map { $0 == "-" || $0 == "_" ? " " : $0 })
         .split(separator: " ").joined(separator: " ")
 }
-
-// Documents store waves and scalings by name; the DSP module, which Embedded Swift compiles
-// too, has no Codable.
-extension WaveType: Codable {}
-extension ScaleType: Codable {}
