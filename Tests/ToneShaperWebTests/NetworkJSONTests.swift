@@ -123,3 +123,16 @@ typealias JSONValue = ToneShaperCore.JSONValue
         #expect(reply.encoded == Data(reply.text.utf8))
     }
 }
+
+/// The editor's spectrum, through the project's FFT.
+@Suite struct SpectrumTests {
+    @Test func aFullScaleSineReadsAboutOneAtItsBin() {
+        let size = ScopeFeed.analysisSize
+        let bin = 93
+        let sine = (0..<size).map { Float(sin(2 * Double.pi * Double(bin * $0) / Double(size))) }
+        let magnitudes = Spectrum.magnitudes(sine)
+        #expect(magnitudes.count == size / 2)
+        #expect(abs(magnitudes[bin] - 1) < 0.01, "\(magnitudes[bin])")
+        #expect(magnitudes.enumerated().allSatisfy { abs($0.offset - bin) <= 1 || $0.element < 1e-3 })
+    }
+}
