@@ -1,4 +1,5 @@
 import CLV2
+import ToneShaperAudio
 
 // The shared object's one exported symbol (the linker's version script hides the rest):
 // descriptor 0 is the mono plugin, 1 the stereo one.
@@ -46,14 +47,22 @@ enum Entry {
     static let instantiateMono:
         @convention(c) (UnsafePointer<LV2_Descriptor>?, Double, UnsafePointer<CChar>?, UnsafePointer<UnsafePointer<LV2_Feature>?>?) ->
             LV2_Handle? = { _, rate, _, features in
-                Plugin.make(sampleRate: rate, stereo: false, features: features).map { UnsafeMutableRawPointer($0) }
+                SharedFourierTables.instanceMade()  // the tables are kept while an instance lives
+                return counted(Plugin.make(sampleRate: rate, stereo: false, features: features))
             }
 
     static let instantiateStereo:
         @convention(c) (UnsafePointer<LV2_Descriptor>?, Double, UnsafePointer<CChar>?, UnsafePointer<UnsafePointer<LV2_Feature>?>?) ->
             LV2_Handle? = { _, rate, _, features in
-                Plugin.make(sampleRate: rate, stereo: true, features: features).map { UnsafeMutableRawPointer($0) }
+                SharedFourierTables.instanceMade()
+                return counted(Plugin.make(sampleRate: rate, stereo: true, features: features))
             }
+
+    /// The instance made, or nil (and not counted as an instance) when it was refused.
+    private static func counted(_ plugin: UnsafeMutablePointer<Plugin>?) -> LV2_Handle? {
+        if plugin == nil { SharedFourierTables.instanceGone() }
+        return plugin.map { UnsafeMutableRawPointer($0) }
+    }
 
     static let connectPort: @convention(c) (LV2_Handle?, UInt32, UnsafeMutableRawPointer?) -> Void = { instance, port, data in
         instance?.assumingMemoryBound(to: Plugin.self).pointee.connect(port: port, to: data)
@@ -72,7 +81,10 @@ enum Entry {
     }
 
     static let cleanup: @convention(c) (LV2_Handle?) -> Void = { instance in
-        if let instance { Plugin.destroy(instance.assumingMemoryBound(to: Plugin.self)) }
+        if let instance {
+            Plugin.destroy(instance.assumingMemoryBound(to: Plugin.self))
+            SharedFourierTables.instanceGone()  // the last one lets the Fourier tables go
+        }
     }
 
     static let extensionData: @convention(c) (UnsafePointer<CChar>?) -> UnsafeRawPointer? = { uri in
