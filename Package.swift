@@ -182,7 +182,11 @@ let package = Package(
             ]),
         .testTarget(name: "ToneShaperOSCTests", dependencies: ["ToneShaperOSC", "ToneShaperWire", "ToneShaperCore", "ToneShaperTestSupport"]),
         .testTarget(
-            name: "ToneShaperWebTests", dependencies: ["ToneShaperWeb", "ToneShaperWire", "ToneShaperCore", "ToneShaperTestSupport", "toneshaper"]),
+            name: "ToneShaperWebTests",
+            dependencies: [
+                "ToneShaperWeb", "ToneShaperWire", "ToneShaperCore", "ToneShaperTestSupport", "toneshaper",
+                .product(name: "FlyingFox", package: "FlyingFox"),
+            ]),
         .testTarget(name: "ToneShaperJSONTests", dependencies: ["ToneShaperJSON", "ToneShaperCore"]),
         // The LV2 plugin (built by Scripts/build-lv2.sh, not by SwiftPM): its generated
         // description, and the plugin in real hosts (lv2_validate, lv2info, jalv, Tests/LV2Host).

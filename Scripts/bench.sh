@@ -8,7 +8,9 @@
 #   bash Scripts/bench.sh render     # only toneshaper render vs sox
 #   bash Scripts/bench.sh jack       # only the JACK measurements (callback, CPU vs csound, start-up, memory, scaling)
 #   bash Scripts/bench.sh voices     # only instrument mode: ns per sample per voice, and 16/64 held voices in JACK
-#   bash Scripts/bench.sh plugin     # only the LV2 plugin: run() against the node's engine, and run() with 64 voices held
+#   bash Scripts/bench.sh plugin     # only the LV2 plugin: run() against two peer tone generators (lv2bench),
+#                                    # against the node's engine, and with 64 voices held
+#   bash Scripts/bench.sh plugin-peers  # only the LV2 plugin against the peers (lv2bench; seconds, once built)
 #   bash Scripts/bench.sh web        # only the web editor's latency (WebSocket message to sound)
 #   bash Scripts/bench.sh midi-latency  # only a MIDI controller's latency (mapped to the wave: a new plan) at 256 frames
 set -euo pipefail
@@ -22,13 +24,20 @@ bash Scripts/setup.sh >/dev/null
 need=()
 command -v bc >/dev/null || need+=(bc)
 if ! command -v csound >/dev/null && [[ $what == all || $what == jack ]]; then need+=(csound); fi
+# The peers of the plugin comparison (x42's Test Signal Generator, LSP's Oscillator Mono),
+# lilv's lv2bench that times them, and lilv's headers for the sound check built here.
+if [[ $what == all || $what == plugin || $what == plugin-peers ]]; then
+    for package in x42-plugins lsp-plugins-lv2 lilv-utils liblilv-dev pkg-config; do
+        dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed' || need+=("$package")
+    done
+fi
 if ((${#need[@]})); then
-    say "installing ${need[*]} (arithmetic, and csound for the CPU comparison)"
+    say "installing ${need[*]} (arithmetic, csound for the CPU comparison, the LV2 peers and lv2bench for the plugin's)"
     as_root=(); [[ $(id -u) -eq 0 ]] || as_root=(sudo)
     "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
 fi
 bin=$(swift build -c release --show-bin-path)
-swift build -c release --static-swift-stdlib --product ToneShaperBench >/dev/null
+[[ $what == plugin-peers ]] || swift build -c release --static-swift-stdlib --product ToneShaperBench >/dev/null
 toneshaper="$bin/toneshaper"
 work=$(mktemp -d)
 pids=()
@@ -86,8 +95,7 @@ if [[ $what == all || $what == voices ]]; then
     "$bin/ToneShaperBench" voices
 fi
 
-if [[ $what == all || $what == plugin ]]; then
-    say "LV2 plugin: ns per output sample of run() against the node's engine (same document and block; 5 runs each, alternating)"
+if [[ $what == all || $what == plugin || $what == plugin-peers ]]; then
     # The plugin (Embedded Swift, Scripts/build-lv2.sh), rebuilt when missing or older than
     # the sources; run() timed by the project's C host (Tests/LV2Host/lv2host.c, --bench-runs:
     # clock_gettime around each call, the worker synchronous between calls). The node's side:
@@ -104,13 +112,86 @@ if [[ $what == all || $what == plugin ]]; then
         mkdir -p "$(dirname "$host")"
         cc -std=c11 -Wall -Wextra -Werror -O1 -g -o "$host" Tests/LV2Host/lv2host.c -ldl -lm -lpthread
     fi
+    echo "plugin: $so"
+
+    rounds=${BENCH_PEER_ROUNDS:-11}
+    say "LV2 plugin against two peer tone generators: lilv's lv2bench -n 4800000, ns per output sample ($rounds rounds, alternating)"
+    # lv2bench (lilv-utils) instantiates a plugin at 48 kHz with urid:map and urid:unmap
+    # only (so ToneShaper has no worker: it plays its default document, built at
+    # instantiation), every control at its default, and times the calls of run() over
+    # -n frames with one clock read around them all. The peers are the lightest tone
+    # generators Debian packages: x42's Test Signal Generator (mode 0: a 1 kHz sine) and
+    # LSP's Oscillator Mono (a 440 Hz sine); ToneShaper plays its default drone, no note
+    # needed. lv2soundcheck (Tests/LV2Host) runs each for a second as lv2bench does and
+    # must hear it, or the comparison would time silence. LV2_PATH holds the plugin's
+    # bundle and Debian's LV2 folder alone, so no other install of ToneShaper is timed.
+    # Per round, each plugin at each block size, in an order that turns each round, so no
+    # plugin always follows the same one; the median over the rounds is reported, the
+    # ratio ToneShaper / peer of those medians, and a line fitted through the two block
+    # sizes: ns per sample = per-sample cost + per-call cost / block.
+    export LV2_PATH
+    LV2_PATH="$(cd "$(dirname "$so")/.." && pwd):/usr/lib/lv2"
+    soundcheck=.build/lv2-host/lv2soundcheck
+    if [[ ! -x $soundcheck || Tests/LV2Host/lv2soundcheck.c -nt $soundcheck ]]; then
+        # shellcheck disable=SC2046
+        cc -std=c11 -Wall -Wextra -Werror -O1 -o "$soundcheck" Tests/LV2Host/lv2soundcheck.c $(pkg-config --cflags --libs lilv-0) -lm
+    fi
+    peer_names=(toneshaper x42-testsignal lsp-oscillator)
+    peer_uris=(urn:toneshaper:instrument http://gareus.org/oss/lv2/testsignal http://lsp-plug.in/plugins/lv2/oscillator_mono)
+    for i in 0 1 2; do
+        peak=$("$soundcheck" "${peer_uris[$i]}" 64 2>"$work/soundcheck.err" | awk '$1 == "peak:" {print $2}') || {
+            cat "$work/soundcheck.err"; exit 1; }
+        if ! awk -v p="$peak" 'BEGIN {exit !(p > 0.01 && p <= 1)}'; then
+            echo "${peer_names[$i]} (${peer_uris[$i]}) does not play under lv2bench's conditions (peak $peak)"; exit 1
+        fi
+        printf '%-15s %s (peak under lv2bench'"'"'s conditions: %s)\n' "${peer_names[$i]}" "${peer_uris[$i]}" "$peak"
+    done
+    bench_frames=4800000
+    for block in 64 256; do for i in 0 1 2; do : > "$work/peer.$block.$i"; done; done
+    printf '%6s %6s %12s %15s %15s\n' round block toneshaper x42-testsignal lsp-oscillator
+    for round in $(seq "$rounds"); do
+        for block in 64 256; do
+            for k in 0 1 2; do
+                i=$(((round + k) % 3))
+                seconds=$(lv2bench -b "$block" -n "$bench_frames" "${peer_uris[$i]}" 2>"$work/lv2bench.err" | awk 'NF == 2 {print $1}')
+                [[ -n $seconds ]] || { echo "lv2bench gave no time for ${peer_uris[$i]}"; cat "$work/lv2bench.err"; exit 1; }
+                # lv2bench runs the whole blocks that fit in -n frames.
+                awk -v s="$seconds" -v n=$((bench_frames / block * block)) 'BEGIN {printf "%.4f\n", s * 1e9 / n}' >> "$work/peer.$block.$i"
+            done
+            printf '%6d %6d %12.3f %15.3f %15.3f\n' "$round" "$block" \
+                "$(tail -1 "$work/peer.$block.0")" "$(tail -1 "$work/peer.$block.1")" "$(tail -1 "$work/peer.$block.2")"
+        done
+    done
+    echo "medians, ns per output sample (ratio: ToneShaper / the peer):"
+    printf '%6s %12s %15s %15s %12s %12s\n' block toneshaper x42-testsignal lsp-oscillator ts/x42 ts/lsp
+    declare -A peer_median
+    for block in 64 256; do
+        for i in 0 1 2; do peer_median[$block.$i]=$(median < "$work/peer.$block.$i"); done
+        printf '%6d %12.3f %15.3f %15.3f %12.2f %12.2f\n' "$block" "${peer_median[$block.0]}" "${peer_median[$block.1]}" "${peer_median[$block.2]}" \
+            "$(awk -v a="${peer_median[$block.0]}" -v b="${peer_median[$block.1]}" 'BEGIN {print a / b}')" \
+            "$(awk -v a="${peer_median[$block.0]}" -v b="${peer_median[$block.2]}" 'BEGIN {print a / b}')"
+    done
+    echo "fitted through 64 and 256 frames (ns per sample = per-sample + per-call / block):"
+    for i in 0 1 2; do
+        awk -v name="${peer_names[$i]}" -v t64="${peer_median[64.$i]}" -v t256="${peer_median[256.$i]}" 'BEGIN {
+            call = (t64 - t256) / (1 / 64 - 1 / 256); sample = t256 - call / 256
+            printf "%-15s %8.3f ns per sample %+10.1f ns per call\n", name, sample, call }'
+    done
+    awk -v t64="${peer_median[64.0]}" -v t256="${peer_median[256.0]}" -v x64="${peer_median[64.1]}" -v x256="${peer_median[256.1]}" \
+        -v l64="${peer_median[64.2]}" -v l256="${peer_median[256.2]}" 'BEGIN {
+        faster = x64 < l64 ? x64 : l64
+        printf "goal: at 64 frames at most 0.8 of the faster peer: %.2f (%s); at 256 frames at most 0.5 of both: %.2f and %.2f (%s)\n",
+            t64 / faster, t64 <= 0.8 * faster ? "met" : "not met", t256 / x256, t256 / l256,
+            (t256 <= 0.5 * x256 && t256 <= 0.5 * l256) ? "met" : "not met" }'
+    [[ $what == plugin-peers ]] && exit 0
+
+    say "LV2 plugin: ns per output sample of run() against the node's engine (same document and block; 5 runs each, alternating)"
     field() { awk -v k="$1:" '$1 == k {print $2}'; }
     plugin_run() {  # document block [host arguments...] -> the host's report
         local document=$1 block=$2; shift 2
         "$host" --so "$so" --uri urn:toneshaper:instrument --block "$block" --load-file "$PWD/$document@0" \
             --bench-runs $((20 * 48000 / block)) "$@" 2>"$work/host.err" || { cat "$work/host.err"; exit 1; }
     }
-    echo "plugin: $so"
     "$bin/ToneShaperBench" plugin-compare Sessions/siren.toneshaper 64 | field kernel_level | sed 's/^/kernel level (the node; the plugin chooses by the same rule): /'
     printf '%-26s %6s %10s %10s %8s\n' document block node_ns plugin_ns plugin/node
     for document in Sessions/siren.toneshaper Sessions/drone.toneshaper; do

@@ -1,9 +1,10 @@
 import Foundation
 import ToneShaperCore
 
-/// `ToneShaperBench json`: reading and writing documents with ToneShaperJSON against the
-/// JSONDecoder and JSONEncoder path it replaced, side by side, median of 5 runs, on the
-/// largest document under Sessions/ and on a synthetic document of about 1 MB.
+/// `ToneShaperBench json`: reading and writing documents with ToneShaperJSON against
+/// Foundation's JSONSerialization (to and from its trees of dictionaries, arrays, numbers
+/// and strings), side by side, median of 5 runs, on the largest document under Sessions/
+/// and on a synthetic document of about 1 MB.
 func jsonBenchmark() {
     let sessions = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Sessions")
@@ -20,8 +21,7 @@ func jsonBenchmark() {
 private func jsonCase(_ name: String, _ bytes: [UInt8]) {
     let value = try! JSONValue.parse(bytes)
     let data = Data(bytes)
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    let tree = foundationTree(value)
     // Enough repetitions for about 20 ms a run, so that the clock's grain does not count.
     let start = ContinuousClock.now
     _ = try! JSONValue.parse(bytes)
@@ -37,9 +37,11 @@ private func jsonCase(_ name: String, _ bytes: [UInt8]) {
         return runs.sorted()[2]
     }
     let parse = median { _ = try! JSONValue.parse(bytes) }
-    let decode = median { _ = try! JSONDecoder().decode(JSONValue.self, from: data) }
+    let decode = median { _ = try! JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) }
     let write = median { _ = value.serialized(pretty: true, sortedKeys: true) }
-    let encode = median { _ = try! encoder.encode(value) }
+    let encode = median {
+        _ = try! JSONSerialization.data(withJSONObject: tree, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+    }
     let megabytes = Double(bytes.count) / 1e6
     print("\(name), \(bytes.count) bytes:")
     print(
@@ -47,6 +49,18 @@ private func jsonCase(_ name: String, _ bytes: [UInt8]) {
             format: "  read   %10.1f / %10.1f us  (%.0f / %.0f MB/s, %.1fx)", parse, decode, megabytes / parse * 1e6,
             megabytes / decode * 1e6, decode / parse))
     print(String(format: "  write  %10.1f / %10.1f us  (%.1fx)", write, encode, encode / write))
+}
+
+/// `value` as JSONSerialization's tree.
+private func foundationTree(_ value: JSONValue) -> Any {
+    switch value {
+    case .null: return NSNull()
+    case .bool(let flag): return flag
+    case .number(let number): return number
+    case .string(let text): return text
+    case .array(let items): return items.map(foundationTree)
+    case .object(let members): return members.mapValues(foundationTree)
+    }
 }
 
 /// A tone shape with many points and notes of text around it: numbers as documents have

@@ -48,7 +48,7 @@ if filter == "plugin-compare" {
     exit(0)
 }
 
-// `ToneShaperBench json`: documents read and written by ToneShaperJSON and by Foundation.
+// `ToneShaperBench json`: documents read and written by ToneShaperJSON and by Foundation's JSONSerialization.
 if filter == "json" {
     jsonBenchmark()
     exit(0)

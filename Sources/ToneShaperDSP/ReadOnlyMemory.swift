@@ -1,7 +1,8 @@
 /// The address of memory that is written once, before any plan pointing to it is handed to
 /// another thread, and only read from then on, by any thread, until its owner frees it; the
 /// owner waits for every plan that points to it to come back first (`CurveStorage` through
-/// the renderer's channel back, `FourierWavetables` by living as long as the process).
+/// the renderer's channel back; `FourierWavetables` is held by every storage whose plan
+/// reads it, so it outlives them all).
 ///
 /// This is the one promise behind the plans' `Sendable` that the compiler takes on trust,
 /// kept in this one type: `RenderPlan`, `FourierTablePlan` and `WavetableLevel` hold their

@@ -36,8 +36,8 @@ public struct RenderPlan: Sendable {
     public let antiAliased: Bool
     public let fourierTerms: Int
     /// The band-limited tables a Fourier wave reads (nil for the other waves). Their memory
-    /// is the process-wide `FourierWavetables` plus, for a `fourierTerms` count that is not
-    /// a shared level, a table the storage owns.
+    /// is the shared `FourierWavetables` of the wave, which the plan's storage holds, plus,
+    /// for a `fourierTerms` count that is not a shared level, a table the storage owns.
     public let fourierTables: FourierTablePlan?
     /// Echo offset in samples, in [0, S).
     public let echoOffset: Int

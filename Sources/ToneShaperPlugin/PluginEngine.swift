@@ -41,6 +41,8 @@ public struct PluginEngine<Host: PluginHost> {
         self.sampleRate = sampleRate
         self.maximumBlock = maximumBlock
         self.host = host
+        // The Fourier tables are kept while an instance lives, and go with the last one.
+        SharedFourierTables.instanceMade()
         var builder = InstrumentBuilder(shape: InstrumentShape(ToneShape.defaultShape), sampleRate: sampleRate)
         let plan = builder.firstPlan()
         player = .allocate(capacity: 1)
@@ -62,6 +64,7 @@ public struct PluginEngine<Host: PluginHost> {
         side.pointee.free()
         side.deinitialize(count: 1)
         side.deallocate()
+        SharedFourierTables.instanceGone()  // after the plans: the last instance lets the tables go
     }
 
     /// Activation (not the audio thread): the controls the host moved before the first

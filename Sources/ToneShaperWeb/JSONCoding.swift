@@ -4,24 +4,21 @@ import ToneShaperCore
 /// FlyingFox has a JSONValue of its own; this module means the core's.
 typealias JSONValue = ToneShaperCore.JSONValue
 
-// The web side speaks JSON through the core's `JSONValue`, which keeps booleans and
-// numbers apart (Foundation's JSONSerialization on Linux does not reliably).
+// The web side reads and writes JSON with ToneShaperJSON, as documents and the plugin do:
+// one reader, strict, bounded by limits (`WebLimits.json`), with errors that say what and
+// where; one writer, whose numbers and escapes are those of saved documents.
 
 extension JSONValue {
-    /// Parses a request body or a WebSocket message.
-    static func parse(_ data: Data) throws -> JSONValue {
-        try JSONDecoder().decode(JSONValue.self, from: data)
+    /// Reads a request body or a WebSocket message within `WebLimits.json`: a text too long
+    /// or nested too deep is refused before it can cost more than the limits allow.
+    static func parseRequest(_ bytes: some Collection<UInt8>) throws(JSONError) -> JSONValue {
+        try JSONValue.parse(bytes, limits: WebLimits.json)
     }
 
-    /// Compact JSON text.
-    var encoded: Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
-        // JSON of finite numbers always encodes; a non-finite number never reaches here.
-        return (try? encoder.encode(self)) ?? Data("null".utf8)
-    }
+    /// Compact JSON text, keys sorted.
+    var encoded: Data { Data(serialized(sortedKeys: true)) }
 
-    var text: String { String(decoding: encoded, as: UTF8.self) }
+    var text: String { String(decoding: serialized(sortedKeys: true), as: UTF8.self) }
 
     subscript(key: String) -> JSONValue? {
         if case .object(let o) = self { return o[key] }
@@ -83,5 +80,16 @@ enum StateJSON {
 
     private static func fields(_ fields: [(String, ParameterValue)]) -> JSONValue {
         .object(Dictionary(fields.map { ($0.0, JSONValue($0.1)) }, uniquingKeysWith: { $1 }))
+    }
+}
+
+extension JSONError {
+    /// Why a request was not taken, for its sender: over a limit of `WebLimits.json` (the
+    /// text may well be JSON), or not JSON at all; with where.
+    var requestProblem: String {
+        switch reason {
+        case .tooLarge, .tooDeep: return "refused (\(description))"
+        default: return "not JSON (\(description))"
+        }
     }
 }

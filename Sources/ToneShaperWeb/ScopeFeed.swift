@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import ToneShaperCore
 
 /// The node's output for the page's oscilloscope and spectrum, lent by the host. The host
 /// opens its tap when the first page watches and closes it when the last one leaves.
@@ -93,43 +94,10 @@ enum Spectrum {
         for (i, s) in signal.suffix(size).enumerated() {
             re[i] = Double(s) * (0.5 - 0.5 * cos(2 * Double.pi * Double(i) / Double(size - 1)))
         }
-        transform(&re, &im)
+        let fft = FFT(size: size)
+        re.withUnsafeMutableBufferPointer { re in
+            im.withUnsafeMutableBufferPointer { im in fft.forward(re: re.baseAddress!, im: im.baseAddress!) }
+        }
         return (0..<size / 2).map { k in (re[k] * re[k] + im[k] * im[k]).squareRoot() * 4 / Double(size) }
-    }
-
-    /// An iterative radix-2 FFT in place (the size a power of two).
-    static func transform(_ re: inout [Double], _ im: inout [Double]) {
-        let n = re.count
-        var j = 0
-        for i in 1..<n {  // bit-reversed order
-            var bit = n >> 1
-            while j & bit != 0 {
-                j ^= bit
-                bit >>= 1
-            }
-            j |= bit
-            if i < j {
-                re.swapAt(i, j)
-                im.swapAt(i, j)
-            }
-        }
-        var length = 2
-        while length <= n {
-            let angle = -2 * Double.pi / Double(length)
-            for start in stride(from: 0, to: n, by: length) {
-                for k in 0..<length / 2 {
-                    let (c, s) = (cos(angle * Double(k)), sin(angle * Double(k)))
-                    let a = start + k
-                    let b = a + length / 2
-                    let tr = re[b] * c - im[b] * s
-                    let ti = re[b] * s + im[b] * c
-                    re[b] = re[a] - tr
-                    im[b] = im[a] - ti
-                    re[a] += tr
-                    im[a] += ti
-                }
-            }
-            length <<= 1
-        }
     }
 }

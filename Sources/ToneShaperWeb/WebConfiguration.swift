@@ -1,3 +1,4 @@
+import ToneShaperCore
 import ToneShaperWire
 
 /// How the web server listens and whom it serves.
@@ -41,6 +42,11 @@ enum WebLimits {
     static let maximumBodyBytes = 32 * 1024 * 1024
     /// The largest WebSocket text message taken.
     static let maximumMessageBytes = 32 * 1024 * 1024
+    /// What JSON from the network may take on: the largest body or message, and arrays and
+    /// objects nested 8 deep. The deepest request meant is 2 (a message object and its
+    /// argument array); arguments are numbers, strings and booleans. Anything deeper is
+    /// refused by the reader before it builds a value.
+    static let json = JSONLimits(maximumDepth: 8, maximumSize: max(maximumBodyBytes, maximumMessageBytes))
     /// Open WebSocket connections at once; one more is refused with 503.
     static let maximumSockets = 32
     /// Messages a socket may send per second (sustained) and in a burst: dragging a point

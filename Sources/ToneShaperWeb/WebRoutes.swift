@@ -76,14 +76,15 @@ struct WebRoutes: HTTPHandler {
         }
         var arguments: [JSONValue] = []
         if !body.isEmpty {
-            do {
-                switch try JSONValue.parse(body) {
+            do throws(JSONError) {
+                switch try JSONValue.parseRequest(body) {
                 case .array(let list): arguments = list
                 case let single: arguments = [single]
                 }
             } catch {
                 return WebRoutes.json(
-                    .object(["error": .string("the body is not JSON; send an array of arguments, such as [110, 880]")]), status: .badRequest)
+                    .object(["error": .string("the body is \(error.requestProblem); send a JSON array of arguments, such as [110, 880]")]),
+                    status: .badRequest)
             }
         }
         switch context.perform(address: address, arguments: arguments) {

@@ -108,8 +108,8 @@ final class WebSocketSession: WSMessageHandler, Sendable {
             return WebSocketSession.error(nil, "a message of \(text.utf8.count) bytes is too large (at most \(WebLimits.maximumMessageBytes))")
         }
         let message: JSONValue
-        do { message = try JSONValue.parse(Data(text.utf8)) } catch {
-            return WebSocketSession.error(nil, "not JSON: \(text.prefix(80))")
+        do throws(JSONError) { message = try JSONValue.parseRequest(text.utf8) } catch {
+            return WebSocketSession.error(nil, "\(error.requestProblem): \(text.prefix(80))")
         }
         guard case .object = message else { return WebSocketSession.error(nil, "expects a JSON object") }
         let id = message["id"]

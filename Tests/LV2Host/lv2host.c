@@ -13,8 +13,16 @@
 //           [--note FRAME:NOTE:VEL[:OFFFRAME]]... [--set SYMBOL=VALUE@FRAME]...
 //           [--load-file PATH@FRAME]... [--position SPEED:TRANSPORT-FRAME[:BPM]@FRAME]... [--program N@FRAME]... [--save-state FILE] [--restore-state FILE]
 //           [--hostile KIND]... [--without FEATURE]... [--seq-size BYTES] [--unit UNIT]
-//           [--second-so PATH] [--instances 2] [--threaded-worker] [--out FILE]
+//           [--second-so PATH] [--instances 2] [--threaded-worker] [--out FILE] [--cycles N]
 //           [--bench-runs N [--bench-warmup FRAMES] [--bench-times FILE] [--bench-paced]]
+//
+// --cycles N does it all N times in this one process: dlopen, instantiate, the script,
+// cleanup, dlclose; the report (of the last cycle) then adds cycles, rss_start_kb (before
+// the first dlopen), rss_loaded_kb and rss_unloaded_kb (N figures each: resident memory once
+// the cycle's script has run, before cleanup, and after its dlclose; VmRSS after
+// malloc_trim, so that memory free in the allocator is not counted), and
+// so_unloaded_every_cycle (1 when dlopen with RTLD_NOLOAD no longer found the library after
+// each dlclose).
 //
 // --bench-runs N times run() (clock_gettime(CLOCK_MONOTONIC) around each call, one
 // instance): after --bench-warmup frames (default: one second at --rate), untimed, N calls
@@ -51,6 +59,7 @@
 // notify_path (the last patch:Set of urn:toneshaper:file the plugin sent).
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <malloc.h>
 #include <pthread.h>
 #include <math.h>
 #include <stdarg.h>
@@ -771,6 +780,24 @@ static void bench_report(long *times, const uint32_t *sizes, long count, uint32_
     free(per_sample);
 }
 
+// ---- resident memory ------------------------------------------------------------------
+
+// This process's resident memory (VmRSS of /proc/self/status), in kB, after the C library
+// has given back what it holds free (malloc_trim): what is counted is what is in use, not
+// what the allocator keeps for later.
+static long resident_kb(void) {
+    malloc_trim(0);
+    FILE *status = fopen("/proc/self/status", "r");
+    if (!status) die("cannot read /proc/self/status");
+    char line[256];
+    long kb = -1;
+    while (fgets(line, sizeof line, status))
+        if (sscanf(line, "VmRSS: %ld kB", &kb) == 1) break;
+    fclose(status);
+    if (kb < 0) die("no VmRSS in /proc/self/status");
+    return kb;
+}
+
 // ---- main -----------------------------------------------------------------------------
 
 static long parse_frame(const char *text) {
@@ -815,6 +842,7 @@ int main(int argc, char **argv) {
     long bench_runs = 0, bench_warmup = -1;
     int bench_paced = 0;
     const char *bench_times = NULL;
+    int cycles = 1;
 
     snprintf(scratch_dir, sizeof scratch_dir, "/tmp/lv2host-%d", (int)getpid());
     for (int i = 1; i < argc; i++) {
@@ -839,6 +867,7 @@ int main(int argc, char **argv) {
         else if (ARG("--bench-warmup")) bench_warmup = parse_frame(v);
         else if (ARG("--bench-times")) bench_times = v;
         else if (strcmp(a, "--bench-paced") == 0) bench_paced = 1;
+        else if (ARG("--cycles")) cycles = atoi(v);
         else if (ARG("--note")) {
             long on, off = -1;
             int note, velocity;
@@ -917,6 +946,7 @@ int main(int argc, char **argv) {
         unit_frames_per_beat = rate * 60 / bpm;
     }
     if (instances < 1 || instances > 2) die("--instances is 1 or 2");
+    if (cycles < 1 || (cycles > 1 && bench_runs > 0)) die("--cycles is at least 1, and 1 with --bench-runs");
     if (second_so) instances = 2;
 
     char ttl_default[1024];
@@ -939,207 +969,243 @@ int main(int argc, char **argv) {
     snprintf(mkdir_command, sizeof mkdir_command, "mkdir -p '%s'", scratch_dir);
     if (system(mkdir_command) != 0) die("cannot make %s", scratch_dir);
 
-    Loaded loaded[2] = {load(so, uri), {0}};
-    if (instances == 2) loaded[1] = second_so ? load(second_so, uri) : loaded[0];
+    // --cycles N: everything from dlopen to dlclose N times in this one process, resident
+    // memory read after each cycle's run (what the plugin holds) and after its dlclose.
+    long *rss_loaded = calloc((size_t)cycles, sizeof(long)), *rss_unloaded = calloc((size_t)cycles, sizeof(long));
+    long rss_start = resident_kb();
+    int unloaded_every_cycle = 1, status = 0;
+    for (int cycle = 0; cycle < cycles; cycle++) {
+        Loaded loaded[2] = {load(so, uri), {0}};
+        if (instances == 2) loaded[1] = second_so ? load(second_so, uri) : loaded[0];
 
-    // Features.
-    LV2_URID_Map map = {NULL, map_uri};
-    LV2_URID_Unmap unmap = {NULL, unmap_uri};
-    LV2_Log_Log log = {NULL, log_printf, log_vprintf};
-    int32_t min_block = 1, max_block = (int32_t)block, nominal = (int32_t)block, sequence_size = (int32_t)seq_size;
-    float sample_rate = (float)rate;
-    LV2_Options_Option options[] = {
-        {LV2_OPTIONS_INSTANCE, 0, urid(LV2_PARAMETERS__sampleRate), sizeof(float), urid(LV2_ATOM__Float), &sample_rate},
-        {LV2_OPTIONS_INSTANCE, 0, urid(LV2_BUF_SIZE__minBlockLength), 4, urid(LV2_ATOM__Int), &min_block},
-        {LV2_OPTIONS_INSTANCE, 0, urid(LV2_BUF_SIZE__maxBlockLength), 4, urid(LV2_ATOM__Int), &max_block},
-        {LV2_OPTIONS_INSTANCE, 0, urid(LV2_BUF_SIZE__nominalBlockLength), 4, urid(LV2_ATOM__Int), &nominal},
-        {LV2_OPTIONS_INSTANCE, 0, urid(LV2_BUF_SIZE__sequenceSize), 4, urid(LV2_ATOM__Int), &sequence_size},
-        {LV2_OPTIONS_INSTANCE, 0, 0, 0, 0, NULL},
-    };
-    Instance inst[2];
-    memset(inst, 0, sizeof inst);
+        // Features.
+        LV2_URID_Map map = {NULL, map_uri};
+        LV2_URID_Unmap unmap = {NULL, unmap_uri};
+        LV2_Log_Log log = {NULL, log_printf, log_vprintf};
+        int32_t min_block = 1, max_block = (int32_t)block, nominal = (int32_t)block, sequence_size = (int32_t)seq_size;
+        float sample_rate = (float)rate;
+        LV2_Options_Option options[] = {
+            {LV2_OPTIONS_INSTANCE, 0, urid(LV2_PARAMETERS__sampleRate), sizeof(float), urid(LV2_ATOM__Float), &sample_rate},
+            {LV2_OPTIONS_INSTANCE, 0, urid(LV2_BUF_SIZE__minBlockLength), 4, urid(LV2_ATOM__Int), &min_block},
+            {LV2_OPTIONS_INSTANCE, 0, urid(LV2_BUF_SIZE__maxBlockLength), 4, urid(LV2_ATOM__Int), &max_block},
+            {LV2_OPTIONS_INSTANCE, 0, urid(LV2_BUF_SIZE__nominalBlockLength), 4, urid(LV2_ATOM__Int), &nominal},
+            {LV2_OPTIONS_INSTANCE, 0, urid(LV2_BUF_SIZE__sequenceSize), 4, urid(LV2_ATOM__Int), &sequence_size},
+            {LV2_OPTIONS_INSTANCE, 0, 0, 0, 0, NULL},
+        };
+        Instance inst[2];
+        // Each instance's schedule feature, alive as long as the instance (the plugin keeps
+        // the pointer it was given).
+        LV2_Worker_Schedule schedules[2];
+        memset(inst, 0, sizeof inst);
 
-    for (int k = 0; k < instances; k++) {
-        LV2_Worker_Schedule schedule = {&inst[k], schedule_work};
-        LV2_Feature f_map = {LV2_URID__map, &map}, f_unmap = {LV2_URID__unmap, &unmap}, f_log = {LV2_LOG__log, &log},
-                    f_schedule = {LV2_WORKER__schedule, &schedule}, f_options = {LV2_OPTIONS__options, options},
-                    f_bounded = {LV2_BUF_SIZE__boundedBlockLength, NULL};
-        const LV2_Feature *features[8];
-        int n = 0;
-        if (!without_map) features[n++] = &f_map;
-        features[n++] = &f_unmap;
-        if (!without_log) features[n++] = &f_log;
-        if (!without_worker) features[n++] = &f_schedule;
-        if (!without_options) features[n++] = &f_options;
-        features[n++] = &f_bounded;
-        features[n] = NULL;
-        inst[k].descriptor = loaded[k].descriptor;
-        inst[k].handle = inst[k].descriptor->instantiate(inst[k].descriptor, rate, bundle, features);
-        if (!inst[k].handle) {
-            printf("instantiate: refused\nlog_messages: %d\nlog_errors: %d\n", log_messages, log_errors);
-            return 4;
-        }
-        if (inst[k].descriptor->extension_data) {
-            inst[k].worker = inst[k].descriptor->extension_data(LV2_WORKER__interface);
-            inst[k].state = inst[k].descriptor->extension_data(LV2_STATE__interface);
-        }
-        if (threaded_worker && inst[k].worker) start_worker_thread(&inst[k]);
-        // A state to restore: from a file, or a hostile one; the instance is new.
-        if (restore_path || state_hostile) {
-            if (restore_path) load_state_file(restore_path);
-            else hostile_state(state_hostile);
-            if (!inst[k].state) die("the plugin has no state interface");
-            LV2_State_Status status = inst[k].state->restore(inst[k].handle, retrieve, NULL, 0, NULL);
-            fprintf(stderr, "lv2host: restore returned %d\n", (int)status);
-        }
-    }
-
-    // Ports.
-    Sequence input[2], notify[2];
-    float control_values[2][256];
-    for (int k = 0; k < instances; k++) {
-        input[k].capacity = seq_size;
-        input[k].buffer = aligned_alloc(8, seq_size * 4 + 64);  // room for the hostile "too long"
-        memset(input[k].buffer, 0, seq_size * 4 + 64);
-        notify[k].capacity = seq_size;
-        notify[k].buffer = aligned_alloc(8, seq_size);
-        inst[k].left = calloc(block, sizeof(float));
-        inst[k].right = calloc(block, sizeof(float));
-        inst[k].descriptor->connect_port(inst[k].handle, 0, input[k].buffer);
-        inst[k].descriptor->connect_port(inst[k].handle, 1, notify[k].buffer);
-        for (int c = 0; c < control_count; c++) {
-            control_values[k][c] = controls[c].value;
-            inst[k].descriptor->connect_port(inst[k].handle, controls[c].index, &control_values[k][c]);
-        }
-        // Values set at frame 0 are set before activation, as a host sets a project's or a
-        // preset's values before it runs the plugin.
-        for (int i = 0; i < step_count; i++)
-            if (steps[i].kind == SET && steps[i].frame == 0) control_values[k][control_named(steps[i].symbol) - controls] = steps[i].value;
-        inst[k].descriptor->connect_port(inst[k].handle, audio_ports[0], inst[k].left);
-        if (stereo) inst[k].descriptor->connect_port(inst[k].handle, audio_ports[1], inst[k].right);
-        if (inst[k].descriptor->activate) inst[k].descriptor->activate(inst[k].handle);
-    }
-
-    FILE *output = out ? fopen(out, "wb") : NULL;
-    if (out && !output) die("cannot write %s", out);
-    long nonfinite = 0, out_of_range = 0, first_sound = -1, first_nonzero = -1, differ = 0, stereo_differ = 0;
-    float peak = 0;
-    long *bench_ns = bench_runs > 0 ? malloc((size_t)bench_runs * sizeof *bench_ns) : NULL;
-    uint32_t *bench_frames = bench_runs > 0 ? malloc((size_t)bench_runs * sizeof *bench_frames) : NULL;
-    long bench_count = 0;
-    struct timespec next_block;
-    clock_gettime(CLOCK_MONOTONIC, &next_block);
-    long block_ns = (long)(block * 1e9 / rate);
-    for (long start = 0; start < frames; start += block) {
-        if (bench_paced) {
-            clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next_block, NULL);
-            next_block.tv_nsec += block_ns;
-            while (next_block.tv_nsec >= 1000000000L) {
-                next_block.tv_nsec -= 1000000000L;
-                next_block.tv_sec++;
+        for (int k = 0; k < instances; k++) {
+            schedules[k] = (LV2_Worker_Schedule){&inst[k], schedule_work};
+            LV2_Feature f_map = {LV2_URID__map, &map}, f_unmap = {LV2_URID__unmap, &unmap}, f_log = {LV2_LOG__log, &log},
+                        f_schedule = {LV2_WORKER__schedule, &schedules[k]}, f_options = {LV2_OPTIONS__options, options},
+                        f_bounded = {LV2_BUF_SIZE__boundedBlockLength, NULL};
+            const LV2_Feature *features[8];
+            int n = 0;
+            if (!without_map) features[n++] = &f_map;
+            features[n++] = &f_unmap;
+            if (!without_log) features[n++] = &f_log;
+            if (!without_worker) features[n++] = &f_schedule;
+            if (!without_options) features[n++] = &f_options;
+            features[n++] = &f_bounded;
+            features[n] = NULL;
+            inst[k].descriptor = loaded[k].descriptor;
+            inst[k].handle = inst[k].descriptor->instantiate(inst[k].descriptor, rate, bundle, features);
+            if (!inst[k].handle) {
+                printf("instantiate: refused\nlog_messages: %d\nlog_errors: %d\n", log_messages, log_errors);
+                return 4;
+            }
+            if (inst[k].descriptor->extension_data) {
+                inst[k].worker = inst[k].descriptor->extension_data(LV2_WORKER__interface);
+                inst[k].state = inst[k].descriptor->extension_data(LV2_STATE__interface);
+            }
+            if (threaded_worker && inst[k].worker) start_worker_thread(&inst[k]);
+            // A state to restore: from a file, or a hostile one; the instance is new.
+            if (restore_path || state_hostile) {
+                if (restore_path) load_state_file(restore_path);
+                else hostile_state(state_hostile);
+                if (!inst[k].state) die("the plugin has no state interface");
+                LV2_State_Status status = inst[k].state->restore(inst[k].handle, retrieve, NULL, 0, NULL);
+                fprintf(stderr, "lv2host: restore returned %d\n", (int)status);
             }
         }
-        uint32_t n = (uint32_t)(frames - start < block ? frames - start : block);
+
+        // Ports.
+        Sequence input[2], notify[2];
+        float control_values[2][256];
         for (int k = 0; k < instances; k++) {
-            sequence_clear(&input[k]);
-            LV2_Atom *notify_atom = (LV2_Atom *)notify[k].buffer;
-            notify_atom->size = notify[k].capacity - sizeof(LV2_Atom);
-            notify_atom->type = 0;
-            // The hostile "sequence" kinds change the header, so they go last.
-            for (int pass = 0; pass < 2; pass++)
-                for (int i = 0; i < step_count; i++) {
-                    Step *s = &steps[i];
-                    if (s->frame < start || s->frame >= start + n) continue;
-                    int64_t at = s->frame - start;
-                    int late = s->kind == HOSTILE && (strcmp(s->hostile, "sequence-too-long") == 0 || strcmp(s->hostile, "not-a-sequence") == 0 ||
-                                                      strcmp(s->hostile, "event-header-cut") == 0);
-                    if (late != pass) continue;
-                    unsigned char midi[3];
-                    switch (s->kind) {
-                    case NOTE_ON:
-                        midi[0] = 0x90;
-                        midi[1] = (unsigned char)s->note;
-                        midi[2] = (unsigned char)s->velocity;
-                        append_midi(&input[k], at, midi, 3);
-                        break;
-                    case NOTE_OFF:
-                        midi[0] = 0x80;
-                        midi[1] = (unsigned char)s->note;
-                        midi[2] = 0;
-                        append_midi(&input[k], at, midi, 3);
-                        break;
-                    case SET: control_values[k][control_named(s->symbol) - controls] = s->value; break;
-                    case LOAD: append_path(&input[k], at, s->path); break;
-                    case POSITION: append_position(&input[k], at, s->value, s->note, s->tempo); break;
-                    case PROGRAM: {
-                        unsigned char change[2] = {0xC0, (unsigned char)s->note};
-                        append_midi(&input[k], at, change, 2);
-                        break;
-                    }
-                    case HOSTILE: append_hostile(&input[k], at, s->hostile, n); break;
-                    }
+            input[k].capacity = seq_size;
+            input[k].buffer = aligned_alloc(8, seq_size * 4 + 64);  // room for the hostile "too long"
+            memset(input[k].buffer, 0, seq_size * 4 + 64);
+            notify[k].capacity = seq_size;
+            notify[k].buffer = aligned_alloc(8, seq_size);
+            inst[k].left = calloc(block, sizeof(float));
+            inst[k].right = calloc(block, sizeof(float));
+            inst[k].descriptor->connect_port(inst[k].handle, 0, input[k].buffer);
+            inst[k].descriptor->connect_port(inst[k].handle, 1, notify[k].buffer);
+            for (int c = 0; c < control_count; c++) {
+                control_values[k][c] = controls[c].value;
+                inst[k].descriptor->connect_port(inst[k].handle, controls[c].index, &control_values[k][c]);
+            }
+            // Values set at frame 0 are set before activation, as a host sets a project's or a
+            // preset's values before it runs the plugin.
+            for (int i = 0; i < step_count; i++)
+                if (steps[i].kind == SET && steps[i].frame == 0) control_values[k][control_named(steps[i].symbol) - controls] = steps[i].value;
+            inst[k].descriptor->connect_port(inst[k].handle, audio_ports[0], inst[k].left);
+            if (stereo) inst[k].descriptor->connect_port(inst[k].handle, audio_ports[1], inst[k].right);
+            if (inst[k].descriptor->activate) inst[k].descriptor->activate(inst[k].handle);
+        }
+
+        FILE *output = out ? fopen(out, "wb") : NULL;
+        if (out && !output) die("cannot write %s", out);
+        long nonfinite = 0, out_of_range = 0, first_sound = -1, first_nonzero = -1, differ = 0, stereo_differ = 0;
+        float peak = 0;
+        long *bench_ns = bench_runs > 0 ? malloc((size_t)bench_runs * sizeof *bench_ns) : NULL;
+        uint32_t *bench_frames = bench_runs > 0 ? malloc((size_t)bench_runs * sizeof *bench_frames) : NULL;
+        long bench_count = 0;
+        struct timespec next_block;
+        clock_gettime(CLOCK_MONOTONIC, &next_block);
+        long block_ns = (long)(block * 1e9 / rate);
+        for (long start = 0; start < frames; start += block) {
+            if (bench_paced) {
+                clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next_block, NULL);
+                next_block.tv_nsec += block_ns;
+                while (next_block.tv_nsec >= 1000000000L) {
+                    next_block.tv_nsec -= 1000000000L;
+                    next_block.tv_sec++;
                 }
-            if (bench_runs > 0 && start >= bench_warmup && bench_count < bench_runs) {
-                long t0 = now_ns();
-                inst[k].descriptor->run(inst[k].handle, n);
-                long t1 = now_ns();
-                bench_ns[bench_count] = t1 - t0;
-                bench_frames[bench_count++] = n;
-            } else
-                inst[k].descriptor->run(inst[k].handle, n);
-            if (k == 0) read_notify(notify[k].buffer, notify[k].capacity);
+            }
+            uint32_t n = (uint32_t)(frames - start < block ? frames - start : block);
+            for (int k = 0; k < instances; k++) {
+                sequence_clear(&input[k]);
+                LV2_Atom *notify_atom = (LV2_Atom *)notify[k].buffer;
+                notify_atom->size = notify[k].capacity - sizeof(LV2_Atom);
+                notify_atom->type = 0;
+                // The hostile "sequence" kinds change the header, so they go last.
+                for (int pass = 0; pass < 2; pass++)
+                    for (int i = 0; i < step_count; i++) {
+                        Step *s = &steps[i];
+                        if (s->frame < start || s->frame >= start + n) continue;
+                        int64_t at = s->frame - start;
+                        int late = s->kind == HOSTILE && (strcmp(s->hostile, "sequence-too-long") == 0 || strcmp(s->hostile, "not-a-sequence") == 0 ||
+                                                          strcmp(s->hostile, "event-header-cut") == 0);
+                        if (late != pass) continue;
+                        unsigned char midi[3];
+                        switch (s->kind) {
+                        case NOTE_ON:
+                            midi[0] = 0x90;
+                            midi[1] = (unsigned char)s->note;
+                            midi[2] = (unsigned char)s->velocity;
+                            append_midi(&input[k], at, midi, 3);
+                            break;
+                        case NOTE_OFF:
+                            midi[0] = 0x80;
+                            midi[1] = (unsigned char)s->note;
+                            midi[2] = 0;
+                            append_midi(&input[k], at, midi, 3);
+                            break;
+                        case SET: control_values[k][control_named(s->symbol) - controls] = s->value; break;
+                        case LOAD: append_path(&input[k], at, s->path); break;
+                        case POSITION: append_position(&input[k], at, s->value, s->note, s->tempo); break;
+                        case PROGRAM: {
+                            unsigned char change[2] = {0xC0, (unsigned char)s->note};
+                            append_midi(&input[k], at, change, 2);
+                            break;
+                        }
+                        case HOSTILE: append_hostile(&input[k], at, s->hostile, n); break;
+                        }
+                    }
+                if (bench_runs > 0 && start >= bench_warmup && bench_count < bench_runs) {
+                    long t0 = now_ns();
+                    inst[k].descriptor->run(inst[k].handle, n);
+                    long t1 = now_ns();
+                    bench_ns[bench_count] = t1 - t0;
+                    bench_frames[bench_count++] = n;
+                } else
+                    inst[k].descriptor->run(inst[k].handle, n);
+                if (k == 0) read_notify(notify[k].buffer, notify[k].capacity);
+                run_worker(&inst[k]);
+            }
+            for (uint32_t i = 0; i < n; i++) {
+                float x = inst[0].left[i];
+                if (!isfinite(x)) nonfinite++;
+                else {
+                    if (fabsf(x) > 1) out_of_range++;
+                    if (fabsf(x) > peak) peak = fabsf(x);
+                    if (first_sound < 0 && fabsf(x) > 1e-4f) first_sound = start + i;
+                    if (first_nonzero < 0 && x != 0.0f) first_nonzero = start + i;
+                }
+                if (stereo && memcmp(&x, &inst[0].right[i], sizeof x) != 0) stereo_differ++;
+                if (instances == 2 && memcmp(&x, &inst[1].left[i], sizeof x) != 0) differ++;
+            }
+            if (output) fwrite(inst[0].left, sizeof(float), n, output);
+        }
+        if (output) fclose(output);
+
+        // The work still queued is done (and its answers delivered) before saving and cleanup.
+        for (int k = 0; k < instances; k++) {
+            stop_worker_thread(&inst[k]);
             run_worker(&inst[k]);
         }
-        for (uint32_t i = 0; i < n; i++) {
-            float x = inst[0].left[i];
-            if (!isfinite(x)) nonfinite++;
-            else {
-                if (fabsf(x) > 1) out_of_range++;
-                if (fabsf(x) > peak) peak = fabsf(x);
-                if (first_sound < 0 && fabsf(x) > 1e-4f) first_sound = start + i;
-                if (first_nonzero < 0 && x != 0.0f) first_nonzero = start + i;
-            }
-            if (stereo && memcmp(&x, &inst[0].right[i], sizeof x) != 0) stereo_differ++;
-            if (instances == 2 && memcmp(&x, &inst[1].left[i], sizeof x) != 0) differ++;
+
+        if (save_path) {
+            if (!inst[0].state) die("the plugin has no state interface");
+            property_count = 0;
+            LV2_State_Status status = inst[0].state->save(inst[0].handle, store, NULL, LV2_STATE_IS_POD | LV2_STATE_IS_PORTABLE, NULL);
+            if (status != LV2_STATE_SUCCESS) fprintf(stderr, "lv2host: save returned %d\n", (int)status);
+            save_state_file(save_path);
         }
-        if (output) fwrite(inst[0].left, sizeof(float), n, output);
-    }
-    if (output) fclose(output);
-
-    // The work still queued is done (and its answers delivered) before saving and cleanup.
-    for (int k = 0; k < instances; k++) {
-        stop_worker_thread(&inst[k]);
-        run_worker(&inst[k]);
-    }
-
-    if (save_path) {
-        if (!inst[0].state) die("the plugin has no state interface");
-        property_count = 0;
-        LV2_State_Status status = inst[0].state->save(inst[0].handle, store, NULL, LV2_STATE_IS_POD | LV2_STATE_IS_PORTABLE, NULL);
-        if (status != LV2_STATE_SUCCESS) fprintf(stderr, "lv2host: save returned %d\n", (int)status);
-        save_state_file(save_path);
-    }
-    for (int k = 0; k < instances; k++) {
-        if (inst[k].descriptor->deactivate) inst[k].descriptor->deactivate(inst[k].handle);
-        inst[k].descriptor->cleanup(inst[k].handle);
+        rss_loaded[cycle] = resident_kb();
+        for (int k = 0; k < instances; k++) {
+            if (inst[k].descriptor->deactivate) inst[k].descriptor->deactivate(inst[k].handle);
+            inst[k].descriptor->cleanup(inst[k].handle);
+        }
+        for (int k = 0; k < instances; k++) {
+            free(input[k].buffer);
+            free(notify[k].buffer);
+            free(inst[k].left);
+            free(inst[k].right);
+        }
+        if (cycle == cycles - 1) {
+            printf("frames: %ld\npeak: %g\nnonfinite: %ld\nout_of_range: %ld\nfirst_sound: %ld\nfirst_nonzero: %ld\n", frames, peak, nonfinite, out_of_range, first_sound, first_nonzero);
+            printf("log_messages: %d\nlog_errors: %d\nworker_requests: %d\nworker_refused: %d\n", log_messages, log_errors,
+                   inst[0].worker_requests, inst[0].worker_refused);
+            printf("state_properties: %d\nstereo_differ: %ld\ninstances_differ: %ld\n", property_count, stereo_differ, differ);
+            printf("notify_events: %d\nnotify_malformed: %d\nnotify_path: %s\n", notify_events, notify_malformed, notify_path);
+            if (bench_runs > 0) {
+                if (bench_count == 0) die("--bench-runs: no call was timed (--frames is shorter than the warm-up)");
+                bench_report(bench_ns, bench_frames, bench_count, block, rate, bench_times);
+                free(bench_ns);
+                free(bench_frames);
+            }
+        }
+        for (int k = 1; k < instances; k++)
+            if (loaded[k].library != loaded[0].library) dlclose(loaded[k].library);
+        dlclose(loaded[0].library);
+        // Still mapped after dlclose (RTLD_NOLOAD finds it): the library was not unloaded.
+        void *still = dlopen(so, RTLD_NOW | RTLD_NOLOAD);
+        if (still) {
+            unloaded_every_cycle = 0;
+            dlclose(still);
+        }
+        rss_unloaded[cycle] = resident_kb();
+        status = nonfinite || out_of_range || stereo_differ || differ || notify_malformed ? 2 : status;
     }
     char rm_command[300];
     snprintf(rm_command, sizeof rm_command, "rm -rf '%s'", scratch_dir);
     if (system(rm_command) != 0) fprintf(stderr, "lv2host: could not remove %s\n", scratch_dir);
 
-    printf("frames: %ld\npeak: %g\nnonfinite: %ld\nout_of_range: %ld\nfirst_sound: %ld\nfirst_nonzero: %ld\n", frames, peak, nonfinite, out_of_range, first_sound, first_nonzero);
-    printf("log_messages: %d\nlog_errors: %d\nworker_requests: %d\nworker_refused: %d\n", log_messages, log_errors,
-           inst[0].worker_requests, inst[0].worker_refused);
-    printf("state_properties: %d\nstereo_differ: %ld\ninstances_differ: %ld\n", property_count, stereo_differ, differ);
-    printf("notify_events: %d\nnotify_malformed: %d\nnotify_path: %s\n", notify_events, notify_malformed, notify_path);
-    if (bench_runs > 0) {
-        if (bench_count == 0) die("--bench-runs: no call was timed (--frames is shorter than the warm-up)");
-        bench_report(bench_ns, bench_frames, bench_count, block, rate, bench_times);
-        free(bench_ns);
-        free(bench_frames);
+    if (cycles > 1) {
+        printf("cycles: %d\nso_unloaded_every_cycle: %d\nrss_start_kb: %ld\nrss_loaded_kb:", cycles, unloaded_every_cycle, rss_start);
+        for (int c = 0; c < cycles; c++) printf(" %ld", rss_loaded[c]);
+        printf("\nrss_unloaded_kb:");
+        for (int c = 0; c < cycles; c++) printf(" %ld", rss_unloaded[c]);
+        printf("\n");
     }
-    for (int k = 1; k < instances; k++)
-        if (loaded[k].library != loaded[0].library) dlclose(loaded[k].library);
-    dlclose(loaded[0].library);
-    return nonfinite || out_of_range || stereo_differ || differ || notify_malformed ? 2 : 0;
+    free(rss_loaded);
+    free(rss_unloaded);
+    return status;
 }

@@ -3,16 +3,19 @@ import Testing
 import ToneShaperCore
 import ToneShaperJSON
 
-/// The new reader and writer against the Foundation path they replace (JSONDecoder and
-/// JSONEncoder through JSONValue's Codable conformance): the same trees from the same
-/// files, the same bytes from the same trees. Foundation is used here only.
+/// The reader and writer against the Foundation path documents were read and written by
+/// before ToneShaperJSON (JSONDecoder and JSONEncoder through a Codable bridge, kept here as
+/// the reference): the same trees from the same files, the same bytes from the same trees.
+/// Foundation is used here only.
 @Suite struct FoundationAgreementTests {
-    static func foundationRead(_ bytes: [UInt8]) throws -> JSONValue { try JSONDecoder().decode(JSONValue.self, from: Data(bytes)) }
+    static func foundationRead(_ bytes: [UInt8]) throws -> JSONValue {
+        try JSONDecoder().decode(FoundationBridge.self, from: Data(bytes)).value
+    }
 
     static func foundationWrite(_ value: JSONValue, pretty: Bool) throws -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
-        return Array(try encoder.encode(value))
+        return Array(try encoder.encode(FoundationBridge(value)))
     }
 
     @Test func everySessionsDocumentReadsAsFoundationReadsIt() throws {
@@ -170,5 +173,45 @@ enum SessionFiles {
 
     static func largest() throws -> (name: String, bytes: [UInt8]) {
         try #require(try all().max { $0.bytes.count < $1.bytes.count })
+    }
+}
+
+/// A JSON value through Codable, as the project's documents once were: booleans before
+/// numbers (so that true is not read as 1), whole numbers below 10^15 written as integers.
+struct FoundationBridge: Codable {
+    var value: JSONValue
+
+    init(_ value: JSONValue) { self.value = value }
+
+    init(from decoder: Decoder) throws {
+        let c = try decoder.singleValueContainer()
+        if c.decodeNil() {
+            value = .null
+        } else if let b = try? c.decode(Bool.self) {
+            value = .bool(b)
+        } else if let d = try? c.decode(Double.self) {
+            value = .number(d)
+        } else if let s = try? c.decode(String.self) {
+            value = .string(s)
+        } else if let a = try? c.decode([FoundationBridge].self) {
+            value = .array(a.map(\.value))
+        } else if let o = try? c.decode([String: FoundationBridge].self) {
+            value = .object(o.mapValues(\.value))
+        } else {
+            throw DecodingError.dataCorruptedError(in: c, debugDescription: "not a JSON value")
+        }
+    }
+
+    func encode(to encoder: Encoder) throws {
+        var c = encoder.singleValueContainer()
+        switch value {
+        case .null: try c.encodeNil()
+        case .bool(let b): try c.encode(b)
+        case .number(let d):
+            if d == d.rounded(), abs(d) < 1e15 { try c.encode(Int64(d)) } else { try c.encode(d) }
+        case .string(let s): try c.encode(s)
+        case .array(let a): try c.encode(a.map(FoundationBridge.init))
+        case .object(let o): try c.encode(o.mapValues(FoundationBridge.init))
+        }
     }
 }

@@ -1,13 +1,15 @@
-/// A small radix-2 complex FFT, for building the band-limited wave tables off the audio
-/// thread. Not used while rendering. Twiddles come from `sin2pi` (error ~1e-14), so the
-/// transform is accurate far beyond the single precision the tables are stored in.
-struct FFT {
-    let size: Int
+/// The project's one FFT: a small radix-2 complex transform, for building the band-limited
+/// wave tables off the audio thread and for the web editor's spectrum. Never used while
+/// rendering. Twiddles come from `sin2pi` (error ~1e-14), so the transform is accurate far
+/// beyond the single precision the tables are stored in.
+public struct FFT: Sendable {
+    public let size: Int
     /// cos and sin of 2 pi k / size for k < size / 2.
     private let cosines: [Double]
     private let sines: [Double]
 
-    init(size: Int) {
+    /// Twiddles for transforms of `size` points, a power of two of at least 2.
+    public init(size: Int) {
         precondition(size >= 2 && size & (size - 1) == 0, "FFT size must be a power of two")
         self.size = size
         let half = size / 2
@@ -22,9 +24,20 @@ struct FFT {
         sines = s
     }
 
-    /// In place: x[j] <- sum over k of x[k] e^(+2 pi i j k / size) (the inverse transform,
-    /// without the 1/size factor).
-    func inverse(re: UnsafeMutablePointer<Double>, im: UnsafeMutablePointer<Double>) {
+    /// In place, `size` points at `re` and `im`: x[j] <- sum over k of x[k] e^(+2 pi i j k /
+    /// size) (the inverse transform, without the 1/size factor).
+    public func inverse(re: UnsafeMutablePointer<Double>, im: UnsafeMutablePointer<Double>) {
+        transform(re: re, im: im, sign: 1)
+    }
+
+    /// In place, `size` points at `re` and `im`: x[j] <- sum over k of x[k] e^(-2 pi i j k /
+    /// size) (the forward transform, unscaled).
+    public func forward(re: UnsafeMutablePointer<Double>, im: UnsafeMutablePointer<Double>) {
+        transform(re: re, im: im, sign: -1)
+    }
+
+    /// The transform with e^(sign 2 pi i j k / size): +1 inverse, -1 forward.
+    private func transform(re: UnsafeMutablePointer<Double>, im: UnsafeMutablePointer<Double>, sign: Double) {
         let n = size
         // Bit-reversal permutation.
         var j = 0
@@ -54,7 +67,7 @@ struct FFT {
                         var k = 0
                         while k < half {
                             let wr = cs[k * step]
-                            let wi = sn[k * step]
+                            let wi = sign * sn[k * step]
                             let a = start + k
                             let b = a + half
                             let tr = re[b] * wr - im[b] * wi

@@ -37,13 +37,17 @@ import ToneShaperDSP
 // Memory: about 4.5 MB for the sawtooth and for the square, 2.2 MB for the triangle (float
 // coefficients). A live node builds all three at start-up on a background thread
 // (`prepareInBackground`; one inverse FFT per level: 20-40 ms for a wave in a release build);
-// otherwise a wave's tables are built the first time a plan needs them. Then they are kept
-// for the life of the process, immutable, shared by every plan; the audio thread only gets
-// plain pointers through the `RenderPlan`.
+// otherwise a wave's tables are built the first time a plan needs them. Then they are kept,
+// immutable, shared by every plan: for the life of the process, unless its host counts its
+// instances (the LV2 plugin, SharedFourierTables.swift), in which case the cache lets them go
+// when the last instance goes. Every plan's storage holds its set, so a set is freed only
+// once no cache and no plan holds it; the audio thread only gets plain pointers through the
+// `RenderPlan`.
 //
 // The kernel's read path (`WavetableLevel`, `FourierTablePlan`) is in ToneShaperDSP.
 
-/// All the levels of one Fourier wave: built once per process, never changed or freed.
+/// All the levels of one Fourier wave: built once, never changed; freed when neither the
+/// cache nor a plan's storage holds it.
 public final class FourierWavetables: @unchecked Sendable {
     public let wave: WaveType
     /// The levels' top harmonics, ascending, from 0 (a silent table). For the square and
@@ -75,17 +79,22 @@ public final class FourierWavetables: @unchecked Sendable {
 
     // MARK: The shared cache (off the audio thread only)
 
-    private static let sawtooth = Atomic<Unmanaged<FourierWavetables>?>(nil)
-    private static let square = Atomic<Unmanaged<FourierWavetables>?>(nil)
-    private static let triangle = Atomic<Unmanaged<FourierWavetables>?>(nil)
+    static let sawtooth = Atomic<Unmanaged<FourierWavetables>?>(nil)
+    static let square = Atomic<Unmanaged<FourierWavetables>?>(nil)
+    static let triangle = Atomic<Unmanaged<FourierWavetables>?>(nil)
+    /// Callers of `shared(for:)` between reading a slot and retaining what they read there;
+    /// `releaseShared()` waits for none to be left before it lets a set go.
+    static let readers = Atomic<Int>(0)
 
-    /// The tables of a Fourier wave, built once per process by whoever asks first (a
-    /// live node starts every wave's build at start-up, on a background thread; see
-    /// ToneShaperCore's `prepareInBackground`). Two callers that ask for the same wave at
-    /// the same moment may both build it: the first to finish is kept and the other's set
-    /// freed, so nobody ever waits on a lock (the plugin's worker and the node's control
-    /// thread share this code, and Embedded Swift has no lock to offer). Call off the audio
-    /// thread.
+    /// The tables of a Fourier wave, built once by whoever asks first (a live node starts
+    /// every wave's build at start-up, on a background thread; see ToneShaperCore's
+    /// `prepareInBackground`), and kept by the cache for the process, or, in a host that
+    /// counts its instances, until its last instance goes (`SharedFourierTables`). Two
+    /// callers that ask for the same wave at the same moment may both build it: the first to
+    /// finish is kept and the other's set freed, so nobody ever waits on a lock (the plugin's
+    /// worker and the node's control thread share this code, and Embedded Swift has no lock
+    /// to offer). The set returned is the caller's own reference: it stays valid as long as
+    /// the caller holds it, whatever the cache does. Call off the audio thread.
     public static func shared(for wave: WaveType) -> FourierWavetables {
         precondition(wave.isFourier, "only the Fourier waves have tables")
         switch wave {
@@ -96,12 +105,41 @@ public final class FourierWavetables: @unchecked Sendable {
     }
 
     private static func shared(_ wave: WaveType, in slot: borrowing Atomic<Unmanaged<FourierWavetables>?>) -> FourierWavetables {
-        if let kept = slot.load(ordering: .acquiring) { return kept.takeUnretainedValue() }
-        let built = Unmanaged.passRetained(FourierWavetables(wave: wave))
-        let (stored, kept) = slot.compareExchange(expected: nil, desired: built, ordering: .acquiringAndReleasing)
-        if stored { return built.takeUnretainedValue() }
-        built.release()
-        return kept!.takeUnretainedValue()
+        // Counted as a reader from before the slot is read until what it held is retained:
+        // `releaseShared()` empties the slots first and then waits for the readers, so the
+        // cache's reference, and with it the set, is never dropped between this load and
+        // this retain. (Sequentially consistent: the release's emptying and its reading of
+        // the count, and this count and this load, are then in one order for both threads.)
+        readers.add(1, ordering: .sequentiallyConsistent)
+        if let kept = slot.load(ordering: .sequentiallyConsistent) {
+            let held = kept.retain().takeRetainedValue()
+            readers.subtract(1, ordering: .sequentiallyConsistent)
+            return held
+        }
+        readers.subtract(1, ordering: .sequentiallyConsistent)
+        // `built` is this caller's reference, the cache's is taken apart: once in the slot,
+        // the set may be let go by `releaseShared()` at any moment.
+        let built = FourierWavetables(wave: wave)
+        let cached = Unmanaged.passRetained(built)
+        if slot.compareExchange(expected: nil, desired: cached, ordering: .sequentiallyConsistent).exchanged { return built }
+        cached.release()
+        // Another caller's set is in the slot (this one is freed on return): read again.
+        return shared(wave, in: slot)
+    }
+
+    /// Empties the cache: each set is freed now, or when the last plan storage holding it
+    /// goes. What `shared(for:)` returned before stays valid for whoever holds it; later
+    /// calls build anew. Off the audio thread.
+    static func releaseShared() {
+        let dropped = [
+            sawtooth.exchange(nil, ordering: .sequentiallyConsistent), square.exchange(nil, ordering: .sequentiallyConsistent),
+            triangle.exchange(nil, ordering: .sequentiallyConsistent),
+        ]
+        // A reader that loaded a set before it left its slot has not necessarily retained it
+        // yet: wait until every such reader has (a few instructions each; a reader that
+        // comes later finds the slot empty and builds its own).
+        while readers.load(ordering: .sequentiallyConsistent) != 0 {}
+        for case let set? in dropped { set.release() }
     }
 
     /// A plan's table choice for `fourierTerms` (its `limit`). When the exact table of the
@@ -157,7 +195,7 @@ public final class FourierWavetables: @unchecked Sendable {
     }
 
     deinit {
-        // The shared sets live as long as the process; this only runs for a set never cached.
+        // No cache slot and no plan storage holds this set any more.
         memory.deallocate()
         levelBuffer.deallocate()
         indexBuffer.deallocate()
