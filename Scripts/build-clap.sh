@@ -3,6 +3,8 @@
 # ship, one file that holds both plugins (mono and stereo) and the built-in shapes.
 #
 #   bash Scripts/build-clap.sh            # prints the file's path and size
+#   bash Scripts/build-clap.sh --shell-only   # recompiles only the shell over the modules
+#                                             # the last full build left (while working on it)
 #
 # The modules of Scripts/embedded-modules.sh are compiled as Scripts/build-lv2.sh compiles
 # them (whole-module, Embedded, position-independent, with the real-time proof on), then the
@@ -22,17 +24,24 @@ command -v swiftc >/dev/null || die "swiftc is not on PATH (the Swift 6.3 toolch
 
 out=.build/clap
 objects=.build/clap-objects
-rm -rf "$objects" "$out/toneshaper.clap"
-mkdir -p "$objects" "$out"
-
-embedded_module_map "$objects"
-cat >>"$objects/module.modulemap" <<MAP
+shell_only=0
+[[ ${1:-} == --shell-only && -f $objects/ToneShaperPlugin.o ]] && shell_only=1
+if ((shell_only)); then
+    rm -f "$out/toneshaper.clap"
+    embedded_flags "$objects"
+    EMBEDDED_OUT=$objects
+else
+    rm -rf "$objects" "$out/toneshaper.clap"
+    mkdir -p "$objects" "$out"
+    embedded_module_map "$objects"
+    cat >>"$objects/module.modulemap" <<MAP
 module CCLAP {
     header "$PWD/Sources/ToneShaperCLAP/CCLAP/cclap.h"
     export *
 }
 MAP
-embedded_compile_all "$objects"
+    embedded_compile_all "$objects"
+fi
 embedded_compile ToneShaperCLAP "" Sources/ToneShaperCLAP/*.swift
 
 cc -O2 -fPIC -c Sources/CPUFeatures/cpu_features.c -I Sources/CPUFeatures/include -o "$objects/cpu_features.o"

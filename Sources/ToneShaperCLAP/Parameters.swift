@@ -76,11 +76,10 @@ enum CLAPParameters {
         case .flag: return value > 0 ? "On" : "Off"
         case .terms: return value < 0.5 ? "Nyquist" : String(Int(value.rounded()))
         case .integer: return String(Int(value.rounded()))
-        case .real(let range):
+        case .real:
             // C formats the number (Embedded Swift's description of a Double is not fixed point).
             var buffer = [CChar](repeating: 0, count: 64)
-            let decimals: Int32 = range.upperBound - range.lowerBound <= 2 ? 3 : 2
-            spec.unit.withCString { unit in toneshaper_clap_format(&buffer, 64, value, decimals, unit) }
+            spec.unit.withCString { unit in toneshaper_clap_format(&buffer, 64, value, 6, unit) }
             return buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         }
     }

@@ -39,6 +39,9 @@ struct Plugin {
     /// the main thread reads what the audio thread wrote whole, aligned).
     let values: UnsafeMutablePointer<Double>
     let modulation: UnsafeMutablePointer<Double>
+    /// The rows the host set while the plugin was not active: taken at activation, plans
+    /// included, so the first block already plays them (as the LV2 plugin's activate does).
+    let pending: UnsafeMutablePointer<Bool>
     let problems: CLAPProblems
     let heldProblems: HeldCLAPProblems
     let problemMessage: UnsafeMutableRawPointer
@@ -65,6 +68,8 @@ struct Plugin {
         let modulation = UnsafeMutablePointer<Double>.allocate(capacity: limits.count)
         for row in 0..<limits.count { (values + row).initialize(to: CLAPParameters.defaultValue(row)) }
         modulation.initialize(repeating: 0, count: limits.count)
+        let pending = UnsafeMutablePointer<Bool>.allocate(capacity: limits.count)
+        pending.initialize(repeating: false, count: limits.count)
         let stopping = UnsafeMutablePointer<Atomic<Bool>>.allocate(capacity: 1)
         stopping.initialize(to: Atomic(false))
         let worker = UnsafeMutablePointer<toneshaper_clap_worker>.allocate(capacity: 1)
@@ -74,7 +79,7 @@ struct Plugin {
             to: Plugin(
                 me: plugin, host: host, hostParams: hostParams, stereo: stereo, engine: engine, shared: engine, services: services,
                 fromWorker: MessageRing(slots: 256), fromMain: MessageRing(slots: 16), worker: worker, stopping: stopping, limits: limits,
-                values: values, modulation: modulation, problems: CLAPProblems(), heldProblems: HeldCLAPProblems(),
+                values: values, modulation: modulation, pending: pending, problems: CLAPProblems(), heldProblems: HeldCLAPProblems(),
                 problemMessage: .allocate(byteCount: CLAPProblem.count * 4, alignment: 8), expressions: NoteExpressions()))
         plugin.pointee.startWorker()
         return plugin
@@ -97,6 +102,7 @@ struct Plugin {
         plugin.pointee.limits.free()
         plugin.pointee.values.deallocate()
         plugin.pointee.modulation.deallocate()
+        plugin.pointee.pending.deallocate()
         plugin.pointee.problems.free()
         plugin.pointee.heldProblems.free()
         plugin.pointee.problemMessage.deallocate()
@@ -176,8 +182,20 @@ struct Plugin {
             _ = document.withUnsafeBytes { engine.restore(document: $0) }
             startWorker()
         }
+        takePending()
         active = true
         return true
+    }
+
+    /// The values set while the plugin was not active, to the engine at once (activation,
+    /// or a state saved before it).
+    mutating func takePending() {
+        var moved: [(row: Int, value: Double)] = []
+        for row in 0..<limits.count where pending[row] {
+            pending[row] = false
+            moved.append((row, min(limits.high[row], max(limits.low[row], values[row] + modulation[row]))))
+        }
+        engine.activate(moved: moved)
     }
 
     // MARK: - process()
@@ -392,6 +410,10 @@ struct Plugin {
         } else {
             guard value >= low, value <= high else { return problems.note(.parameterOutOfRange) }
             values[row] = limits.stepped[row] ? value.rounded() : value
+        }
+        guard active else {
+            pending[row] = true
+            return
         }
         engine.setControl(row: row, value: min(high, max(low, values[row] + modulation[row])))
     }

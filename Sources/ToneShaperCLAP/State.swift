@@ -7,7 +7,8 @@ import ToneShaperPlugin
 /// through its state alone gets every value back.
 extension Plugin {
     /// clap.state save: the document as it plays, written whole.
-    func save(to stream: UnsafePointer<toneshaper_clap_ostream>) -> Bool {
+    mutating func save(to stream: UnsafePointer<toneshaper_clap_ostream>) -> Bool {
+        if !active { takePending() }
         waitForWorker()  // the changes queued so far reach the document first
         let bytes = shared.documentForSaving()
         guard let base = bytes.baseAddress, bytes.count > 0 else { return false }
@@ -100,6 +101,7 @@ extension Plugin {
         for row in 0..<limits.count {
             values[row] = ParameterTable.all[row].portValue(in: shape)
             modulation[row] = 0
+            pending[row] = false
         }
         if let hostParams, let rescan = hostParams.pointee.rescan { rescan(host, TONESHAPER_CLAP_PARAM_RESCAN_VALUES) }
         return true

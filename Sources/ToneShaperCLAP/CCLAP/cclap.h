@@ -445,11 +445,11 @@ static inline double toneshaper_clap_monotonic_seconds(void) {
     return (double)now.tv_sec + (double)now.tv_nsec * 1e-9;
 }
 
-/// Formats a number for value_to_text: `decimals` places, then `unit` (may be empty).
-static inline void toneshaper_clap_format(char *buffer, uint32_t capacity, double value, int decimals, const char *unit) {
+/// Formats a number for value_to_text: `digits` significant digits, then `unit` (may be empty).
+static inline void toneshaper_clap_format(char *buffer, uint32_t capacity, double value, int digits, const char *unit) {
     if (!buffer || capacity == 0) return;
-    if (unit && unit[0]) snprintf(buffer, capacity, "%.*f %s", decimals, value, unit);
-    else snprintf(buffer, capacity, "%.*f", decimals, value);
+    if (unit && unit[0]) snprintf(buffer, capacity, "%.*g %s", digits, value, unit);
+    else snprintf(buffer, capacity, "%.*g", digits, value);
 }
 
 /// Reads a number at the start of `text` (spaces first, a unit after it allowed): 1 when
