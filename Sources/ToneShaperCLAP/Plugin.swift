@@ -182,6 +182,7 @@ struct Plugin {
             _ = document.withUnsafeBytes { engine.restore(document: $0) }
             startWorker()
         }
+        takeAnswers()  // what came while no block ran, before the values set meanwhile
         takePending()
         active = true
         return true
@@ -405,7 +406,7 @@ struct Plugin {
         let low = limits.low[row]
         let high = limits.high[row]
         if isModulation {
-            guard limits.modulatable[row] else { return problems.note(.unknownParameter) }
+            guard limits.modulatable[row] else { return problems.note(.notModulatable) }
             modulation[row] = value
         } else {
             guard value >= low, value <= high else { return problems.note(.parameterOutOfRange) }

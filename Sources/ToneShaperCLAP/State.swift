@@ -90,13 +90,15 @@ extension Plugin {
     mutating func play(document bytes: [UInt8], what: String) -> Bool {
         let shape: ToneShape
         do throws(DocumentError) {
-            shape = try ToneShapeDocument.decode(bytes, source: "state")
+            shape = try ToneShapeDocument.decode(bytes, source: "document")
         } catch {
             services.log(.error, what + " was refused, the sound is unchanged: " + error.description)
             return false
         }
         waitForWorker()
-        let loaded = bytes.withUnsafeBytes { shared.load(document: $0, answer: RingAnswer(ring: fromMain)) }
+        // Not active, no block runs: the engine takes it at once. Active, its answer waits
+        // for the next block.
+        let loaded = bytes.withUnsafeBytes { active ? shared.load(document: $0, answer: RingAnswer(ring: fromMain)) : engine.restore(document: $0) }
         guard loaded else { return false }
         for row in 0..<limits.count {
             values[row] = ParameterTable.all[row].portValue(in: shape)
