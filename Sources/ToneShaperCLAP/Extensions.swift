@@ -1,6 +1,6 @@
 import CCLAP
-import ToneShaperPlugin
 import ToneShaperModel
+import ToneShaperPlugin
 
 /// The extensions the plugin offers (get_extension), made once: their memory lives as long
 /// as the shared object.

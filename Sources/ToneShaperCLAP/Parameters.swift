@@ -1,7 +1,7 @@
 import CCLAP
-import ToneShaperPlugin
 import ToneShaperDSP
 import ToneShaperModel
+import ToneShaperPlugin
 
 /// The parameters as CLAP offers them: one per row of the table, its id the row's stable
 /// number, its range the plugin's port range (a choice's indices, a toggle's 0 and 1,

@@ -10,6 +10,7 @@
 //            [--note FRAME:KEY:VEL[:OFFFRAME[:NOTEID]]]... [--midi-note FRAME:KEY:VEL[:OFFFRAME]]...
 //            [--param ID=VALUE@FRAME]... [--mod ID=AMOUNT@FRAME]... [--flush ID=VALUE]...
 //            [--expression FRAME:KEY:KIND:VALUE]... (KIND tuning or volume; KEY -1: every note)
+//            [--expression-id FRAME:NOTEID:KIND:VALUE]... (the note of a --note's NOTEID)
 //            [--transport PLAYING:SECONDS:BPM@FRAME]... [--process-transport PLAYING:BPM]
 //            [--save-state FILE] [--load-state FILE] [--preset-file PATH] [--preset-builtin NAME]
 //            [--hostile KIND[@FRAME]]... [--realtime] [--instances 2] [--second-clap PATH]
@@ -415,14 +416,16 @@ int main(int argc, char **argv) {
             char number[64];
             if (flush_count == 64 || sscanf(NEXT, "%u=%63s", &flush_ids[flush_count], number) != 2) die("bad --flush");
             flush_values[flush_count++] = strtod(number, NULL);
-        } else if (!strcmp(a, "--expression")) {
+        } else if (!strcmp(a, "--expression") || !strcmp(a, "--expression-id")) {
             long frame = 0;
             int key = 0;
             char kind[16];
             double value = 0;
-            if (sscanf(NEXT, "%ld:%d:%15[a-z]:%lf", &frame, &key, kind, &value) != 4) die("bad --expression");
+            if (sscanf(NEXT, "%ld:%d:%15[a-z]:%lf", &frame, &key, kind, &value) != 4) die("bad %s", a);
             Step *s = add_step(EXPRESSION, frame);
-            s->key = key;
+            // --expression-id: the number is the note id of a --note's note-on, the key -1.
+            s->key = a[12] ? -1 : key;
+            s->note_id = a[12] ? key : -1;
             s->value = value;
             s->expression = !strcmp(kind, "tuning") ? TONESHAPER_CLAP_NOTE_EXPRESSION_TUNING : TONESHAPER_CLAP_NOTE_EXPRESSION_VOLUME;
         } else if (!strcmp(a, "--transport")) {
@@ -552,7 +555,7 @@ int main(int argc, char **argv) {
                     e = list_add(&list);
                     header(e, TONESHAPER_CLAP_EVENT_NOTE_EXPRESSION, sizeof e->expression, time);
                     e->expression.expression_id = step->expression;
-                    e->expression.note_id = -1;
+                    e->expression.note_id = step->note_id;
                     e->expression.port_index = 0;
                     e->expression.channel = step->key < 0 ? -1 : 0;
                     e->expression.key = (int16_t)step->key;

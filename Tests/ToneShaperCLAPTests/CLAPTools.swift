@@ -129,7 +129,10 @@ enum CLAPTools {
         let out = directory.appendingPathComponent("out.f32")
         let result = try run(
             lv2Host.path,
-            ["--so", lv2SharedObject.path, "--uri", "urn:toneshaper:instrument", "--frames", String(frames), "--block", String(block), "--out", out.path]
+            [
+                "--so", lv2SharedObject.path, "--uri", "urn:toneshaper:instrument", "--frames", String(frames), "--block", String(block), "--out",
+                out.path,
+            ]
                 + arguments)
         return (result, (try? samples(out)) ?? [])
     }
