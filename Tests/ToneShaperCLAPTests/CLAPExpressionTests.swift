@@ -9,8 +9,12 @@ import ToneShaperTestSupport
         let size = 8192
         let spectrum = try SignalAnalysis.spectrum(samples, start: start, size: size)
         let top = spectrum.max() ?? 0
-        return (1..<(spectrum.count - 1)).filter { spectrum[$0] > spectrum[$0 - 1] && spectrum[$0] > spectrum[$0 + 1] && spectrum[$0] > top / 10 }
-            .map { (Double($0) * 48_000 / Double(size), spectrum[$0]) }
+        var found: [(hz: Double, level: Double)] = []
+        for k in 1..<(spectrum.count - 1) where spectrum[k] > top / 10 {
+            let level = spectrum[k]
+            if level > spectrum[k - 1] && level > spectrum[k + 1] { found.append((Double(k) * 48_000 / Double(size), level)) }
+        }
+        return found
     }
 
     /// Two held notes on a flat 220 Hz shape (A3: 110 Hz, E4: 164.8 Hz); at frame 9600 E4
