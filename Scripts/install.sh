@@ -9,6 +9,7 @@
 #   PREFIX/share/fish/vendor_completions.d/toneshaper.fish
 #   PREFIX/share/applications/toneshaper.desktop            menu entry, and NSM's list of clients
 #   PREFIX/lib/lv2/toneshaper.lv2/                          the LV2 plugin (toneshaper.so, *.ttl)
+#   PREFIX/lib/clap/toneshaper.clap                         the CLAP plugin (the built-in shapes inside)
 #   PREFIX/share/toneshaper/install-manifest                what Scripts/uninstall.sh removes
 #
 # Usage: Scripts/install.sh [--strip] [PREFIX]
@@ -18,7 +19,7 @@
 #                                            the program still looks for its shapes in /usr.
 #   --strip                                  strips the program's symbols (78 MB -> 60 MB).
 #   --prepare                                only builds what installing needs (the program, the
-#                                            LV2 plugin, the man page tool), as yourself, before
+#                                            LV2 and CLAP plugins, the man page tool), as yourself, before
 #                                            `sudo install.sh`.
 #   TONESHAPER_BINARY=FILE                   installs FILE instead of the build in .build.
 #
@@ -125,6 +126,26 @@ else
     say "Using the existing LV2 bundle $lv2_bundle"
 fi
 
+# The CLAP plugin (Scripts/build-clap.sh, Embedded Swift): built when missing or older than
+# its sources.
+clap_plugin=.build/clap/toneshaper.clap
+if [[ ! -f $clap_plugin ]]; then
+    reason="there is no CLAP plugin"
+elif [[ -n $(find Scripts/build-clap.sh Sources/ToneShaperCLAP Sources/ToneShaperPlugin Sources/ToneShaperModel Sources/ToneShaperDSP \
+    Sources/ToneShaperKernelBaseline Sources/CPUFeatures Sources/ToneShaperAudio Sources/ToneShaperJSON Sources/CNumberText Sessions \
+    -newer "$clap_plugin" -print -quit) ]]; then
+    reason="the plugin's sources are newer than $clap_plugin"
+else
+    reason=""
+fi
+if [[ -n $reason ]]; then
+    needs_swift "$reason"
+    say "Building the CLAP plugin, as $reason: Scripts/build-clap.sh"
+    bash Scripts/build-clap.sh
+else
+    say "Using the existing CLAP plugin $clap_plugin"
+fi
+
 # The man page comes from swift-argument-parser's generate-manual tool. Its plugin would
 # rebuild every product with its own flags (relinking the program without
 # --static-swift-stdlib), so only the tool is built (asking the plugin for --help builds the
@@ -152,7 +173,7 @@ if ! manual_tool=$(find_manual_tool); then
 fi
 
 if ((prepare_only)); then
-    say "Prepared $binary, $lv2_bundle and $manual_tool; now install with: sudo Scripts/install.sh [PREFIX]"
+    say "Prepared $binary, $lv2_bundle, $clap_plugin and $manual_tool; now install with: sudo Scripts/install.sh [PREFIX]"
     exit 0
 fi
 
@@ -339,6 +360,7 @@ install_file "$work/toneshaper.desktop" "$prefix/share/applications/toneshaper.d
 for file in "$lv2_bundle"/*; do
     install_file "$file" "$prefix/lib/lv2/toneshaper.lv2/${file##*/}" 644
 done
+install_file "$clap_plugin" "$prefix/lib/clap/toneshaper.clap" 644
 
 for old in "${old_files[@]+"${old_files[@]}"}"; do
     if [[ -z ${is_installed[$old]-} ]] && [[ -f $root$old || -L $root$old ]]; then

@@ -46,6 +46,7 @@ expected_files=(
     lib/lv2/toneshaper.lv2/manifest.ttl
     lib/lv2/toneshaper.lv2/toneshaper.ttl
     lib/lv2/toneshaper.lv2/presets.ttl
+    lib/clap/toneshaper.clap
 )
 for document in Sessions/*.toneshaper; do expected_files+=("share/toneshaper/$document"); done
 actual=$(cd "$installed" && find . -type f -o -type l | sed 's|^\./||' | sort)
@@ -92,6 +93,9 @@ if command -v lv2info >/dev/null; then
 else
     say "lv2info is not installed (Debian: lilv-utils); skipped"
 fi
+
+say "Checking the CLAP plugin"
+cmp -s "$installed/lib/clap/toneshaper.clap" .build/clap/toneshaper.clap || fail "the installed toneshaper.clap is not the built one"
 
 say "Checking the man page"
 page=$installed/share/man/man1/toneshaper.1
