@@ -14,7 +14,13 @@
 //            [--transport PLAYING:SECONDS:BPM@FRAME]... [--process-transport PLAYING:BPM]
 //            [--save-state FILE] [--load-state FILE] [--preset-file PATH] [--preset-builtin NAME]
 //            [--hostile KIND[@FRAME]]... [--realtime] [--instances 2] [--second-clap PATH]
-//            [--out FILE] [--describe] [--bench-runs N]
+//            [--out FILE] [--describe] [--bench-runs N [--bench-paced]] [--mpe N]
+//
+// --bench-runs N times process() (CLOCK_MONOTONIC around each call, the first instance)
+// for N blocks after one second of blocks, untimed; --bench-paced starts each block at its
+// time (one a period, as an audio thread), not back to back. --mpe N sends, in every
+// block from the second on, a tuning expression to each of the keys 36...36+N-1, moving
+// (as an MPE controller's pitch does).
 //
 // Offline render mode (clap.render) unless --realtime: the plugin then gives each block's
 // plans before the next block, so runs are repeatable to the sample.
@@ -364,7 +370,7 @@ int main(int argc, char **argv) {
     const char *preset_file = NULL, *preset_builtin = NULL, *hostile_state = NULL;
     double rate = 48000;
     long block = 256, frames = 0, bench_runs = 0;
-    int instances = 1, realtime = 0, want_describe = 0, process_transport = 0;
+    int instances = 1, realtime = 0, want_describe = 0, process_transport = 0, paced = 0, mpe = 0;
     double process_playing = 0, process_tempo = 120;
     uint32_t flush_ids[64];
     double flush_values[64];
@@ -389,6 +395,8 @@ int main(int argc, char **argv) {
         else if (!strcmp(a, "--realtime")) realtime = 1;
         else if (!strcmp(a, "--describe")) want_describe = 1;
         else if (!strcmp(a, "--bench-runs")) bench_runs = atol(NEXT);
+        else if (!strcmp(a, "--bench-paced")) paced = 1;
+        else if (!strcmp(a, "--mpe")) mpe = atoi(NEXT);
         else if (!strcmp(a, "--note") || !strcmp(a, "--midi-note")) {
             long frame = 0, off = -1;
             int key = 0, velocity = 0, note_id = -1;
@@ -578,6 +586,28 @@ int main(int argc, char **argv) {
                 case HOSTILE: add_hostile(&list, step->hostile, time, n); break;
                 }
             }
+        }
+        if (mpe > 0 && start > 0) {
+            for (int k = 0; k < mpe; k++) {
+                Event *e = list_add(&list);
+                header(e, TONESHAPER_CLAP_EVENT_NOTE_EXPRESSION, sizeof e->expression, 0);
+                e->expression.expression_id = TONESHAPER_CLAP_NOTE_EXPRESSION_TUNING;
+                e->expression.note_id = -1;
+                e->expression.channel = 0;
+                e->expression.key = (int16_t)(36 + k);
+                e->expression.value = 0.5 * sin((double)start / rate * 6.0 + k);
+            }
+        }
+        if (paced && start >= warmup) {
+            // One block a period: wait for this block's time.
+            static struct timespec origin;
+            if (origin.tv_sec == 0 && origin.tv_nsec == 0) clock_gettime(CLOCK_MONOTONIC, &origin);
+            double due = (double)(start - warmup) / rate;
+            struct timespec at = origin;
+            at.tv_sec += (time_t)due;
+            at.tv_nsec += (long)((due - (double)(time_t)due) * 1e9);
+            if (at.tv_nsec >= 1000000000L) at.tv_sec++, at.tv_nsec -= 1000000000L;
+            clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &at, NULL);
         }
         toneshaper_clap_event_transport transport;
         memset(&transport, 0, sizeof transport);
