@@ -15,6 +15,7 @@
 //            [--save-state FILE] [--load-state FILE] [--preset-file PATH] [--preset-builtin NAME]
 //            [--hostile KIND[@FRAME]]... [--realtime] [--instances 2] [--second-clap PATH]
 //            [--out FILE] [--describe] [--bench-runs N [--bench-paced]] [--mpe N]
+//   claphost --clap PATH --list-presets   # the preset-discovery factory's providers, locations, presets
 //
 // --bench-runs N times process() (CLOCK_MONOTONIC around each call, the first instance)
 // for N blocks after one second of blocks, untimed; --bench-paced starts each block at its
@@ -365,6 +366,88 @@ static void load_state(Instance *instance, Buffer buffer, int must) {
     if (must && !loaded) exit(3);
 }
 
+// ---- preset discovery ------------------------------------------------------------------
+
+static int preset_plugins;
+
+static bool indexer_filetype(const toneshaper_clap_preset_indexer *indexer, const toneshaper_clap_preset_filetype *filetype) {
+    (void)indexer;
+    printf("filetype: %s .%s\n", filetype->name, filetype->file_extension ? filetype->file_extension : "");
+    return true;
+}
+static bool indexer_location(const toneshaper_clap_preset_indexer *indexer, const toneshaper_clap_preset_location *location) {
+    (void)indexer;
+    printf("location: %u %s %s\n", location->kind, location->name, location->location ? location->location : "(plugin)");
+    return true;
+}
+static bool indexer_soundpack(const toneshaper_clap_preset_indexer *indexer, const void *soundpack) {
+    (void)indexer;
+    (void)soundpack;
+    return true;
+}
+static const void *indexer_extension(const toneshaper_clap_preset_indexer *indexer, const char *id) {
+    (void)indexer;
+    (void)id;
+    return NULL;
+}
+static void receiver_error(const toneshaper_clap_preset_metadata_receiver *r, int32_t error, const char *message) {
+    (void)r;
+    printf("preset_error: %d %s\n", error, message);
+}
+static bool receiver_begin(const toneshaper_clap_preset_metadata_receiver *r, const char *name, const char *key) {
+    (void)r;
+    printf("preset: %s %s\n", name ? name : "(file)", key ? key : "(none)");
+    return true;
+}
+static void receiver_plugin(const toneshaper_clap_preset_metadata_receiver *r, const toneshaper_clap_universal_plugin_id *id) {
+    (void)r;
+    if (!strcmp(id->abi, "clap")) preset_plugins++;
+}
+static void receiver_text(const toneshaper_clap_preset_metadata_receiver *r, const char *text) {
+    (void)r;
+    (void)text;
+}
+static void receiver_flags(const toneshaper_clap_preset_metadata_receiver *r, uint32_t flags) {
+    (void)r;
+    (void)flags;
+}
+static void receiver_times(const toneshaper_clap_preset_metadata_receiver *r, uint64_t a, uint64_t b) {
+    (void)r;
+    (void)a;
+    (void)b;
+}
+static void receiver_extra(const toneshaper_clap_preset_metadata_receiver *r, const char *key, const char *value) {
+    (void)r;
+    (void)key;
+    (void)value;
+}
+
+static int list_presets(const char *path) {
+    void *library;
+    const toneshaper_clap_plugin_entry *entry = load_entry(path, &library);
+    const toneshaper_clap_preset_discovery_factory *factory = entry->get_factory(TONESHAPER_CLAP_PRESET_DISCOVERY_FACTORY_ID);
+    if (!factory) die("no preset-discovery factory");
+    uint32_t providers = factory->count(factory);
+    printf("providers: %u\n", providers);
+    for (uint32_t i = 0; i < providers; i++) {
+        const toneshaper_clap_preset_provider_descriptor *descriptor = factory->get_descriptor(factory, i);
+        if (!descriptor) die("no provider descriptor %u", i);
+        printf("provider: %s %s\n", descriptor->id, descriptor->name);
+        toneshaper_clap_preset_indexer indexer = {{TONESHAPER_CLAP_MAJOR, TONESHAPER_CLAP_MINOR, TONESHAPER_CLAP_REVISION},
+            "claphost", "ToneShaper tests", "", "1.0", NULL, indexer_filetype, indexer_location, indexer_soundpack, indexer_extension};
+        const toneshaper_clap_preset_provider *provider = factory->create(factory, &indexer, descriptor->id);
+        if (!provider || !provider->init(provider)) die("the provider %s was not made", descriptor->id);
+        toneshaper_clap_preset_metadata_receiver receiver = {NULL, receiver_error, receiver_begin, receiver_plugin, receiver_text,
+            receiver_flags, receiver_text, receiver_text, receiver_times, receiver_text, receiver_extra};
+        if (!provider->get_metadata(provider, TONESHAPER_CLAP_PRESET_LOCATION_PLUGIN, NULL, &receiver)) die("no metadata");
+        printf("file_metadata: %d\n", provider->get_metadata(provider, TONESHAPER_CLAP_PRESET_LOCATION_FILE, "Sessions/siren.toneshaper", &receiver));
+        printf("foreign_metadata: %d\n", provider->get_metadata(provider, TONESHAPER_CLAP_PRESET_LOCATION_FILE, "notes.txt", &receiver));
+        provider->destroy(provider);
+    }
+    printf("preset_plugin_ids: %d\n", preset_plugins);
+    return 0;
+}
+
 int main(int argc, char **argv) {
     const char *path = NULL, *id = "org.toneshaper.instrument", *out = NULL, *save = NULL, *load = NULL, *second = NULL;
     const char *preset_file = NULL, *preset_builtin = NULL, *hostile_state = NULL;
@@ -394,6 +477,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(a, "--instances")) instances = atoi(NEXT);
         else if (!strcmp(a, "--realtime")) realtime = 1;
         else if (!strcmp(a, "--describe")) want_describe = 1;
+        else if (!strcmp(a, "--list-presets")) return path ? list_presets(path) : (die("--clap first"), 1);
         else if (!strcmp(a, "--bench-runs")) bench_runs = atol(NEXT);
         else if (!strcmp(a, "--bench-paced")) paced = 1;
         else if (!strcmp(a, "--mpe")) mpe = atoi(NEXT);

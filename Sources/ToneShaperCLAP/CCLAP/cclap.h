@@ -391,6 +391,86 @@ typedef struct toneshaper_clap_plugin_preset_load {
     bool (*from_location)(const toneshaper_clap_plugin *plugin, uint32_t location_kind, const char *location, const char *load_key);
 } toneshaper_clap_plugin_preset_load;
 
+// ---- preset discovery (a factory of its own) ----------------------------------------------
+
+#define TONESHAPER_CLAP_PRESET_DISCOVERY_FACTORY_ID "clap.preset-discovery-factory/2"
+#define TONESHAPER_CLAP_PRESET_DISCOVERY_FACTORY_ID_COMPAT "clap.preset-discovery-factory/draft-2"
+
+enum {
+    TONESHAPER_CLAP_PRESET_IS_FACTORY_CONTENT = 1 << 0,
+    TONESHAPER_CLAP_PRESET_IS_USER_CONTENT = 1 << 1,
+};
+
+typedef struct toneshaper_clap_universal_plugin_id {
+    const char *abi;  // "clap"
+    const char *id;
+} toneshaper_clap_universal_plugin_id;
+
+typedef struct toneshaper_clap_preset_metadata_receiver {
+    void *receiver_data;
+    void (*on_error)(const struct toneshaper_clap_preset_metadata_receiver *receiver, int32_t os_error, const char *message);
+    bool (*begin_preset)(const struct toneshaper_clap_preset_metadata_receiver *receiver, const char *name, const char *load_key);
+    void (*add_plugin_id)(const struct toneshaper_clap_preset_metadata_receiver *receiver, const toneshaper_clap_universal_plugin_id *id);
+    void (*set_soundpack_id)(const struct toneshaper_clap_preset_metadata_receiver *receiver, const char *soundpack_id);
+    void (*set_flags)(const struct toneshaper_clap_preset_metadata_receiver *receiver, uint32_t flags);
+    void (*add_creator)(const struct toneshaper_clap_preset_metadata_receiver *receiver, const char *creator);
+    void (*set_description)(const struct toneshaper_clap_preset_metadata_receiver *receiver, const char *description);
+    void (*set_timestamps)(const struct toneshaper_clap_preset_metadata_receiver *receiver, uint64_t created, uint64_t modified);
+    void (*add_feature)(const struct toneshaper_clap_preset_metadata_receiver *receiver, const char *feature);
+    void (*add_extra_info)(const struct toneshaper_clap_preset_metadata_receiver *receiver, const char *key, const char *value);
+} toneshaper_clap_preset_metadata_receiver;
+
+typedef struct toneshaper_clap_preset_filetype {
+    const char *name;
+    const char *description;
+    const char *file_extension;  // without the dot
+} toneshaper_clap_preset_filetype;
+
+typedef struct toneshaper_clap_preset_location {
+    uint32_t flags;
+    const char *name;
+    uint32_t kind;         // TONESHAPER_CLAP_PRESET_LOCATION_FILE or _PLUGIN
+    const char *location;  // a file or folder; NULL for the plugin's own
+} toneshaper_clap_preset_location;
+
+typedef struct toneshaper_clap_preset_provider_descriptor {
+    toneshaper_clap_version clap_version;
+    const char *id;
+    const char *name;
+    const char *vendor;
+} toneshaper_clap_preset_provider_descriptor;
+
+typedef struct toneshaper_clap_preset_provider {
+    const toneshaper_clap_preset_provider_descriptor *desc;
+    void *provider_data;
+    bool (*init)(const struct toneshaper_clap_preset_provider *provider);
+    void (*destroy)(const struct toneshaper_clap_preset_provider *provider);
+    bool (*get_metadata)(const struct toneshaper_clap_preset_provider *provider, uint32_t location_kind, const char *location,
+                         const toneshaper_clap_preset_metadata_receiver *receiver);
+    const void *(*get_extension)(const struct toneshaper_clap_preset_provider *provider, const char *id);
+} toneshaper_clap_preset_provider;
+
+typedef struct toneshaper_clap_preset_indexer {
+    toneshaper_clap_version clap_version;
+    const char *name;
+    const char *vendor;
+    const char *url;
+    const char *version;
+    void *indexer_data;
+    bool (*declare_filetype)(const struct toneshaper_clap_preset_indexer *indexer, const toneshaper_clap_preset_filetype *filetype);
+    bool (*declare_location)(const struct toneshaper_clap_preset_indexer *indexer, const toneshaper_clap_preset_location *location);
+    bool (*declare_soundpack)(const struct toneshaper_clap_preset_indexer *indexer, const void *soundpack);
+    const void *(*get_extension)(const struct toneshaper_clap_preset_indexer *indexer, const char *id);
+} toneshaper_clap_preset_indexer;
+
+typedef struct toneshaper_clap_preset_discovery_factory {
+    uint32_t (*count)(const struct toneshaper_clap_preset_discovery_factory *factory);
+    const toneshaper_clap_preset_provider_descriptor *(*get_descriptor)(const struct toneshaper_clap_preset_discovery_factory *factory,
+                                                                        uint32_t index);
+    const toneshaper_clap_preset_provider *(*create)(const struct toneshaper_clap_preset_discovery_factory *factory,
+                                                     const toneshaper_clap_preset_indexer *indexer, const char *provider_id);
+} toneshaper_clap_preset_discovery_factory;
+
 // ---- the layout a host and the plugin must agree on --------------------------------------
 
 #if UINTPTR_MAX == UINT64_MAX
@@ -422,6 +502,13 @@ _Static_assert(sizeof(toneshaper_clap_note_port_info) == 268 && offsetof(tonesha
 _Static_assert(sizeof(toneshaper_clap_param_info) == 1320 && offsetof(toneshaper_clap_param_info, name) == 16 &&
                    offsetof(toneshaper_clap_param_info, module) == 272 && offsetof(toneshaper_clap_param_info, min_value) == 1296,
                "clap_param_info_t");
+_Static_assert(sizeof(toneshaper_clap_preset_metadata_receiver) == 88, "clap_preset_discovery_metadata_receiver_t");
+_Static_assert(sizeof(toneshaper_clap_preset_location) == 32 && offsetof(toneshaper_clap_preset_location, kind) == 16,
+               "clap_preset_discovery_location_t");
+_Static_assert(sizeof(toneshaper_clap_preset_provider_descriptor) == 40, "clap_preset_discovery_provider_descriptor_t");
+_Static_assert(sizeof(toneshaper_clap_preset_provider) == 48, "clap_preset_discovery_provider_t");
+_Static_assert(sizeof(toneshaper_clap_preset_indexer) == 88 && offsetof(toneshaper_clap_preset_indexer, declare_filetype) == 56,
+               "clap_preset_discovery_indexer_t");
 #endif
 
 // ---- helpers for Embedded Swift ----------------------------------------------------------
