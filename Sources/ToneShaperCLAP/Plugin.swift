@@ -263,7 +263,7 @@ struct Plugin {
         let worker = self.worker
         // sem_post neither blocks nor allocates.
         _unsafePerformance { toneshaper_clap_worker_wake(worker) }
-        if offline {
+        if offline && worker.pointee.started != 0 {
             // Offline there is no deadline: the plans are waited for, as a synchronous worker gives them.
             let counters = services.counters
             _unsafePerformance {
@@ -456,7 +456,8 @@ struct Plugin {
     // MARK: - Parameters off the block
 
     /// params.flush: the events (parameters only count here; notes wait for a block), on
-    /// the audio thread while active, else on the main thread.
+    /// the audio thread while active, else on the main thread (the values then wait for
+    /// activation: ``takePending()``).
     #if REALTIME_PROOF
         @_noLocks @_noAllocation
     #endif
@@ -475,9 +476,6 @@ struct Plugin {
                 handle(event, at: 0, output: nil, rendered: &done)
             }
         }
-        let offline = self.offline
-        self.offline = offline || !active  // inactive: the main thread may wait for the plans
         finishBlock(pushedBefore: pushedBefore)
-        self.offline = offline
     }
 }
