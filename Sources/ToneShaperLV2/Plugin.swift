@@ -384,7 +384,7 @@ struct Plugin {
     #if REALTIME_PROOF
         @_noLocks @_noAllocation
     #endif
-    private func number(_ object: AtomObject, _ key: LV2_URID) -> Double? {
+    private mutating func number(_ object: AtomObject, _ key: LV2_URID) -> Double? {
         guard let property = object.property(key), let base = property.body.baseAddress else { return nil }
         let value: Double
         switch (property.type, property.body.count) {
@@ -446,11 +446,13 @@ struct Plugin {
         announceFile = false
     }
 
-    /// At most one message a run: the counts, for the worker to log.
+    /// At most one message a run: the counts, for the worker to log. (Mutating, as every
+    /// method run() calls is: a non-mutating call from run() made the compiler copy the
+    /// whole instance, some 500 bytes, onto the stack at every run.)
     #if REALTIME_PROOF
         @_noLocks @_noAllocation
     #endif
-    private func reportProblems() {
+    private mutating func reportProblems() {
         guard problems.any() else { return }
         problemMessage.copyMemory(from: problems.counts, byteCount: Problem.count * 4)
         if scheduler.schedule(.problems, UnsafeRawBufferPointer(start: problemMessage, count: Problem.count * 4)) {
