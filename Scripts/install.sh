@@ -8,7 +8,7 @@
 #   PREFIX/share/zsh/site-functions/_toneshaper
 #   PREFIX/share/fish/vendor_completions.d/toneshaper.fish
 #   PREFIX/share/applications/toneshaper.desktop            menu entry, and NSM's list of clients
-#   PREFIX/lib/lv2/toneshaper.lv2/                          the LV2 plugin (toneshaper.so, *.ttl)
+#   PREFIX/lib/lv2/toneshaper.lv2/                          the LV2 plugin (toneshaper.so, *.ttl, shapes/)
 #   PREFIX/lib/clap/toneshaper.clap                         the CLAP plugin (the built-in shapes inside)
 #   PREFIX/share/toneshaper/install-manifest                what Scripts/uninstall.sh removes
 #
@@ -112,7 +112,8 @@ lv2_bundle=.build/lv2/toneshaper.lv2
 if [[ ! -f $lv2_bundle/toneshaper.so ]]; then
     reason="there is no LV2 bundle"
 elif [[ -n $(find Scripts/build-lv2.sh Sources/ToneShaperLV2 Sources/ToneShaperDSP Sources/ToneShaperKernelBaseline Sources/CPUFeatures \
-    Sources/ToneShaperAudio Sources/ToneShaperJSON Sources/CNumberText \
+    Sources/ToneShaperAudio Sources/ToneShaperJSON Sources/CNumberText Sources/ToneShaperModel Sources/ToneShaperPlugin \
+    Sources/ToneShaperLV2Layout Sessions \
     -newer "$lv2_bundle/toneshaper.so" -print -quit) ]]; then
     reason="the plugin's sources are newer than $lv2_bundle"
 else
@@ -357,9 +358,10 @@ install_file "$work/completion.bash" "$prefix/share/bash-completion/completions/
 install_file "$work/completion.zsh" "$prefix/share/zsh/site-functions/_toneshaper" 644
 install_file "$work/completion.fish" "$prefix/share/fish/vendor_completions.d/toneshaper.fish" 644
 install_file "$work/toneshaper.desktop" "$prefix/share/applications/toneshaper.desktop" 644
-for file in "$lv2_bundle"/*; do
-    install_file "$file" "$prefix/lib/lv2/toneshaper.lv2/${file##*/}" 644
-done
+# The bundle's files, its built-in documents (shapes/) included.
+while IFS= read -r file; do
+    install_file "$file" "$prefix/lib/lv2/toneshaper.lv2/${file#"$lv2_bundle"/}" 644
+done < <(find "$lv2_bundle" -type f | sort)
 install_file "$clap_plugin" "$prefix/lib/clap/toneshaper.clap" 644
 
 for old in "${old_files[@]+"${old_files[@]}"}"; do

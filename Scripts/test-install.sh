@@ -48,7 +48,9 @@ expected_files=(
     lib/lv2/toneshaper.lv2/presets.ttl
     lib/clap/toneshaper.clap
 )
-for document in Sessions/*.toneshaper; do expected_files+=("share/toneshaper/$document"); done
+for document in Sessions/*.toneshaper; do
+    expected_files+=("share/toneshaper/$document" "lib/lv2/toneshaper.lv2/shapes/${document#Sessions/}")
+done
 actual=$(cd "$installed" && find . -type f -o -type l | sed 's|^\./||' | sort)
 expected=$(printf '%s\n' "${expected_files[@]}" | sort)
 [[ $actual == "$expected" ]] || fail "installed files differ from the expected ones:
