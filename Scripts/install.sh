@@ -378,3 +378,7 @@ say "Installed ${#installed[@]} files; the manifest is $manifest_path"
 if [[ -z $root && :$PATH: != *:$prefix/bin:* ]]; then
     say "Note: $prefix/bin is not on your PATH"
 fi
+# CLAP hosts search ~/.clap, /usr/lib/clap and the folders in CLAP_PATH, nothing else.
+if [[ $prefix != /usr && :${CLAP_PATH:-}: != *:$prefix/lib/clap:* ]]; then
+    say "Note: CLAP hosts find $prefix/lib/clap/toneshaper.clap only through CLAP_PATH: export CLAP_PATH=$prefix/lib/clap"
+fi
