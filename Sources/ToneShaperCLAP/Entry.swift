@@ -58,7 +58,9 @@ enum Functions {
     static let startProcessing: @convention(c) (UnsafePointer<toneshaper_clap_plugin>?) -> Bool = { _ in true }
     static let stopProcessing: @convention(c) (UnsafePointer<toneshaper_clap_plugin>?) -> Void = { _ in }
     static let reset: @convention(c) (UnsafePointer<toneshaper_clap_plugin>?) -> Void = { _ in }
-    static let onMainThread: @convention(c) (UnsafePointer<toneshaper_clap_plugin>?) -> Void = { _ in }
+    static let onMainThread: @convention(c) (UnsafePointer<toneshaper_clap_plugin>?) -> Void = { clap in
+        Shell.plugin(clap)?.pointee.onMainThread()
+    }
 
     static let process: @convention(c) (UnsafePointer<toneshaper_clap_plugin>?, UnsafePointer<toneshaper_clap_process>?) -> Int32 = {
         clap, process in processInstance(clap, process)

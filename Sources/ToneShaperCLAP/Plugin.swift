@@ -34,6 +34,8 @@ struct Plugin {
     let fromMain: MessageRing
     let worker: UnsafeMutablePointer<toneshaper_clap_worker>
     let stopping: UnsafeMutablePointer<Atomic<Bool>>
+    /// The work thread asked for a main-thread callback to rescan the parameters.
+    let rescanWanted: UnsafeMutablePointer<Atomic<Bool>>
     let limits: ParameterLimits
     /// Each row's value as the host set it, and the modulation added to it (plain numbers:
     /// the main thread reads what the audio thread wrote whole, aligned).
@@ -72,13 +74,16 @@ struct Plugin {
         pending.initialize(repeating: false, count: limits.count)
         let stopping = UnsafeMutablePointer<Atomic<Bool>>.allocate(capacity: 1)
         stopping.initialize(to: Atomic(false))
+        let rescanWanted = UnsafeMutablePointer<Atomic<Bool>>.allocate(capacity: 1)
+        rescanWanted.initialize(to: Atomic(false))
         let worker = UnsafeMutablePointer<toneshaper_clap_worker>.allocate(capacity: 1)
         worker.initialize(to: toneshaper_clap_worker())
         let plugin = UnsafeMutablePointer<Plugin>.allocate(capacity: 1)
         plugin.initialize(
             to: Plugin(
                 me: plugin, host: host, hostParams: hostParams, stereo: stereo, engine: engine, shared: engine, services: services,
-                fromWorker: MessageRing(slots: 256), fromMain: MessageRing(slots: 16), worker: worker, stopping: stopping, limits: limits,
+                fromWorker: MessageRing(slots: 256), fromMain: MessageRing(slots: 16), worker: worker, stopping: stopping, rescanWanted: rescanWanted,
+                limits: limits,
                 values: values, modulation: modulation, pending: pending, problems: CLAPProblems(), heldProblems: HeldCLAPProblems(),
                 problemMessage: .allocate(byteCount: CLAPProblem.count * 4, alignment: 8), expressions: NoteExpressions()))
         plugin.pointee.startWorker()
@@ -99,6 +104,8 @@ struct Plugin {
         plugin.pointee.worker.deallocate()
         plugin.pointee.stopping.deinitialize(count: 1)
         plugin.pointee.stopping.deallocate()
+        plugin.pointee.rescanWanted.deinitialize(count: 1)
+        plugin.pointee.rescanWanted.deallocate()
         plugin.pointee.limits.free()
         plugin.pointee.values.deallocate()
         plugin.pointee.modulation.deallocate()
@@ -141,7 +148,9 @@ struct Plugin {
         let answer = RingAnswer(ring: fromWorker)
         while services.toWorker.take({ kind, payload in
             switch WorkKind(rawValue: kind) {
-            case .engine: shared.work(payload, answer: answer)
+            case .engine:
+                shared.work(payload, answer: answer)
+                if Plugin.changesDocument(payload) { askForRescan() }
             case .problems:
                 heldProblems.take(payload, now: toneshaper_clap_monotonic_seconds()) { message, count in
                     services.log(.warning, message, count: count)
@@ -151,6 +160,34 @@ struct Plugin {
         }) {
             services.counters[1].add(1, ordering: .releasing)
         }
+    }
+
+    /// Whether an engine request changes parameters behind the host's back (a program
+    /// change loads a built-in document; a MIDI controller moves a mapped parameter).
+    static func changesDocument(_ payload: UnsafeRawBufferPointer) -> Bool {
+        guard payload.count == MemoryLayout<InstrumentRequest>.size, let base = payload.baseAddress else { return false }
+        switch base.loadUnaligned(as: InstrumentRequest.self) {
+        case .program, .controller: return true
+        default: return false
+        }
+    }
+
+    /// On the work thread: the host is asked for a main-thread callback (request_callback
+    /// may be called from any thread), in which the parameters read the document again.
+    func askForRescan() {
+        rescanWanted.pointee.store(true, ordering: .releasing)
+        host.pointee.request_callback?(host)
+    }
+
+    /// on_main_thread: after a program change or a mapped controller, the parameters read
+    /// the document as it now plays, and the host is told to read their values again.
+    mutating func onMainThread() {
+        guard rescanWanted.pointee.exchange(false, ordering: .acquiringAndReleasing) else { return }
+        waitForWorker()
+        let bytes = Array(shared.documentForSaving())
+        guard let shape = try? ToneShapeDocument.decode(bytes, source: "document") else { return }
+        for row in 0..<limits.count where !pending[row] { values[row] = ParameterTable.all[row].portValue(in: shape) }
+        if let hostParams, let rescan = hostParams.pointee.rescan { rescan(host, TONESHAPER_CLAP_PARAM_RESCAN_VALUES) }
     }
 
     /// Off the audio thread: waits (at most a second) until the work thread has done what

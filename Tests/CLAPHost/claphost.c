@@ -15,6 +15,7 @@
 //            [--save-state FILE] [--load-state FILE] [--preset-file PATH] [--preset-builtin NAME]
 //            [--hostile KIND[@FRAME]]... [--realtime] [--instances 2] [--second-clap PATH]
 //            [--out FILE] [--describe] [--bench-runs N [--bench-paced]] [--mpe N]
+//            [--program N@FRAME]... [--report-value ID]... (the value params.get_value gives at the end)
 //   claphost --clap PATH --list-presets   # the preset-discovery factory's providers, locations, presets
 //
 // --bench-runs N times process() (CLOCK_MONOTONIC around each call, the first instance)
@@ -455,6 +456,8 @@ int main(int argc, char **argv) {
     long block = 256, frames = 0, bench_runs = 0;
     int instances = 1, realtime = 0, want_describe = 0, process_transport = 0, paced = 0, mpe = 0;
     double process_playing = 0, process_tempo = 120;
+    uint32_t report_ids[64];
+    int report_count = 0;
     uint32_t flush_ids[64];
     double flush_values[64];
     int flush_count = 0;
@@ -480,6 +483,16 @@ int main(int argc, char **argv) {
         else if (!strcmp(a, "--list-presets")) return path ? list_presets(path) : (die("--clap first"), 1);
         else if (!strcmp(a, "--bench-runs")) bench_runs = atol(NEXT);
         else if (!strcmp(a, "--bench-paced")) paced = 1;
+        else if (!strcmp(a, "--report-value")) {
+            if (report_count == 64) die("too many --report-value");
+            report_ids[report_count++] = (uint32_t)atoi(NEXT);
+        } else if (!strcmp(a, "--program")) {
+            int program = 0;
+            long frame = 0;
+            if (sscanf(NEXT, "%d@%ld", &program, &frame) != 2) die("bad --program");
+            Step *s = add_step(MIDI, frame);
+            s->midi[0] = 0xC0, s->midi[1] = (unsigned char)program, s->midi[2] = 0;
+        }
         else if (!strcmp(a, "--mpe")) mpe = atoi(NEXT);
         else if (!strcmp(a, "--note") || !strcmp(a, "--midi-note")) {
             long frame = 0, off = -1;
@@ -758,6 +771,11 @@ int main(int argc, char **argv) {
         printf("process_count: %ld\nprocess_ns_median: %.0f\nprocess_ns_mean: %.0f\nprocess_ns_p99_9: %.0f\nprocess_ns_max: %.0f\n", timed,
                times[timed / 2], sum / (double)timed, times[(long)((double)timed * 0.999)], times[timed - 1]);
         printf("process_ns_per_sample_median: %.4f\n", times[timed / 2] / (double)block);
+    }
+    for (int r = 0; r < report_count; r++) {
+        double value = NAN;
+        inst[0].params->get_value(inst[0].plugin, report_ids[r], &value);
+        printf("value_%u: %g\n", report_ids[r], value);
     }
     for (int k = 0; k < count; k++) {
         inst[k].plugin->stop_processing(inst[k].plugin);

@@ -168,6 +168,18 @@ import ToneShaperTestSupport
         #expect(abs(modRatio - 0.5) < 0.02, "modulation -0.125 of 0.25: \(modRatio)")
     }
 
+    /// A MIDI program change plays a built-in shape (program 7: the siren, 500...1500 Hz);
+    /// the plugin asks for the main-thread callback, in which the parameters take the new
+    /// document's values and the host is told to rescan them.
+    @Test func aProgramChangeReachesTheParametersThroughTheMainThreadCallback() throws {
+        let (result, samples) = try CLAPTools.play(CLAPTools.monoID, ["--program", "7@300", "--report-value", "0", "--report-value", "1"])
+        let (_, plain) = try CLAPTools.play(CLAPTools.monoID, [])
+        #expect(result.status == 0 && result.number("log_messages") == 0, "\(result.output)")
+        #expect(result.number("main_callbacks") == 1 && result.number("rescans") == 1, "\(result.stdout)")
+        #expect(result.number("value_0") == 500 && result.number("value_1") == 1500, "\(result.stdout)")
+        #expect(samples[0..<300] == plain[0..<300] && samples != plain, "the program change was not heard from its block on")
+    }
+
     /// With Transport on, the plugin follows the host's transport: silent while stopped.
     @Test func itFollowsTheHostsTransport() throws {
         let follow = ["--param", "\(ID.scale)=0@0", "--param", "\(ID.transport)=1@0"]
