@@ -10,7 +10,25 @@ extension Plugin {
     mutating func save(to stream: UnsafePointer<toneshaper_clap_ostream>) -> Bool {
         if !active { takePending() }
         waitForWorker()  // the changes queued so far reach the document first
-        let bytes = shared.documentForSaving()
+        let played = Array(shared.documentForSaving())
+        let document = unmodulated(played)
+        return document.withUnsafeBytes { write($0, to: stream) }
+    }
+
+    /// The document as saved: modulation is the host's, not the project's, so a modulated
+    /// parameter is saved at the value the host set.
+    func unmodulated(_ document: [UInt8]) -> [UInt8] {
+        guard (0..<limits.count).contains(where: { modulation[$0] != 0 }),
+            var shape = try? ToneShapeDocument.decode(document, source: "document")
+        else { return document }
+        for row in 0..<limits.count where modulation[row] != 0 {
+            let spec = ParameterTable.all[row]
+            spec.store(&shape, spec.value(fromPort: values[row]))
+        }
+        return ToneShapeDocument.encode(shape)
+    }
+
+    func write(_ bytes: UnsafeRawBufferPointer, to stream: UnsafePointer<toneshaper_clap_ostream>) -> Bool {
         guard let base = bytes.baseAddress, bytes.count > 0 else { return false }
         var written = 0
         while written < bytes.count {

@@ -156,7 +156,7 @@ import ToneShaperTestSupport
         #expect(copies.status == 0 && copies.number("instances_differ") == 0, "\(copies.output)")
     }
 
-    /// Parameters are sample-accurate and modulation is added to the value, not saved.
+    /// Parameters are sample-accurate; modulation is added to the value, and not saved.
     @Test func parameterEventsAndModulationAreHeardAtTheirFrames() throws {
         let (_, loud) = try CLAPTools.play(CLAPTools.monoID, ["--param", "\(ID.scale)=0@0"])
         let (_, changed) = try CLAPTools.play(CLAPTools.monoID, ["--param", "\(ID.scale)=0@0", "--param", "\(ID.amplitude)=0.125@2000"])
@@ -166,6 +166,14 @@ import ToneShaperTestSupport
         let (_, modulated) = try CLAPTools.play(CLAPTools.monoID, ["--param", "\(ID.scale)=0@0", "--mod", "\(ID.amplitude)=-0.125@2000"])
         let modRatio = SignalAnalysis.rms(modulated, range: 2600..<4800) / SignalAnalysis.rms(loud, range: 2600..<4800)
         #expect(abs(modRatio - 0.5) < 0.02, "modulation -0.125 of 0.25: \(modRatio)")
+        // Modulation is not the project's: the state keeps the value the host set.
+        let directory = try CLAPTools.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let state = directory.appendingPathComponent("state.toneshaper")
+        _ = try CLAPTools.play(
+            CLAPTools.monoID, ["--param", "\(ID.amplitude)=0.5@100", "--mod", "\(ID.amplitude)=-0.125@2000", "--save-state", state.path])
+        let text = try String(contentsOf: state, encoding: .utf8)
+        #expect(text.contains("\"amplitude\" : 0.5,"), "\(text)")
     }
 
     /// A MIDI program change plays a built-in shape (program 7: the siren, 500...1500 Hz);
