@@ -357,6 +357,22 @@ static void describe(Instance *instance) {
         printf("\n");
     }
     printf("text_mismatches: %d\n", mismatches);
+    const toneshaper_clap_plugin_latency *latency = instance->plugin->get_extension(instance->plugin, TONESHAPER_CLAP_EXT_LATENCY);
+    printf("latency: %d\n", latency ? (int)latency->get(instance->plugin) : -1);
+    const toneshaper_clap_plugin_note_ports *notes = instance->plugin->get_extension(instance->plugin, TONESHAPER_CLAP_EXT_NOTE_PORTS);
+    toneshaper_clap_note_port_info note_port;
+    if (notes && notes->count(instance->plugin, true) == 1 && notes->count(instance->plugin, false) == 0 &&
+        notes->get(instance->plugin, 0, true, &note_port))
+        printf("note_port: %s dialects 0x%x preferred 0x%x\n", note_port.name, note_port.supported_dialects, note_port.preferred_dialect);
+    const toneshaper_clap_plugin_audio_ports *audio = instance->plugin->get_extension(instance->plugin, TONESHAPER_CLAP_EXT_AUDIO_PORTS);
+    toneshaper_clap_audio_port_info audio_port;
+    if (audio && audio->count(instance->plugin, true) == 0 && audio->get(instance->plugin, 0, false, &audio_port))
+        printf("audio_port: %s %u %s main %u\n", audio_port.name, audio_port.channel_count, audio_port.port_type,
+               audio_port.flags & TONESHAPER_CLAP_AUDIO_PORT_IS_MAIN);
+    const toneshaper_clap_plugin_descriptor *desc = instance->plugin->desc;
+    printf("descriptor: %s \"%s\" features", desc->id, desc->name);
+    for (const char *const *f = desc->features; f && *f; f++) printf(" %s", *f);
+    printf("\n");
 }
 
 static void load_state(Instance *instance, Buffer buffer, int must) {

@@ -29,6 +29,12 @@ import ToneShaperTestSupport
         #expect(result.stdout.contains("param: 2 \"Wave\" 0..6 default 0 value 0 flags 0x18021 \"Sine\" \"Square\""), "\(result.stdout)")
         #expect(result.number("log_messages") == 0, "a clean run logged: \(result.stderr)")
         #expect(result.number("stereo_differ") == 0)
+        let stereo = id == CLAPTools.stereoID
+        #expect(result.number("latency") == 0, "\(result.stdout)")
+        #expect(result.report["note_port"] == "Notes dialects 0x3 preferred 0x1", "CLAP and MIDI dialects: \(result.stdout)")
+        #expect(result.report["audio_port"] == (stereo ? "Output 2 stereo main 1" : "Output 1 mono main 1"), "\(result.stdout)")
+        let features = "instrument synthesizer \(stereo ? "stereo" : "mono")"
+        #expect(result.report["descriptor"]?.hasSuffix("features \(features)") == true, "\(result.stdout)")
     }
 
     /// Instrument mode: a note at frame 64 is silent before it and sounds from it.
