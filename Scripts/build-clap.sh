@@ -40,7 +40,24 @@ module CCLAP {
     export *
 }
 MAP
-    embedded_compile_all "$objects"
+    # The modules are compiled as Scripts/build-lv2.sh compiles them (Scripts/embedded-modules.sh,
+    # the same flags): its objects are taken when they are newer than every source they come
+    # from (Scripts/test.sh builds the LV2 plugin first), else compiled here.
+    lv2_objects=.build/lv2-objects
+    if [[ -f $lv2_objects/ToneShaperPlugin.o && -z $(find Scripts/embedded-modules.sh Scripts/build-lv2.sh Sources/ToneShaperDSP \
+        Sources/ToneShaperKernelBaseline Sources/ToneShaperKernelV3 Sources/ToneShaperKernelV4 Sources/ToneShaperAudio \
+        Sources/ToneShaperJSON Sources/ToneShaperModel Sources/ToneShaperPlugin Sources/ToneShaperLV2Layout Sources/CPUFeatures \
+        Sources/CNumberText -newer "$lv2_objects/ToneShaperPlugin.o" -print -quit) ]]; then
+        for module in "${EMBEDDED_MODULES[@]}"; do
+            name=$(echo "${module%%|*}" | xargs)
+            cp "$lv2_objects/$name.o" "$lv2_objects/$name.swiftmodule" "$objects/"
+        done
+        say "modules: Scripts/build-lv2.sh's, compiled from the same sources"
+        embedded_flags "$objects"
+        EMBEDDED_OUT=$objects
+    else
+        embedded_compile_all "$objects"
+    fi
 fi
 embedded_compile ToneShaperCLAP "" Sources/ToneShaperCLAP/*.swift
 
