@@ -196,7 +196,7 @@ if [[ $what == all || $what == plugin || $what == plugin-peers ]]; then
         for block in 64 256; do
             for k in 0 1 2; do
                 i=$(((round + k) % 3))
-                "$soundcheck" "${peer_uris[$i]}" "$block" "$bench_frames" | awk '$1 == "ns_per_sample:" {print $2}' >> "$work/kept.$block.$i"
+                "$soundcheck" "${peer_uris[$i]}" "$block" "$bench_frames" 2>/dev/null | awk '$1 == "ns_per_sample:" {print $2}' >> "$work/kept.$block.$i"
             done
         done
     done

@@ -51,11 +51,6 @@ struct CLAPServices: PluginHost {
         }
     }
 
-    func log(_ level: PluginLogLevel, _ message: StaticString, count: UInt32 = 1) {
-        let text = String(decoding: UnsafeRawBufferPointer(start: message.utf8Start, count: message.utf8CodeUnitCount), as: UTF8.self)
-        log(level, count > 1 ? text + " (" + String(count) + " times)" : text)
-    }
-
     func builtInDocument(_ index: Int) -> [UInt8]? {
         guard index >= 0, index < Int(toneshaper_clap_builtin_count()) else { return nil }
         var size = 0

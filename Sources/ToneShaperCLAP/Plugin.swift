@@ -44,8 +44,8 @@ struct Plugin {
     /// The rows the host set while the plugin was not active: taken at activation, plans
     /// included, so the first block already plays them (as the LV2 plugin's activate does).
     let pending: UnsafeMutablePointer<Bool>
-    let problems: CLAPProblems
-    let heldProblems: HeldCLAPProblems
+    let problems: Problems<CLAPProblem>
+    let heldProblems: HeldProblems<CLAPProblem>
     let problemMessage: UnsafeMutableRawPointer
     /// Note expressions per voice (``NoteExpressions``).
     var expressions: NoteExpressions
@@ -84,8 +84,8 @@ struct Plugin {
                 me: plugin, host: host, hostParams: hostParams, stereo: stereo, engine: engine, shared: engine, services: services,
                 fromWorker: MessageRing(slots: 256), fromMain: MessageRing(slots: 16), worker: worker, stopping: stopping, rescanWanted: rescanWanted,
                 limits: limits,
-                values: values, modulation: modulation, pending: pending, problems: CLAPProblems(), heldProblems: HeldCLAPProblems(),
-                problemMessage: .allocate(byteCount: CLAPProblem.count * 4, alignment: 8), expressions: NoteExpressions()))
+                values: values, modulation: modulation, pending: pending, problems: Problems(), heldProblems: HeldProblems(),
+                problemMessage: .allocate(byteCount: Problems<CLAPProblem>.messageSize, alignment: 8), expressions: NoteExpressions()))
         plugin.pointee.startWorker()
         return plugin
     }
@@ -94,7 +94,7 @@ struct Plugin {
     static func destroy(_ plugin: UnsafeMutablePointer<Plugin>) {
         plugin.pointee.stopWorker()
         let services = plugin.pointee.services
-        plugin.pointee.heldProblems.flush { message, count in services.log(.warning, message, count: count) }
+        plugin.pointee.heldProblems.flush(host: services)
         plugin.pointee.engine.free()
         services.toWorker.free()
         services.counters.deinitialize(count: 2)
@@ -152,9 +152,7 @@ struct Plugin {
                 shared.work(payload, answer: answer)
                 if Plugin.changesDocument(payload) { askForRescan() }
             case .problems:
-                heldProblems.take(payload, now: toneshaper_clap_monotonic_seconds()) { message, count in
-                    services.log(.warning, message, count: count)
-                }
+                heldProblems.take(payload, now: toneshaper_clap_monotonic_seconds(), host: services)
             case nil: services.log(.error, "the work thread was given a message of an unknown kind; ignored")
             }
         }) {
@@ -292,8 +290,8 @@ struct Plugin {
     #endif
     mutating func finishBlock(pushedBefore: Int) {
         if problems.any() {
-            problemMessage.copyMemory(from: problems.counts, byteCount: CLAPProblem.count * 4)
-            if services.push(.problems, UnsafeRawBufferPointer(start: problemMessage, count: CLAPProblem.count * 4)) { problems.clear() }
+            problemMessage.copyMemory(from: problems.counts, byteCount: Problems<CLAPProblem>.messageSize)
+            if services.push(.problems, UnsafeRawBufferPointer(start: problemMessage, count: Problems<CLAPProblem>.messageSize)) { problems.clear() }
         }
         let pushed = services.counters[0].load(ordering: .relaxed)
         guard pushed != pushedBefore else { return }

@@ -1,7 +1,8 @@
-/// What process() and flush() refuse. The audio thread never logs: it counts each kind,
-/// and at the end of the block hands the counts to the work thread in one message, which
-/// logs one line per kind at most once a second (with the count).
-enum CLAPProblem: Int {
+import ToneShaperPlugin
+
+/// What process() and flush() refuse: counted on the audio thread and logged from the work
+/// thread, a line a kind at most once a second (the core's `Problems` and `HeldProblems`).
+enum CLAPProblem: Int, PluginProblem {
     case eventPastBlock
     case eventOutOfOrder
     case eventTooShort
@@ -31,75 +32,6 @@ enum CLAPProblem: Int {
         case .noteOutOfRange: return "refused a note event whose key, channel or velocity is out of range"
         case .expressionRefused: return "refused a note expression whose value is out of range or not finite"
         case .workQueueFull: return "the work thread's queue was full; a request was dropped"
-        }
-    }
-}
-
-/// Per-kind counts, in memory allocated when the instance is made.
-struct CLAPProblems {
-    let counts: UnsafeMutablePointer<UInt32>
-
-    init() {
-        counts = .allocate(capacity: CLAPProblem.count)
-        counts.initialize(repeating: 0, count: CLAPProblem.count)
-    }
-
-    func free() { counts.deallocate() }
-
-    #if REALTIME_PROOF
-        @_noLocks @_noAllocation
-    #endif
-    @inline(__always)
-    func note(_ problem: CLAPProblem) { counts[problem.rawValue] &+= 1 }
-
-    #if REALTIME_PROOF
-        @_noLocks @_noAllocation
-    #endif
-    func any() -> Bool {
-        for i in 0..<CLAPProblem.count where counts[i] != 0 { return true }
-        return false
-    }
-
-    #if REALTIME_PROOF
-        @_noLocks @_noAllocation
-    #endif
-    func clear() { counts.update(repeating: 0, count: CLAPProblem.count) }
-}
-
-/// The work thread's side: counts not logged yet, and when each kind was last logged.
-struct HeldCLAPProblems {
-    let counts: UnsafeMutablePointer<UInt32>
-    let lastLogged: UnsafeMutablePointer<Double>
-
-    init() {
-        counts = .allocate(capacity: CLAPProblem.count)
-        counts.initialize(repeating: 0, count: CLAPProblem.count)
-        lastLogged = .allocate(capacity: CLAPProblem.count)
-        lastLogged.initialize(repeating: -.infinity, count: CLAPProblem.count)
-    }
-
-    func free() {
-        counts.deallocate()
-        lastLogged.deallocate()
-    }
-
-    /// Adds a block's counts and logs each kind not logged in the last second.
-    func take(_ payload: UnsafeRawBufferPointer, now: Double, log: (StaticString, UInt32) -> Void) {
-        guard payload.count == CLAPProblem.count * 4, let base = payload.baseAddress else { return }
-        for index in 0..<CLAPProblem.count {
-            counts[index] &+= base.loadUnaligned(fromByteOffset: index * 4, as: UInt32.self)
-            guard counts[index] != 0, now - lastLogged[index] >= 1, let problem = CLAPProblem(rawValue: index) else { continue }
-            log(problem.message, counts[index])
-            counts[index] = 0
-            lastLogged[index] = now
-        }
-    }
-
-    /// Logs what is still held (the instance is going).
-    func flush(log: (StaticString, UInt32) -> Void) {
-        for index in 0..<CLAPProblem.count where counts[index] != 0 {
-            if let problem = CLAPProblem(rawValue: index) { log(problem.message, counts[index]) }
-            counts[index] = 0
         }
     }
 }

@@ -41,7 +41,7 @@ struct AtomSequenceReader {
         @_noLocks @_noAllocation
     #endif
     init?(
-        buffer: UnsafeRawPointer, capacity: Int, frames: Int, sequence: LV2_URID, beatUnits: (LV2_URID, LV2_URID), problems: Problems
+        buffer: UnsafeRawPointer, capacity: Int, frames: Int, sequence: LV2_URID, beatUnits: (LV2_URID, LV2_URID), problems: Problems<LV2Problem>
     ) {
         let header = MemoryLayout<LV2_Atom>.size  // size, type
         let sequenceHeader = MemoryLayout<LV2_Atom_Sequence_Body>.size  // unit, pad
@@ -72,7 +72,7 @@ struct AtomSequenceReader {
     #if REALTIME_PROOF
         @_noLocks @_noAllocation
     #endif
-    mutating func next(problems: Problems, framesPerBeat: Double) -> AtomEvent? {
+    mutating func next(problems: Problems<LV2Problem>, framesPerBeat: Double) -> AtomEvent? {
         let eventHeader = 16  // time (Int64 frames or Double beats), size, type
         if offset >= size { return nil }
         if size - offset < eventHeader {

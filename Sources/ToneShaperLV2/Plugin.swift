@@ -28,9 +28,9 @@ struct Plugin {
     /// The audio outputs' port indices (left or mono, then right).
     let leftPort: UInt32
     let rightPort: UInt32
-    let problems: Problems
+    let problems: Problems<LV2Problem>
     /// The worker's: problems counted but not logged yet (`Worker.logProblems`).
-    let heldProblems: HeldProblems
+    let heldProblems: HeldProblems<LV2Problem>
     /// The control port's buffer size (buf-size:sequenceSize), else a sane limit.
     let sequenceCapacity: Int
     let maximumBlock: Int
@@ -145,9 +145,9 @@ struct Plugin {
                 stereo: stereo, urids: urids, log: log, scheduler: scheduler,
                 engine: PluginEngine(sampleRate: sampleRate, maximumBlock: maximumBlock, host: services),
                 portRows: portRows, portCount: layout.count, leftPort: audio[0], rightPort: audio.count > 1 ? audio[1] : UInt32.max,
-                problems: Problems(), heldProblems: HeldProblems(), sequenceCapacity: sequenceCapacity, maximumBlock: maximumBlock,
+                problems: Problems<LV2Problem>(), heldProblems: HeldProblems(), sequenceCapacity: sequenceCapacity, maximumBlock: maximumBlock,
                 control: nil, notify: nil, left: nil, right: nil, controlCount: controlCount, controls: controls, lastControls: lastControls,
-                problemMessage: .allocate(byteCount: Problem.count * 4, alignment: 8),
+                problemMessage: .allocate(byteCount: Problems<LV2Problem>.messageSize, alignment: 8),
                 responseScratch: .allocate(byteCount: maximumWorkMessage, alignment: 8),
                 filePath: .allocate(byteCount: maximumPath, alignment: 8)))
         return plugin
@@ -466,8 +466,8 @@ struct Plugin {
     #endif
     private mutating func reportProblems() {
         guard problems.any() else { return }
-        problemMessage.copyMemory(from: problems.counts, byteCount: Problem.count * 4)
-        if scheduler.schedule(.problems, UnsafeRawBufferPointer(start: problemMessage, count: Problem.count * 4)) {
+        problemMessage.copyMemory(from: problems.counts, byteCount: Problems<LV2Problem>.messageSize)
+        if scheduler.schedule(.problems, UnsafeRawBufferPointer(start: problemMessage, count: Problems<LV2Problem>.messageSize)) {
             problems.clear()
         }
     }

@@ -3,7 +3,7 @@ import ToneShaperPlugin
 
 /// The kinds of message the plugin gives the host's worker (the first 4 bytes).
 enum WorkKind: UInt32 {
-    /// The problems run() counted (`Problem.count` UInt32 counts after the kind).
+    /// The problems run() counted (a UInt32 count per `LV2Problem` after the kind).
     case problems = 1
     /// Load a document file (its path, NUL-terminated, after the kind).
     case loadFile = 2
