@@ -60,6 +60,8 @@ struct Plugin {
     var framesPerBeat = 0.0
     /// Events in beats without a tempo were reported once; the next are played as quietly.
     var reportedBeatsWithoutTempo = false
+    /// The curve between the plugin and its editor window (Points.swift).
+    var points = PointsLink.make()
 
     /// The host's features, checked; nil (with a message) when a required one is missing.
     static func make(
@@ -168,6 +170,7 @@ struct Plugin {
         plugin.pointee.problemMessage.deallocate()
         plugin.pointee.responseScratch.deallocate()
         plugin.pointee.filePath.deallocate()
+        plugin.pointee.points.free()
         plugin.deinitialize(count: 1)
         plugin.deallocate()
     }
@@ -209,6 +212,8 @@ struct Plugin {
         }
         render(left, frames: frames)
         if announceFile { writeFileToNotify() }
+        forwardPoints()
+        writePointsToNotify()
         if stereo, let right { for i in 0..<frames { right[i] = left[i] } }
         reportProblems()
     }
@@ -333,6 +338,7 @@ struct Plugin {
         // host sends (patch:Put, say) are not for this plugin: ignored, not refused.
         if object.otype == urids.patchGet {
             announceFile = filePathLength > 0
+            requestPoints()
             return
         }
         guard object.otype == urids.patchSet else { return }
@@ -340,6 +346,10 @@ struct Plugin {
             let propertyBase = property.body.baseAddress
         else {
             problems.note(.patchSetWithoutProperty)
+            return
+        }
+        if propertyBase.loadUnaligned(as: UInt32.self) == urids.points, let value = object.property(urids.patchValue) {
+            receivePoints(value)
             return
         }
         guard propertyBase.loadUnaligned(as: UInt32.self) == urids.file else {
