@@ -94,7 +94,7 @@ struct ControlRow {
         case .integer: return UIText.number(value, decimals: 0, unit: unit)
         case .real, .terms:
             let magnitude = abs(value)
-            let decimals = magnitude >= 100 ? 1 : magnitude >= 1 ? 2 : 4
+            let decimals = magnitude >= 100 || magnitude == 0 ? 1 : magnitude >= 1 ? 2 : 3
             return UIText.number(value, decimals: decimals, unit: unit)
         }
     }

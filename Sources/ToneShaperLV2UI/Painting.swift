@@ -158,19 +158,27 @@ struct Painter {
         rectangle(p)
         cairo_fill(cr)
         cairo_set_line_width(cr, 1)
-        // Frequencies: 1, 2, 5 in every decade within the axis.
+        // Frequencies: the steps 1 to 9 of every decade within the axis, each labelled
+        // where there is room; the decades stronger.
         var decade = 1.0
+        var lastLabel = Double.infinity
         while decade <= layout.axis.upperBound {
-            for m in [1.0, 2.0, 5.0] {
-                let f = decade * m
+            for m in 1...9 {
+                let f = decade * Double(m)
                 guard f >= layout.axis.lowerBound && f <= layout.axis.upperBound else { continue }
                 let y = layout.y(frequency: f).rounded() + 0.5
                 color(1, 1, 1, m == 1 ? 0.16 : 0.07)
                 cairo_move_to(cr, p.x, y)
                 cairo_line_to(cr, p.x + p.w, y)
                 cairo_stroke(cr)
-                color(0.65, 0.67, 0.72)
-                text(UIText.hertz(f), 6 * s, y + 4 * s, size: 10)
+                let clear = y < p.y + p.h - 12 * s && y > p.y + 12 * s
+                if clear && lastLabel - y > 16 * s
+                    && (m == 1 || m == 2 || m == 5 || p.h / 9 > 16 * s || layout.axis.upperBound / layout.axis.lowerBound < 10)
+                {
+                    color(0.65, 0.67, 0.72)
+                    text(UIText.hertz(f), 6 * s, y + 4 * s, size: 10)
+                    lastLabel = y
+                }
             }
             decade *= 10
         }
@@ -188,7 +196,8 @@ struct Painter {
             cairo_stroke(cr)
             if k % 4 == 0 {
                 color(0.65, 0.67, 0.72)
-                text(UIText.number(layout.duration * Double(k) / Double(steps), decimals: 2, unit: "s"), x - 12 * s, p.y + p.h + 16 * s, size: 10)
+                let label = UIText.number(layout.duration * Double(k) / Double(steps), decimals: 2, unit: "s")
+                text(label, k == steps ? x - 36 * s : k == 0 ? x : x - 14 * s, p.y + p.h + 16 * s, size: 10)
             }
         }
     }

@@ -69,7 +69,7 @@ static inline Window toneshaper_ui_create_window(Display *display, Window parent
     Window window = XCreateWindow(display, parent, 0, 0, (unsigned)w, (unsigned)h, 0, CopyFromParent, InputOutput, CopyFromParent,
                                   CWBackPixel | CWEventMask, &attributes);
     if (!window) return 0;
-    XStoreName(display, window, "ToneShaper");
+    XStoreName(display, window, "ToneShaper editor");
     XMapRaised(display, window);
     XFlush(display);
     return window;
