@@ -222,26 +222,35 @@ struct Painter {
             cairo_line_to(cr, layout.x(time: layout.duration), layout.y(frequency: points[points.count - 1].frequency))
             cairo_stroke(cr)
         } else {
+            // One pass over the points comparing frequencies (no logarithm per point), then
+            // each column's span filled as one rectangle, widened to meet its neighbour's so
+            // the curve stays joined: a few hundred rectangles and one fill.
             var low = [Double](repeating: .infinity, count: columns)
             var high = [Double](repeating: -.infinity, count: columns)
-            let scaleX = p.w / layout.duration
-            let logLow = log(layout.axis.lowerBound)
-            let perLog = p.h / (log(layout.axis.upperBound) - logLow)
-            for point in points {
-                let c = min(max(Int(point.time * scaleX), 0), columns - 1)
-                let f = min(max(point.frequency, layout.axis.lowerBound), layout.axis.upperBound)
-                let y = p.y + p.h - (log(f) - logLow) * perLog
-                if y < low[c] { low[c] = y }
-                if y > high[c] { high[c] = y }
+            let perSecond = p.w / layout.duration
+            low.withUnsafeMutableBufferPointer { low in
+                high.withUnsafeMutableBufferPointer { high in
+                    points.withUnsafeBufferPointer { points in
+                        for point in points {
+                            let c = min(max(Int(point.time * perSecond), 0), columns - 1)
+                            let f = point.frequency
+                            if f < low[c] { low[c] = f }
+                            if f > high[c] { high[c] = f }
+                        }
+                    }
+                }
             }
-            var started = false
+            let half = s
+            var previous: (high: Double, low: Double)?
             for c in 0..<columns where low[c] <= high[c] {
-                let x = p.x + Double(c) + 0.5
-                if started { cairo_line_to(cr, x, low[c]) } else { cairo_move_to(cr, x, low[c]) }
-                started = true
-                cairo_line_to(cr, x, high[c])
+                let yHigh = layout.y(frequency: high[c])
+                let yLow = layout.y(frequency: low[c])
+                let top = min(yHigh, previous?.low ?? yHigh) - half
+                let bottom = max(yLow, previous?.high ?? yLow) + half
+                cairo_rectangle(cr, p.x + Double(c) - half, top, 2 * half, bottom - top)
+                previous = (yHigh, yLow)
             }
-            cairo_stroke(cr)
+            cairo_fill(cr)
         }
         // The points themselves, while they can be told apart.
         if points.count <= 400 {

@@ -147,7 +147,7 @@ extension WithJackServer {
 
             /// Makes the gesture, and returns the pitch before it, the pitch after it and
             /// how long after the gesture's end the new pitch was heard.
-            func change(_ what: String, expecting: Double, prepare: () throws -> Void = {}, _ gesture: () throws -> Void) async throws -> (
+            func change(_ what: String, expecting: Double, prepare: () throws -> Void = {}, gesture: () throws -> Void) async throws -> (
                 Double, Double, Double
             ) {
                 try await retryingOnBusyHost(what) { _ in
@@ -185,17 +185,14 @@ extension WithJackServer {
             // Pressed on the point first; the drag itself is one move to the top and the release.
             let (start, dragged, dragDelay) = try await change(
                 "drag to the top", expecting: 600,
-                prepare: { try display.xdotool(["mousemove", "--sync", "\(x)", "\(bottom)", "mousedown", "1", "sleep", "0.1"]) }
-            ) {
-                try display.xdotool(["mousemove", "\(x)", "\(top)", "sleep", "0.05", "mouseup", "1"])
-            }
+                prepare: { try display.xdotool(["mousemove", "--sync", "\(x)", "\(bottom)", "mousedown", "1", "sleep", "0.1"]) },
+                gesture: { try display.xdotool(["mousemove", "\(x)", "\(top)", "sleep", "0.05", "mouseup", "1"]) })
             #expect(abs(start - 300) < 0.5, "the constant shape played \(start) Hz")
             #expect(abs(dragged - 600) < 0.5, "the point dragged to the top played \(dragged) Hz")
             print(String(format: "edit to sound (a drag to the top to the new pitch, jalv, 256 frames): %.1f ms", dragDelay * 1000))
 
-            let (_, undone, undoDelay) = try await change("Ctrl+Z", expecting: 300) {
-                try display.xdotool(["key", "--window", editor.window, "ctrl+z"])
-            }
+            let (_, undone, undoDelay) = try await change(
+                "Ctrl+Z", expecting: 300, gesture: { try display.xdotool(["key", "--window", editor.window, "ctrl+z"]) })
             #expect(abs(undone - 300) < 0.5, "Ctrl+Z played \(undone) Hz")
             print(String(format: "edit to sound (Ctrl+Z to the old pitch): %.1f ms", undoDelay * 1000))
             let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
