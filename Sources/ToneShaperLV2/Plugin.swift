@@ -62,6 +62,8 @@ struct Plugin {
     var reportedBeatsWithoutTempo = false
     /// The curve between the plugin and its editor window (Points.swift).
     var points = PointsLink.make()
+    /// Ardour's inline display (InlineDisplay.swift).
+    var inline = InlineDisplay()
 
     /// The host's features, checked; nil (with a message) when a required one is missing.
     static func make(
@@ -152,6 +154,7 @@ struct Plugin {
                 problemMessage: .allocate(byteCount: Problem.count * 4, alignment: 8),
                 responseScratch: .allocate(byteCount: maximumWorkMessage, alignment: 8),
                 filePath: .allocate(byteCount: maximumPath, alignment: 8)))
+        plugin.pointee.inline.connect(features)
         return plugin
     }
 
@@ -171,6 +174,7 @@ struct Plugin {
         plugin.pointee.responseScratch.deallocate()
         plugin.pointee.filePath.deallocate()
         plugin.pointee.points.free()
+        plugin.pointee.inline.free()
         plugin.deinitialize(count: 1)
         plugin.deallocate()
     }

@@ -90,6 +90,7 @@ extension Plugin {
         let empty = UnsafeRawBufferPointer(start: nil, count: 0)
         if points.takeOwed, scheduler.schedule(.points, empty) { points.takeOwed = false }
         if points.sendOwed, scheduler.schedule(.sendPoints, empty) { points.sendOwed = false }
+        inline.queueDrawIfChanged()
     }
 
     /// The curve the worker left in the outbox, as a patch:Set on the notify port, when the
@@ -135,11 +136,13 @@ extension Plugin {
 extension Worker {
     /// The editor's points, from the inbox to the engine.
     static func takePoints(plugin: UnsafeMutablePointer<Plugin>, responder: WorkResponder) {
-        _ = plugin.pointee.engine.takePoints(from: plugin.pointee.points.inbox, answer: responder)
+        if plugin.pointee.engine.takePoints(from: plugin.pointee.points.inbox, answer: responder) { plugin.pointee.inline.curveChanged() }
     }
 
-    /// The curve as it plays, into the outbox, when an editor window listens.
+    /// The curve as it plays, into the outbox, when an editor window listens; the mixer
+    /// strip's picture is drawn again.
     static func sendPoints(plugin: UnsafeMutablePointer<Plugin>, always: Bool) {
+        plugin.pointee.inline.curveChanged()
         guard always || plugin.pointee.points.outbox.pointee.isListening else { return }
         plugin.pointee.engine.sendPoints(into: plugin.pointee.points.outbox)
     }

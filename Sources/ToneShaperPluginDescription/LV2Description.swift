@@ -373,8 +373,8 @@ public enum LV2Description {
                 lv2:microVersion \(microVersion) ;
                 rdfs:comment "Plays tone shapes: a drawn frequency curve over a cycle, through a periodic wave. Load a .toneshaper document or pick a preset." ;
                 lv2:requiredFeature \(workerRequired ? "urid:map , work:schedule" : "urid:map") ;
-                lv2:optionalFeature \(workerRequired ? "" : "work:schedule , ")log:log , opts:options , bufsz:boundedBlockLength , lv2:hardRTCapable ;
-                lv2:extensionData state:interface , work:interface ;
+                lv2:optionalFeature \(workerRequired ? "" : "work:schedule , ")log:log , opts:options , bufsz:boundedBlockLength , lv2:hardRTCapable , <\(inlineDisplayQueueDraw)> ;
+                lv2:extensionData state:interface , work:interface , <\(inlineDisplayInterface)> ;
                 ui:ui <\(uiURI)> ;
                 patch:writable <\(fileURI)> ;
                 lv2:port [
@@ -387,6 +387,8 @@ public enum LV2Description {
     /// Ardour's inline display (a small picture of the curve in the mixer strip), declared
     /// here as its header is not in lv2-dev.
     public static let inlineDisplayInterface = "http://harrisonconsoles.com/lv2/inlinedisplay#interface"
+    /// The host's feature by which the plugin asks for the picture to be drawn again.
+    public static let inlineDisplayQueueDraw = "http://harrisonconsoles.com/lv2/inlinedisplay#queue_draw"
 
     /// `presets.ttl`: a preset per built-in document (its file name without the
     /// extension, and the shape it holds), with every control port's value and the

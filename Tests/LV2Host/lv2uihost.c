@@ -7,12 +7,16 @@
 //
 //   lv2uihost BUNDLE --audio INDEX --controls "INDEX=VALUE,..." [--instances N]
 //             [--reopen K] [--hostile] [--points N] [--redraws R] [--seconds S] [--scale F]
+//             [--inline OUT.png]
 //
 // --reopen K: each window is closed and opened again K times while the plugin plays.
 // --hostile: malformed patch messages, NaN and infinite port values, unknown ports and
 //   empty buffers are given to each window's port_event, and it is idled after each.
 // --points N: a curve of N points (a patch:Set as the plugin sends it) is given to the
 //   first window R times (--redraws), each redrawn (TONESHAPER_UI_TIMING=1 prints the time).
+// --inline OUT.png: the host offers Ardour's inline display (queue_draw), and at the end
+//   asks the first plugin for its 160-pixel-wide picture, written as a PNG; prints its size,
+//   how often the plugin asked for a redraw and how many pixels hold the curve's color.
 // Prints the output's peak and whether every sample was finite, and the resident memory
 // (VmRSS) before the windows open, with them open, and after the reopening. Exit status 0
 // when the plugin played finite samples throughout.
@@ -37,6 +41,26 @@
 #include <lv2/ui/ui.h>
 #include <lv2/urid/urid.h>
 #include <lv2/worker/worker.h>
+
+#include <cairo/cairo.h>
+
+// Ardour's inline display, declared as Ardour defines it (not in lv2-dev).
+typedef struct {
+    unsigned char *data;
+    int width, height, stride;
+} InlineSurface;
+typedef struct {
+    InlineSurface *(*render)(LV2_Handle instance, uint32_t width, uint32_t max_height);
+} InlineInterface;
+typedef struct {
+    void *handle;
+    void (*queue_draw)(void *handle);
+} InlineQueue;
+static _Atomic int queue_draws;
+static void queue_draw(void *handle) {
+    (void)handle;
+    atomic_fetch_add(&queue_draws, 1);
+}
 
 #define BLOCK 256
 #define RATE 48000.0
@@ -387,6 +411,7 @@ int main(int argc, char **argv) {
     int audio = -1, reopen = 0, hostile_input = 0, points = 0, redraws = 5;
     double seconds = 1;
     const char *controls = "";
+    const char *inline_png = NULL;
     for (int i = 2; i < argc; i++) {
         if (!strcmp(argv[i], "--audio") && i + 1 < argc) audio = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--controls") && i + 1 < argc) controls = argv[++i];
@@ -397,6 +422,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--redraws") && i + 1 < argc) redraws = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--seconds") && i + 1 < argc) seconds = atof(argv[++i]);
         else if (!strcmp(argv[i], "--scale") && i + 1 < argc) scale = (float)atof(argv[++i]);
+        else if (!strcmp(argv[i], "--inline") && i + 1 < argc) inline_png = argv[++i];
         else die("unknown option");
     }
     if (audio < 2 || audio >= MAX_PORTS || instance_count < 1 || instance_count > MAX_INSTANCES) die("--audio and --instances out of range");
@@ -442,7 +468,9 @@ int main(int argc, char **argv) {
         LV2_Feature map_feature = {LV2_URID__map, &map};
         LV2_Feature schedule_feature = {LV2_WORKER__schedule, &schedule};
         LV2_Feature options_feature = {LV2_OPTIONS__options, plugin_options};
-        const LV2_Feature *features[] = {&map_feature, &schedule_feature, &options_feature, NULL};
+        InlineQueue queue = {in, queue_draw};
+        LV2_Feature queue_feature = {"http://harrisonconsoles.com/lv2/inlinedisplay#queue_draw", &queue};
+        const LV2_Feature *features[] = {&map_feature, &schedule_feature, &options_feature, inline_png ? &queue_feature : NULL, NULL};
         in->handle = in->descriptor->instantiate(in->descriptor, RATE, bundle, features);
         if (!in->handle) die("the plugin did not instantiate");
         in->worker = in->descriptor->extension_data(LV2_WORKER__interface);
@@ -495,6 +523,23 @@ int main(int argc, char **argv) {
     pthread_join(thread, NULL);
     printf("resident: %ld kB before the windows, %ld kB with them open, %ld kB at the end\n", before, open, after);
     printf("played: %ld blocks, peak %.4f, finite %d\n", played, peak, atomic_load(&all_finite));
+    if (inline_png) {
+        const InlineInterface *display = instances[0].descriptor->extension_data("http://harrisonconsoles.com/lv2/inlinedisplay#interface");
+        if (!display) die("the plugin has no inline display");
+        InlineSurface *surface = display->render(instances[0].handle, 160, 100);
+        if (!surface || !surface->data) die("the inline display drew nothing");
+        long curve = 0;
+        for (int y = 0; y < surface->height; y++)
+            for (int x = 0; x < surface->width; x++) {
+                uint32_t pixel;
+                memcpy(&pixel, surface->data + y * surface->stride + 4 * x, 4);
+                if (pixel == 0xFF5ACCF2u) curve++;
+            }
+        printf("inline: %dx%d, queue_draw %d, curve pixels %ld\n", surface->width, surface->height, atomic_load(&queue_draws), curve);
+        cairo_surface_t *image = cairo_image_surface_create_for_data(surface->data, CAIRO_FORMAT_ARGB32, surface->width, surface->height, surface->stride);
+        cairo_surface_write_to_png(image, inline_png);
+        cairo_surface_destroy(image);
+    }
     for (int k = 0; k < instance_count; k++) {
         close_window(&instances[k]);
         instances[k].descriptor->deactivate(instances[k].handle);

@@ -19,7 +19,7 @@ import ToneShaperPluginDescription
 
     static func runHost(_ display: XDisplay, _ arguments: [String], timing: Bool = false) throws -> LV2Tools.ToolResult {
         try LV2Tools.prepare()
-        let host = try LV2Tools.compiledTool("lv2uihost", ["-ldl", "-lm", "-lpthread"])
+        let host = try LV2Tools.compiledTool("lv2uihost", ["-ldl", "-lm", "-lpthread", "-lcairo"])
         var environment = ["DISPLAY": display.name]
         if timing { environment["TONESHAPER_UI_TIMING"] = "1" }
         return try LV2Tools.run(host.path, pluginArguments + arguments, environment: environment, timeout: 60)
@@ -56,5 +56,23 @@ import ToneShaperPluginDescription
         print(String(format: "redraw of a 100,000-point curve at 900x420: median %.2f ms, fastest %.2f ms", median, times[0]))
         if let memory = result.stdout.split(separator: "\n").first(where: { $0.hasPrefix("resident:") }) { print(memory) }
         #expect(median < 16.7, "the median redraw took \(median) ms")
+    }
+
+    /// Ardour's inline display: the plugin asks for a redraw once its curve is known and
+    /// draws a picture of it (the curve's color in every column) at the size asked.
+    @Test(.enabled(if: available))
+    func inlineDisplayDrawsTheCurve() throws {
+        let display = try XDisplay()
+        let directory = try LV2Tools.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let picture = directory.appendingPathComponent("inline.png")
+        let result = try Self.runHost(display, ["--inline", picture.path, "--seconds", "0.2"])
+        #expect(result.status == 0, "\(result.output)")
+        let line = try #require(result.stdout.split(separator: "\n").first { $0.hasPrefix("inline:") }, "\(result.output)")
+        #expect(line.hasPrefix("inline: 160x64,"), "\(line)")
+        #expect(!line.contains("queue_draw 0,"), "the plugin never asked for a redraw: \(line)")
+        let curve = Int(line.split(separator: " ").last ?? "") ?? 0
+        #expect(curve >= 160 * 2, "\(line)")
+        #expect(FileManager.default.fileExists(atPath: picture.path))
     }
 }
