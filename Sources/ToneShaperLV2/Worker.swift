@@ -89,11 +89,13 @@ enum Worker {
                 sendPoints(plugin: plugin, always: false)
             case .engine:
                 plugin.pointee.engine.work(payload, answer: responder)
-                // A program change replaces the curve: an editor window shows the new one.
-                if payload.count == MemoryLayout<InstrumentRequest>.size, let base = payload.baseAddress,
-                    case .program = base.loadUnaligned(as: InstrumentRequest.self)
-                {
-                    sendPoints(plugin: plugin, always: false)
+                // A program change replaces the curve, a new duration stretches it: an editor
+                // window shows it as it plays.
+                if payload.count == MemoryLayout<InstrumentRequest>.size, let base = payload.baseAddress {
+                    switch base.loadUnaligned(as: InstrumentRequest.self) {
+                    case .program, .set(.duration, _): sendPoints(plugin: plugin, always: false)
+                    default: break
+                    }
                 }
             case .points:
                 takePoints(plugin: plugin, responder: responder)

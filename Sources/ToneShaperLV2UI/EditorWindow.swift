@@ -105,7 +105,8 @@ final class EditorWindow {
                 refused += 1
                 return
             }
-            if ParameterTable.all[row].id == .duration { editor.rescale(from: values[row], to: value) }
+            // A new duration from the host: the plugin stretches its points with it and sends
+            // them, so they are not stretched here.
             values[row] = value
             needsDraw = true
             return
@@ -115,7 +116,9 @@ final class EditorWindow {
         case .points(let flat):
             // The curve as the plugin plays it, unless a gesture holds the curve now.
             guard !editor.isGesturing else { return }
-            guard let points = PluginPoints.points(flat: flat, duration: max(value(.duration), 1e-6) * (1 + 1e-9)) else {
+            // Checked against the longest cycle, not the duration port's value: the host may
+            // pass the port's new value after the plugin's points.
+            guard let points = PluginPoints.points(flat: flat, duration: ToneShapeLimits.maximumDuration) else {
                 refused += 1
                 return
             }

@@ -7,13 +7,16 @@
 //
 //   lv2uihost BUNDLE --audio INDEX --controls "INDEX=VALUE,..." [--instances N]
 //             [--reopen K] [--hostile] [--points N] [--redraws R] [--seconds S] [--scale F]
-//             [--inline OUT.png]
+//             [--inline OUT.png] [--document FILE]
 //
 // --reopen K: each window is closed and opened again K times while the plugin plays.
 // --hostile: malformed patch messages, NaN and infinite port values, unknown ports and
 //   empty buffers are given to each window's port_event, and it is idled after each.
 // --points N: a curve of N points (a patch:Set as the plugin sends it) is given to the
 //   first window R times (--redraws), each redrawn (TONESHAPER_UI_TIMING=1 prints the time).
+// --document FILE: once the windows are open, the first plugin is given FILE as a host
+//   gives a file parameter (patch:Set of urn:toneshaper:file to an atom:Path), so its
+//   window must follow the new curve.
 // --inline OUT.png: the host offers Ardour's inline display (queue_draw), and at the end
 //   asks the first plugin for its 160-pixel-wide picture, written as a PNG; prints its size,
 //   how often the plugin asked for a redraw and how many pixels hold the curve's color.
@@ -412,6 +415,7 @@ int main(int argc, char **argv) {
     double seconds = 1;
     const char *controls = "";
     const char *inline_png = NULL;
+    const char *document = NULL;
     for (int i = 2; i < argc; i++) {
         if (!strcmp(argv[i], "--audio") && i + 1 < argc) audio = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--controls") && i + 1 < argc) controls = argv[++i];
@@ -423,6 +427,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--seconds") && i + 1 < argc) seconds = atof(argv[++i]);
         else if (!strcmp(argv[i], "--scale") && i + 1 < argc) scale = (float)atof(argv[++i]);
         else if (!strcmp(argv[i], "--inline") && i + 1 < argc) inline_png = argv[++i];
+        else if (!strcmp(argv[i], "--document") && i + 1 < argc) document = argv[++i];
         else die("unknown option");
     }
     if (audio < 2 || audio >= MAX_PORTS || instance_count < 1 || instance_count > MAX_INSTANCES) die("--audio and --instances out of range");
@@ -499,6 +504,26 @@ int main(int argc, char **argv) {
     run_windows(0.5);
     long open = resident_kb();
     printf("windows: %d open, %dx%d\n", instance_count, instances[0].ui_width, instances[0].ui_height);
+    if (document) {
+        // patch:Set { patch:property urn:toneshaper:file ; patch:value "FILE"^^atom:Path }
+        uint32_t length = (uint32_t)strlen(document) + 1;
+        uint32_t object_size = 8 + 24 + 16 + ((length + 7) & ~7u);
+        uint32_t *w = calloc(1, 8 + object_size);
+        w[0] = object_size;
+        w[1] = atom_object;
+        w[3] = patch_set;
+        w[4] = patch_property;
+        w[6] = 4;
+        w[7] = atom_urid;
+        w[8] = urid("urn:toneshaper:file");
+        w[10] = patch_value;
+        w[12] = length;
+        w[13] = urid(LV2_ATOM__Path);
+        memcpy(w + 14, document, length);
+        queue_push(&instances[0].to_plugin, 0, atom_event_transfer, 8 + object_size, w);
+        free(w);
+        run_windows(0.5);
+    }
     if (hostile_input)
         for (int k = 0; k < instance_count; k++) hostile(&instances[k]);
     if (points > 0) {

@@ -75,4 +75,16 @@ import ToneShaperPluginDescription
         #expect(curve >= 160 * 2, "\(line)")
         #expect(FileManager.default.fileExists(atPath: picture.path))
     }
+
+    /// A document the host gives the plugin while the window is open (a file parameter, as
+    /// a host's file button sends it) reaches the window: it draws the new curve's points.
+    @Test(.enabled(if: available))
+    func theWindowFollowsADocumentTheHostLoads() throws {
+        let display = try XDisplay()
+        let songbird = LV2Tools.repository.appendingPathComponent("Sessions/songbird.toneshaper")
+        let count = try #require(try LV2DescriptionTests.builtInDocuments().first { $0.name == "songbird" }).shape.points.count
+        let result = try Self.runHost(display, ["--document", songbird.path, "--seconds", "0.2"], timing: true)
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.stderr.contains("redraw of \(count) points"), "the window did not draw songbird's \(count) points:\n\(result.output)")
+    }
 }

@@ -27,9 +27,8 @@ extension WithJackServer {
             let height: Int
         }
 
-        /// A constant 300 Hz shape (one point) over a 300-600 Hz range, as a state directory
-        /// jalv loads with -l: the document and the ports' values.
-        static func constantShapeState(in directory: URL) throws -> URL {
+        /// A constant 300 Hz shape (one point) over a 300-600 Hz range.
+        static var constantShape: ToneShape {
             var shape = ToneShape.defaultShape
             shape.points = [CurvePoint(time: 0, frequency: 300)]
             shape.duration = 1
@@ -37,6 +36,11 @@ extension WithJackServer {
             shape.maxFrequency = 600
             shape.scale = .none
             shape.amplitude = 0.5
+            return shape
+        }
+
+        /// `shape` as a state directory jalv loads with -l: the document and the ports' values.
+        static func state(of shape: ToneShape, in directory: URL) throws -> URL {
             let state = directory.appendingPathComponent("state")
             try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
             let json = String(decoding: ToneShapeDocument.encode(shape), as: UTF8.self)
@@ -83,9 +87,10 @@ extension WithJackServer {
             return (name, input, editor)
         }
 
-        /// The editor appears in jalv.gtk3 and draws (a screenshot, not blank, kept in
-        /// .build/lv2-editor.png; with TONESHAPER_UPDATE_REFERENCE=1 it becomes the README's
-        /// picture); made smaller, it redraws at its new size.
+        /// The editor appears in jalv.gtk3 with the curve of the state jalv restored (the
+        /// songbird's, asked for with patch:Get) and draws it (a screenshot, not blank, kept
+        /// in .build/lv2-editor.png; with TONESHAPER_UPDATE_REFERENCE=1 it becomes the
+        /// README's picture); made smaller, it redraws at its new size.
         @Test(.enabled(if: available))
         func editorAppearsAndRedrawsWhenResized() throws {
             try LV2Tools.prepare()
@@ -95,9 +100,14 @@ extension WithJackServer {
             let directory = try LV2Tools.temporaryDirectory()
             defer { try? FileManager.default.removeItem(at: directory) }
             let log = directory.appendingPathComponent("jalv.log")
-            let (_, _, editor) = try Self.startEditor(jack, display: display, arguments: [], log: log)
+            let songbird = try #require(try LV2DescriptionTests.builtInDocuments().first { $0.name == "songbird" }).shape
+            let state = try Self.state(of: songbird, in: directory)
+            let (_, _, editor) = try Self.startEditor(jack, display: display, arguments: ["-l", state.path], log: log)
             #expect(editor.width >= 600 && editor.height >= 300, "the editor's size: \(editor.width)x\(editor.height)")
-            usleep(500_000)
+            let shown = jack.waitFor(
+                { ((try? String(contentsOf: log, encoding: .utf8)) ?? "").contains("redraw of \(songbird.points.count) points") }, seconds: 10)
+            #expect(shown, "the editor did not draw the songbird's \(songbird.points.count) points")
+            usleep(300_000)
             let shot = LV2Tools.repository.appendingPathComponent(".build/lv2-editor.png")
             let drawn = try display.screenshot(to: shot, window: editor.window)
             #expect(drawn > 0.5, "the editor's window is mostly one color: \(drawn) of its pixels differ from the first")
@@ -134,7 +144,7 @@ extension WithJackServer {
             let directory = try LV2Tools.temporaryDirectory()
             defer { try? FileManager.default.removeItem(at: directory) }
             let log = directory.appendingPathComponent("jalv.log")
-            let state = try Self.constantShapeState(in: directory)
+            let state = try Self.state(of: Self.constantShape, in: directory)
             let (name, _, editor) = try Self.startEditor(jack, display: display, arguments: ["-l", state.path], log: log)
             let recorder = try TimelineRecorder(serverName: jack.name, name: "uirec")
             try recorder.connect(["\(name):out"])
