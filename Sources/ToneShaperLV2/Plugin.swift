@@ -217,7 +217,7 @@ struct Plugin {
         render(left, frames: frames)
         if announceFile { writeFileToNotify() }
         forwardPoints()
-        writePointsToNotify()
+        writePointsToNotify(frames: frames)
         if stereo, let right { for i in 0..<frames { right[i] = left[i] } }
         reportProblems()
     }

@@ -28,6 +28,8 @@ struct PointsLink {
     var takeOwed = false
     /// A patch:Get waits to reach the worker.
     var sendOwed = false
+    /// Frames since the playhead was last sent (it goes about 30 times a second).
+    var framesSincePlayhead = 0
 
     static func make() -> PointsLink {
         PointsLink(inbox: PointsMailbox.make(), outbox: PointsMailbox.make(), staging: .allocate(capacity: PointsMailbox.capacity))
@@ -94,11 +96,13 @@ extension Plugin {
     }
 
     /// The curve the worker left in the outbox, as a patch:Set on the notify port, when the
-    /// port has room for it.
+    /// port has room for it; and, while an editor window has asked for the curve, the
+    /// playhead about 30 times a second.
     #if REALTIME_PROOF
         @_noLocks @_noAllocation
     #endif
-    mutating func writePointsToNotify() {
+    mutating func writePointsToNotify(frames: Int) {
+        writePlayhead(frames: frames)
         guard let notify, points.outbox.pointee.beginRead() else { return }
         let count = points.outbox.pointee.count
         let objectSize = 8 + 24 + 16 + 8 + 8 * count  // id, otype; patch:property; patch:value's header, the vector's, numbers
@@ -145,5 +149,41 @@ extension Worker {
         plugin.pointee.inline.curveChanged()
         guard always || plugin.pointee.points.outbox.pointee.isListening else { return }
         plugin.pointee.engine.sendPoints(into: plugin.pointee.points.outbox)
+    }
+}
+
+extension Plugin {
+    /// A patch:Set of urn:toneshaper:playhead to an atom:Float (where the cycle is, 0..<1).
+    #if REALTIME_PROOF
+        @_noLocks @_noAllocation
+    #endif
+    private mutating func writePlayhead(frames: Int) {
+        points.framesSincePlayhead += frames
+        guard let notify, points.outbox.pointee.isListening, Double(points.framesSincePlayhead) * 30 >= engine.sampleRate else { return }
+        let objectSize = 8 + 24 + 24  // id, otype; patch:property; patch:value (a Float, padded)
+        let eventSize = 16 + objectSize
+        let sequenceSize = Int(notify.loadUnaligned(as: UInt32.self))
+        guard sequenceSize >= 8, 8 + sequenceSize + eventSize <= notifyCapacity else { return }
+        points.framesSincePlayhead = 0
+        let event = notify + 8 + sequenceSize
+        event.storeBytes(of: Int64(0), as: Int64.self)
+        event.storeBytes(of: UInt32(objectSize), toByteOffset: 8, as: UInt32.self)
+        event.storeBytes(of: urids.atomObject, toByteOffset: 12, as: UInt32.self)
+        let object = event + 16
+        object.storeBytes(of: UInt32(0), as: UInt32.self)
+        object.storeBytes(of: urids.patchSet, toByteOffset: 4, as: UInt32.self)
+        object.storeBytes(of: urids.patchProperty, toByteOffset: 8, as: UInt32.self)
+        object.storeBytes(of: UInt32(0), toByteOffset: 12, as: UInt32.self)
+        object.storeBytes(of: UInt32(4), toByteOffset: 16, as: UInt32.self)
+        object.storeBytes(of: urids.atomURID, toByteOffset: 20, as: UInt32.self)
+        object.storeBytes(of: urids.playhead, toByteOffset: 24, as: UInt32.self)
+        object.storeBytes(of: UInt32(0), toByteOffset: 28, as: UInt32.self)
+        object.storeBytes(of: urids.patchValue, toByteOffset: 32, as: UInt32.self)
+        object.storeBytes(of: UInt32(0), toByteOffset: 36, as: UInt32.self)
+        object.storeBytes(of: UInt32(4), toByteOffset: 40, as: UInt32.self)
+        object.storeBytes(of: urids.atomFloat, toByteOffset: 44, as: UInt32.self)
+        object.storeBytes(of: Float(engine.cyclePosition), toByteOffset: 48, as: Float.self)
+        object.storeBytes(of: UInt32(0), toByteOffset: 52, as: UInt32.self)
+        notify.storeBytes(of: UInt32(sequenceSize + eventSize), as: UInt32.self)
     }
 }

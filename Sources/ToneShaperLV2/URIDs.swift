@@ -37,6 +37,7 @@ struct URIDs {
     let timeBeatsPerBar: LV2_URID
     let timeBeatsPerMinute: LV2_URID
     let points: LV2_URID
+    let playhead: LV2_URID
     let atomVector: LV2_URID
 
     init(map: UnsafePointer<LV2_URID_Map>) {
@@ -78,6 +79,7 @@ struct URIDs {
         timeBeatsPerBar = id("http://lv2plug.in/ns/ext/time#beatsPerBar")
         timeBeatsPerMinute = id("http://lv2plug.in/ns/ext/time#beatsPerMinute")
         points = id(LV2Identity.pointsURI)
+        playhead = id(LV2Identity.playheadURI)
         atomVector = id("http://lv2plug.in/ns/ext/atom#Vector")
     }
 }

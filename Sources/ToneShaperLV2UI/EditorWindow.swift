@@ -15,6 +15,10 @@ final class EditorWindow {
     let display: OpaquePointer
     let window: Window
     let surface: OpaquePointer
+    /// Everything is drawn here, in the editor's memory, then copied to the window in one
+    /// request: text and shapes never become X resources (glyphs, pictures) that could
+    /// outlive the display connection when a window closes and another opens.
+    var image: OpaquePointer
     let urids: UIURIDs
     let write: LV2UI_Write_Function
     let controller: LV2UI_Controller?
@@ -69,6 +73,7 @@ final class EditorWindow {
         self.display = display
         self.window = window
         self.surface = surface
+        self.image = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(width), Int32(height))
         self.urids = UIURIDs(map: map)
         self.write = write
         self.controller = controller
@@ -88,7 +93,11 @@ final class EditorWindow {
     }
 
     deinit {
+        cairo_surface_destroy(image)
+        // Cairo lets go of what it holds for this display before the display closes.
+        let device = cairo_surface_get_device(surface)
         cairo_surface_destroy(surface)
+        if let device { cairo_device_finish(device) }
         XDestroyWindow(display, window)
         XCloseDisplay(display)
     }
@@ -205,6 +214,8 @@ final class EditorWindow {
         width = w
         height = h
         cairo_xlib_surface_set_size(surface, Int32(w), Int32(h))
+        cairo_surface_destroy(image)
+        image = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(w), Int32(h))
         needsDraw = true
     }
 
@@ -326,12 +337,15 @@ final class EditorWindow {
     func draw() {
         needsDraw = false
         let start = timing ? toneshaper_ui_seconds() : 0
-        let cr = cairo_create(surface)!
-        cairo_push_group(cr)
+        let cr = cairo_create(image)!
         Painter(self, cr).paint()
-        cairo_pop_group_to_source(cr)
-        cairo_paint(cr)
         cairo_destroy(cr)
+        cairo_surface_flush(image)
+        let window = cairo_create(surface)!
+        cairo_set_source_surface(window, image, 0, 0)
+        cairo_set_operator(window, CAIRO_OPERATOR_SOURCE)
+        cairo_paint(window)
+        cairo_destroy(window)
         cairo_surface_flush(surface)
         XFlush(display)
         if timing {

@@ -81,6 +81,9 @@ public struct PointsMailbox: ~Copyable {
 }
 
 extension PluginEngine {
+    /// On the audio thread: where the cycle is now, 0..<1 (an editor window's playhead).
+    public var cyclePosition: Double { player.pointee.renderer.engine.cyclePosition }
+
     /// On the work thread: the points an editor window sent (`count` numbers t0, f0, ...
     /// in `box`, taken from it here), checked as a document's points are against the
     /// cycle played; a plan of the new curve goes to the audio side. False (logged, the

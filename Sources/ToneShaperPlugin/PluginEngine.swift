@@ -26,7 +26,7 @@ public struct PluginEngine<Host: PluginHost> {
     public let sampleRate: Double
     public let maximumBlock: Int
     public let host: Host
-    private let player: UnsafeMutablePointer<InstrumentPlayer>
+    let player: UnsafeMutablePointer<InstrumentPlayer>
     let side: UnsafeMutablePointer<BuilderSide>
     /// The MIDI events of the block being read, applied at their frames by one render.
     private let events: UnsafeMutablePointer<MIDIEvent>
