@@ -279,6 +279,8 @@ public enum LV2Description {
         text +=
             "<\(playheadURI)>\n    a rdf:Property ;\n    rdfs:label \"Playhead\" ;\n"
             + "    rdfs:comment \"Where the cycle is now, 0 to 1.\" ;\n    rdfs:range atom:Float .\n\n"
+        // Ardour's inline display has no schema in lv2-dev: its two URIs declared here.
+        text += "<\(inlineDisplayInterface)>\n    a lv2:ExtensionData .\n\n<\(inlineDisplayQueueDraw)>\n    a lv2:Feature .\n\n"
         for group in PortGroup.allCases {
             text += "<\(group.uri)>\n    a pg:Group ;\n    lv2:symbol \"\(group.rawValue)\" ;\n    lv2:name \"\(group.name)\" .\n\n"
         }

@@ -87,4 +87,15 @@ import ToneShaperPluginDescription
         #expect(result.status == 0, "\(result.output)")
         #expect(result.stderr.contains("redraw of \(count) points"), "the window did not draw songbird's \(count) points:\n\(result.output)")
     }
+
+    /// On a HiDPI screen (the host's ui:scaleFactor 2) the window asks for twice the size
+    /// (ui:resize) and draws at it.
+    @Test(.enabled(if: available))
+    func aScaleFactorOfTwoDoublesTheWindow() throws {
+        let display = try XDisplay()
+        let result = try Self.runHost(display, ["--scale", "2", "--seconds", "0.2"], timing: true)
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.stdout.contains("windows: 1 open, 1800x840"), "\(result.output)")
+        #expect(result.stderr.contains("at 1800x840"), "\(result.output)")
+    }
 }
