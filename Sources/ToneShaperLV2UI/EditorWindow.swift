@@ -243,6 +243,7 @@ final class EditorWindow {
             return
         }
         guard event.button == 1 else { return }
+        toneshaper_ui_take_focus(display, window)
         pressX = x
         pressY = y
         if let button = layout.button(atX: x, y: y) {

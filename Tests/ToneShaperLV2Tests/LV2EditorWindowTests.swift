@@ -130,7 +130,8 @@ extension WithJackServer {
         }
 
         /// On a constant 300 Hz shape over 300-600 Hz, the point dragged to the top of the
-        /// plot makes the plugin play 600 Hz; Ctrl+Z brings 300 Hz back. Each change is found
+        /// plot makes the plugin play 600 Hz; Ctrl+Z, typed as a user types it (the click took
+        /// the keyboard), brings 300 Hz back. Each change is found
         /// in the recording by its effect, within a bound after the frame the gesture began
         /// at (an X event cannot be placed on JACK's timeline); the time from there to the
         /// end of the first 20 ms nearer the new pitch than the old is printed: the
@@ -202,7 +203,7 @@ extension WithJackServer {
             print(String(format: "edit to sound (a drag to the top to the new pitch, jalv, 256 frames): %.1f ms", dragDelay * 1000))
 
             let (_, undone, undoDelay) = try await change(
-                "Ctrl+Z", expecting: 300, gesture: { try display.xdotool(["key", "--window", editor.window, "ctrl+z"]) })
+                "Ctrl+Z", expecting: 300, gesture: { try display.xdotool(["key", "ctrl+z"]) })
             #expect(abs(undone - 300) < 0.5, "Ctrl+Z played \(undone) Hz")
             print(String(format: "edit to sound (Ctrl+Z to the old pitch): %.1f ms", undoDelay * 1000))
             let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""

@@ -75,6 +75,12 @@ static inline Window toneshaper_ui_create_window(Display *display, Window parent
     return window;
 }
 
+/// Keys go to `window` from now on (a click in it asks for them, as a text field does: the
+/// host's window keeps the keyboard otherwise).
+static inline void toneshaper_ui_take_focus(Display *display, Window window) {
+    XSetInputFocus(display, window, RevertToParent, CurrentTime);
+}
+
 static inline Visual *toneshaper_ui_visual(Display *display) { return DefaultVisual(display, DefaultScreen(display)); }
 
 /// Reads the next pending event into *event: 0 when none is pending.
