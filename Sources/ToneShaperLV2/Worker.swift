@@ -89,11 +89,12 @@ enum Worker {
                 sendPoints(plugin: plugin, always: false)
             case .engine:
                 plugin.pointee.engine.work(payload, answer: responder)
-                // A program change replaces the curve, a new duration stretches it: an editor
-                // window shows it as it plays.
+                // A program change replaces the curve, a new duration stretches it, a new
+                // range maps it: an editor window shows it as it plays.
                 if payload.count == MemoryLayout<InstrumentRequest>.size, let base = payload.baseAddress {
                     switch base.loadUnaligned(as: InstrumentRequest.self) {
-                    case .program, .set(.duration, _): sendPoints(plugin: plugin, always: false)
+                    case .program, .set(.duration, _), .set(.minFrequency, _), .set(.maxFrequency, _):
+                        sendPoints(plugin: plugin, always: false)
                     default: break
                     }
                 }
