@@ -1,5 +1,6 @@
 import Foundation
 import JackTimeline
+import Synchronization
 import Testing
 import ToneShaperCore
 import ToneShaperPluginDescription
@@ -213,29 +214,49 @@ extension WithJackServer {
 }
 
 /// A private X display (Xvfb) for a test, stopped with it; xdotool and screenshots on it.
+/// Tests that run at once each get their own: a number no other display holds, taken in turn
+/// within the process, and tried again with the next one if Xvfb finds it taken.
 final class XDisplay {
-    let number: Int
-    let process = Process()
+    private static let taken = Atomic<Int>(0)
+    private(set) var number = 0
+    private(set) var process = Process()
     var name: String { ":\(number)" }
 
     init() throws {
-        number =
-            (0..<200).map { 300 + (Int(getpid()) * 7 + $0) % 500 }.first {
-                !FileManager.default.fileExists(atPath: "/tmp/.X\($0)-lock") && !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\($0)")
-            } ?? 299
-        process.executableURL = URL(fileURLWithPath: LV2Tools.path(of: "Xvfb") ?? "/usr/bin/Xvfb")
-        process.arguments = [name, "-nolisten", "tcp", "-screen", "0", "1280x800x24"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let deadline = Date().addingTimeInterval(10)
-        while !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") {
-            guard Date() < deadline else { throw LV2TestError("Xvfb \(name) did not come up") }
-            usleep(20_000)
+        for _ in 0..<20 {
+            let turn = XDisplay.taken.add(1, ordering: .relaxed).newValue
+            let candidate = 300 + (Int(getpid()) * 7 + turn * 13) % 500
+            if FileManager.default.fileExists(atPath: "/tmp/.X\(candidate)-lock")
+                || FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(candidate)")
+            {
+                continue
+            }
+            let xvfb = Process()
+            xvfb.executableURL = URL(fileURLWithPath: LV2Tools.path(of: "Xvfb") ?? "/usr/bin/Xvfb")
+            xvfb.arguments = [":\(candidate)", "-nolisten", "tcp", "-screen", "0", "1280x800x24"]
+            xvfb.standardOutput = FileHandle.nullDevice
+            xvfb.standardError = FileHandle.nullDevice
+            try xvfb.run()
+            let deadline = Date().addingTimeInterval(10)
+            while xvfb.isRunning && !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(candidate)") && Date() < deadline {
+                usleep(20_000)
+            }
+            usleep(100_000)
+            // Xvfb ends at once when another server holds the number.
+            if xvfb.isRunning && FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(candidate)") {
+                number = candidate
+                process = xvfb
+                return
+            }
+            if xvfb.isRunning { kill(xvfb.processIdentifier, SIGKILL) }
+            xvfb.waitUntilExit()
         }
+        throw LV2TestError("no X display number could be had for Xvfb")
     }
 
     deinit {
+        // No display was had (init threw): there is no Xvfb to stop.
+        guard number != 0, process.processIdentifier > 0 else { return }
         // SIGTERM, then SIGKILL: Xvfb does not always end on the first.
         kill(process.processIdentifier, SIGTERM)
         let deadline = Date().addingTimeInterval(3)
