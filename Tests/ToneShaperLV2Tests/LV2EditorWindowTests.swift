@@ -19,6 +19,15 @@ extension WithJackServer {
         static let plotTop = 40
         static let plotBottomMargin = 30
 
+        /// The middle of the amplitude's bar on the screen and its width (EditorWindow's
+        /// layout at scale 1: rows of 36 pixels from 10 down the panel of the right 260
+        /// pixels, each bar 12 pixels in from the panel's sides, halfway down its row).
+        static func amplitudeBar(_ editor: EditorGeometry) -> (x: Int, y: Int, width: Int) {
+            let row = 7  // ControlRow.shown: min, max, duration, wave, scale, echo offset, echo volume, amplitude
+            let panel = editor.x + editor.width - 260
+            return (panel + 12, editor.y + 10 + row * 36 + 18 + 6, 260 - 24)
+        }
+
         /// The window of the editor and its place on the screen.
         struct EditorGeometry {
             let window: String
@@ -207,6 +216,22 @@ extension WithJackServer {
                 "Ctrl+Z", expecting: 300, gesture: { try display.xdotool(["key", "ctrl+z"]) })
             #expect(abs(undone - 300) < 0.5, "Ctrl+Z played \(undone) Hz")
             print(String(format: "edit to sound (Ctrl+Z to the old pitch): %.1f ms", undoDelay * 1000))
+
+            // A port the window writes reaches the plugin through the host: a click at a tenth
+            // of the amplitude's bar (0...1, the table's range) takes the level from 0.5 to 0.1.
+            let ratio = try await retryingOnBusyHost("amplitude bar") { _ in
+                let first = try await recorder.start()
+                try await recorder.wait(untilRecorded: Int(frames(0.5)))
+                let sent = recorder.frameNow
+                let bar = Self.amplitudeBar(editor)
+                try display.xdotool(["mousemove", "--sync", "\(bar.x + bar.width / 10)", "\(bar.y)", "click", "1"])
+                let recording = try await recorder.finish(atFrame: sent &+ frames(1.0))
+                let loud = recording.contiguousStretch(within: recording.indices(from: first &+ frames(0.05), to: sent))
+                let quiet = recording.contiguousStretch(within: recording.indices(from: sent &+ frames(0.5), to: recording.endFrame))
+                guard loud.count > 4_800, quiet.count > 4_800 else { throw HostTooBusy("no 0.1 s without a missed period on both sides") }
+                return SignalAnalysis.rms(recording.samples, range: quiet) / SignalAnalysis.rms(recording.samples, range: loud)
+            }
+            #expect(abs(ratio - 0.2) < 0.02, "amplitude 0.1 against 0.5 gave a level ratio of \(ratio)")
             let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
             #expect(!text.contains("toneshaper.lv2:"), "the plugin logged:\n\(text.suffix(2000))")
         }
