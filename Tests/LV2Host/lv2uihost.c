@@ -7,13 +7,15 @@
 //
 //   lv2uihost BUNDLE --audio INDEX --controls "INDEX=VALUE,..." [--instances N]
 //             [--reopen K] [--hostile] [--points N] [--redraws R] [--seconds S] [--scale F]
-//             [--inline OUT.png] [--document FILE]
+//             [--inline OUT.png] [--document FILE] [--descriptor I]
 //
 // --reopen K: each window is closed and opened again K times while the plugin plays.
 // --hostile: malformed patch messages, NaN and infinite port values, unknown ports and
 //   empty buffers are given to each window's port_event, and it is idled after each.
 // --points N: a curve of N points (a patch:Set as the plugin sends it) is given to the
 //   first window R times (--redraws), each redrawn (TONESHAPER_UI_TIMING=1 prints the time).
+// --descriptor I: the plugin's descriptor I (0 mono, 1 stereo; its right output is left
+//   unconnected).
 // --document FILE: once the windows are open, the first plugin is given FILE as a host
 //   gives a file parameter (patch:Set of urn:toneshaper:file to an atom:Path), so its
 //   window must follow the new curve.
@@ -416,6 +418,7 @@ int main(int argc, char **argv) {
     const char *controls = "";
     const char *inline_png = NULL;
     const char *document = NULL;
+    uint32_t descriptor_index = 0;
     for (int i = 2; i < argc; i++) {
         if (!strcmp(argv[i], "--audio") && i + 1 < argc) audio = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--controls") && i + 1 < argc) controls = argv[++i];
@@ -428,6 +431,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--scale") && i + 1 < argc) scale = (float)atof(argv[++i]);
         else if (!strcmp(argv[i], "--inline") && i + 1 < argc) inline_png = argv[++i];
         else if (!strcmp(argv[i], "--document") && i + 1 < argc) document = argv[++i];
+        else if (!strcmp(argv[i], "--descriptor") && i + 1 < argc) descriptor_index = (uint32_t)atoi(argv[++i]);
         else die("unknown option");
     }
     if (audio < 2 || audio >= MAX_PORTS || instance_count < 1 || instance_count > MAX_INSTANCES) die("--audio and --instances out of range");
@@ -468,7 +472,8 @@ int main(int argc, char **argv) {
         pthread_mutex_init(&in->to_plugin.lock, NULL);
         pthread_mutex_init(&in->to_ui.lock, NULL);
         pthread_mutex_init(&in->work.lock, NULL);
-        in->descriptor = plugin_entry(0);
+        in->descriptor = plugin_entry(descriptor_index);
+        if (!in->descriptor) die("no such plugin descriptor");
         LV2_Worker_Schedule schedule = {in, schedule_work};
         LV2_Feature map_feature = {LV2_URID__map, &map};
         LV2_Feature schedule_feature = {LV2_WORKER__schedule, &schedule};

@@ -10,30 +10,32 @@ import ToneShaperPluginDescription
 
     /// The host's arguments for the mono plugin: its audio port and every control port at
     /// its default.
-    static var pluginArguments: [String] {
-        let controls = LV2Description.controlPorts(stereo: false).map { "\($0.index)=\(LV2Description.turtleNumber($0.defaultValue))" }
+    static func pluginArguments(stereo: Bool = false) -> [String] {
+        let controls = LV2Description.controlPorts(stereo: stereo).map { "\($0.index)=\(LV2Description.turtleNumber($0.defaultValue))" }
         return [
-            LV2Tools.bundle.path, "--audio", String(LV2Description.audioPorts(stereo: false)[0]), "--controls", controls.joined(separator: ","),
+            LV2Tools.bundle.path, "--audio", String(LV2Description.audioPorts(stereo: stereo)[0]), "--controls", controls.joined(separator: ","),
+            "--descriptor", stereo ? "1" : "0",
         ]
     }
 
-    static func runHost(_ display: XDisplay, _ arguments: [String], timing: Bool = false) throws -> LV2Tools.ToolResult {
+    static func runHost(_ display: XDisplay, _ arguments: [String], timing: Bool = false, stereo: Bool = false) throws -> LV2Tools.ToolResult {
         try LV2Tools.prepare()
         let host = try LV2Tools.compiledTool("lv2uihost", ["-ldl", "-lm", "-lpthread", "-lcairo"])
         var environment = ["DISPLAY": display.name]
         if timing { environment["TONESHAPER_UI_TIMING"] = "1" }
-        return try LV2Tools.run(host.path, pluginArguments + arguments, environment: environment, timeout: 60)
+        return try LV2Tools.run(host.path, pluginArguments(stereo: stereo) + arguments, environment: environment, timeout: 60)
     }
 
     /// Two plugins with a window each, both windows closed and opened again three times
     /// while the plugins play, and every window given malformed patch messages (cut short
     /// at every length, sizes that lie, other types), NaN and infinite numbers in the
     /// points and the ports, unknown ports and no buffer: nothing crashes, the plugins play
-    /// finite samples throughout.
-    @Test(.enabled(if: available))
-    func twoWindowsReopenedWhilePlayingTakeHostileInput() throws {
+    /// finite samples throughout; for the mono plugin and the stereo one (whose later ports
+    /// sit one further on).
+    @Test(.enabled(if: available), arguments: [false, true])
+    func twoWindowsReopenedWhilePlayingTakeHostileInput(stereo: Bool) throws {
         let display = try XDisplay()
-        let result = try Self.runHost(display, ["--instances", "2", "--reopen", "3", "--hostile", "--seconds", "0.5"])
+        let result = try Self.runHost(display, ["--instances", "2", "--reopen", "3", "--hostile", "--seconds", "0.5"], stereo: stereo)
         #expect(result.status == 0, "\(result.output)")
         #expect(result.stdout.contains("windows: 2 open, 900x420"), "\(result.output)")
         #expect(result.stdout.contains("finite 1"), "\(result.output)")
