@@ -80,8 +80,11 @@ let package = Package(
             name: "ToneShaperModel", dependencies: ["ToneShaperAudio", "ToneShaperDSP", "ToneShaperJSON"],
             swiftSettings: [.unsafeFlags(["-O"]), realtimeProof]),
         // The format-neutral plugin core (the LV2 shell and any other format wrap it): one
-        // plugin object generic over its host's services (work, answer, log).
-        .target(name: "ToneShaperPlugin", dependencies: ["ToneShaperModel"], swiftSettings: [.unsafeFlags(["-O"]), realtimeProof]),
+        // plugin object generic over its host's services (work, answer, log). Its real-time
+        // proof is made where it ships, in the plugins' Embedded builds (Scripts/build-lv2.sh
+        // defines REALTIME_PROOF), which see every callee's body; a SwiftPM build of this
+        // module sees the audio side's only through its interface, too little for the proof.
+        .target(name: "ToneShaperPlugin", dependencies: ["ToneShaperModel"], swiftSettings: [.unsafeFlags(["-O"])]),
         // The LV2 port layout (indices from the table's numbers and the version each row came
         // in), shared by the Turtle generator and the LV2 shell.
         .target(name: "ToneShaperLV2Layout", dependencies: ["ToneShaperModel"]),
@@ -193,6 +196,9 @@ let package = Package(
         .testTarget(
             name: "ToneShaperLV2Tests",
             dependencies: ["ToneShaperCore", "ToneShaperPluginDescription", "ToneShaperTestSupport", "JackTimeline", "toneshaper-lv2-ttl"]),
+        // The CLAP plugin (built by Scripts/build-clap.sh, not by SwiftPM) in the project's own
+        // CLAP host (Tests/CLAPHost), beside the LV2 plugin and the node's offline renderer.
+        .testTarget(name: "ToneShaperCLAPTests", dependencies: ["ToneShaperCore", "ToneShaperTestSupport"]),
         .testTarget(name: "ToneShaperFilesTests", dependencies: ["ToneShaperFiles", "ToneShaperCore", "ToneShaperTestSupport", "toneshaper"]),
     ]
 )

@@ -8,7 +8,8 @@
 #   PREFIX/share/zsh/site-functions/_toneshaper
 #   PREFIX/share/fish/vendor_completions.d/toneshaper.fish
 #   PREFIX/share/applications/toneshaper.desktop            menu entry, and NSM's list of clients
-#   PREFIX/lib/lv2/toneshaper.lv2/                          the LV2 plugin (toneshaper.so, its editor window toneshaper_ui.so, *.ttl)
+#   PREFIX/lib/lv2/toneshaper.lv2/                          the LV2 plugin (toneshaper.so, its editor window toneshaper_ui.so, *.ttl, shapes/)
+#   PREFIX/lib/clap/toneshaper.clap                         the CLAP plugin (the built-in shapes inside)
 #   PREFIX/share/toneshaper/install-manifest                what Scripts/uninstall.sh removes
 #
 # Usage: Scripts/install.sh [--strip] [PREFIX]
@@ -18,7 +19,7 @@
 #                                            the program still looks for its shapes in /usr.
 #   --strip                                  strips the program's symbols (78 MB -> 60 MB).
 #   --prepare                                only builds what installing needs (the program, the
-#                                            LV2 plugin, the man page tool), as yourself, before
+#                                            LV2 and CLAP plugins, the man page tool), as yourself, before
 #                                            `sudo install.sh`.
 #   TONESHAPER_BINARY=FILE                   installs FILE instead of the build in .build.
 #
@@ -111,7 +112,8 @@ lv2_bundle=.build/lv2/toneshaper.lv2
 if [[ ! -f $lv2_bundle/toneshaper.so ]]; then
     reason="there is no LV2 bundle"
 elif [[ -n $(find Scripts/build-lv2.sh Sources/ToneShaperLV2 Sources/ToneShaperLV2UI Sources/ToneShaperDSP Sources/ToneShaperKernelBaseline Sources/CPUFeatures \
-    Sources/ToneShaperAudio Sources/ToneShaperJSON Sources/CNumberText \
+    Sources/ToneShaperAudio Sources/ToneShaperJSON Sources/CNumberText Sources/ToneShaperModel Sources/ToneShaperPlugin \
+    Sources/ToneShaperLV2Layout Sessions \
     -newer "$lv2_bundle/toneshaper.so" -print -quit) ]]; then
     reason="the plugin's sources are newer than $lv2_bundle"
 else
@@ -123,6 +125,26 @@ if [[ -n $reason ]]; then
     bash Scripts/build-lv2.sh
 else
     say "Using the existing LV2 bundle $lv2_bundle"
+fi
+
+# The CLAP plugin (Scripts/build-clap.sh, Embedded Swift): built when missing or older than
+# its sources.
+clap_plugin=.build/clap/toneshaper.clap
+if [[ ! -f $clap_plugin ]]; then
+    reason="there is no CLAP plugin"
+elif [[ -n $(find Scripts/build-clap.sh Sources/ToneShaperCLAP Sources/ToneShaperPlugin Sources/ToneShaperModel Sources/ToneShaperDSP \
+    Sources/ToneShaperKernelBaseline Sources/CPUFeatures Sources/ToneShaperAudio Sources/ToneShaperJSON Sources/CNumberText Sessions \
+    -newer "$clap_plugin" -print -quit) ]]; then
+    reason="the plugin's sources are newer than $clap_plugin"
+else
+    reason=""
+fi
+if [[ -n $reason ]]; then
+    needs_swift "$reason"
+    say "Building the CLAP plugin, as $reason: Scripts/build-clap.sh"
+    bash Scripts/build-clap.sh
+else
+    say "Using the existing CLAP plugin $clap_plugin"
 fi
 
 # The man page comes from swift-argument-parser's generate-manual tool. Its plugin would
@@ -152,7 +174,7 @@ if ! manual_tool=$(find_manual_tool); then
 fi
 
 if ((prepare_only)); then
-    say "Prepared $binary, $lv2_bundle and $manual_tool; now install with: sudo Scripts/install.sh [PREFIX]"
+    say "Prepared $binary, $lv2_bundle, $clap_plugin and $manual_tool; now install with: sudo Scripts/install.sh [PREFIX]"
     exit 0
 fi
 
@@ -336,9 +358,11 @@ install_file "$work/completion.bash" "$prefix/share/bash-completion/completions/
 install_file "$work/completion.zsh" "$prefix/share/zsh/site-functions/_toneshaper" 644
 install_file "$work/completion.fish" "$prefix/share/fish/vendor_completions.d/toneshaper.fish" 644
 install_file "$work/toneshaper.desktop" "$prefix/share/applications/toneshaper.desktop" 644
-for file in "$lv2_bundle"/*; do
-    install_file "$file" "$prefix/lib/lv2/toneshaper.lv2/${file##*/}" 644
-done
+# The bundle's files, its built-in documents (shapes/) included.
+while IFS= read -r file; do
+    install_file "$file" "$prefix/lib/lv2/toneshaper.lv2/${file#"$lv2_bundle"/}" 644
+done < <(find "$lv2_bundle" -type f | sort)
+install_file "$clap_plugin" "$prefix/lib/clap/toneshaper.clap" 644
 
 for old in "${old_files[@]+"${old_files[@]}"}"; do
     if [[ -z ${is_installed[$old]-} ]] && [[ -f $root$old || -L $root$old ]]; then
@@ -353,4 +377,8 @@ installing=0
 say "Installed ${#installed[@]} files; the manifest is $manifest_path"
 if [[ -z $root && :$PATH: != *:$prefix/bin:* ]]; then
     say "Note: $prefix/bin is not on your PATH"
+fi
+# CLAP hosts search ~/.clap, /usr/lib/clap and the folders in CLAP_PATH, nothing else.
+if [[ $prefix != /usr && :${CLAP_PATH:-}: != *:$prefix/lib/clap:* ]]; then
+    say "Note: CLAP hosts find $prefix/lib/clap/toneshaper.clap only through CLAP_PATH: export CLAP_PATH=$prefix/lib/clap"
 fi

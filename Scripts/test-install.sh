@@ -47,8 +47,11 @@ expected_files=(
     lib/lv2/toneshaper.lv2/manifest.ttl
     lib/lv2/toneshaper.lv2/toneshaper.ttl
     lib/lv2/toneshaper.lv2/presets.ttl
+    lib/clap/toneshaper.clap
 )
-for document in Sessions/*.toneshaper; do expected_files+=("share/toneshaper/$document"); done
+for document in Sessions/*.toneshaper; do
+    expected_files+=("share/toneshaper/$document" "lib/lv2/toneshaper.lv2/shapes/${document#Sessions/}")
+done
 actual=$(cd "$installed" && find . -type f -o -type l | sed 's|^\./||' | sort)
 expected=$(printf '%s\n' "${expected_files[@]}" | sort)
 [[ $actual == "$expected" ]] || fail "installed files differ from the expected ones:
@@ -93,6 +96,9 @@ if command -v lv2info >/dev/null; then
 else
     say "lv2info is not installed (Debian: lilv-utils); skipped"
 fi
+
+say "Checking the CLAP plugin"
+cmp -s "$installed/lib/clap/toneshaper.clap" .build/clap/toneshaper.clap || fail "the installed toneshaper.clap is not the built one"
 
 say "Checking the man page"
 page=$installed/share/man/man1/toneshaper.1

@@ -25,6 +25,9 @@ fi
 say "Scripts/build-lv2.sh (the audio side in Embedded Swift with the real-time proof, linked as the LV2 plugin its tests load)"
 bash Scripts/build-lv2.sh
 
+say "Scripts/build-clap.sh (the same modules linked as the CLAP plugin its tests load; exports clap_entry alone)"
+bash Scripts/build-clap.sh
+
 say "swift build -c release (real-time proof)"
 swift build -c release --static-swift-stdlib
 

@@ -25,7 +25,6 @@ struct URIDs {
     let logNote: LV2_URID
     let sampleRate: LV2_URID
     let maxBlockLength: LV2_URID
-    let nominalBlockLength: LV2_URID
     let sequenceSize: LV2_URID
     let atomLong: LV2_URID
     let atomDouble: LV2_URID
@@ -67,7 +66,6 @@ struct URIDs {
         logNote = id("http://lv2plug.in/ns/ext/log#Note")
         sampleRate = id("http://lv2plug.in/ns/ext/parameters#sampleRate")
         maxBlockLength = id("http://lv2plug.in/ns/ext/buf-size#maxBlockLength")
-        nominalBlockLength = id("http://lv2plug.in/ns/ext/buf-size#nominalBlockLength")
         sequenceSize = id("http://lv2plug.in/ns/ext/buf-size#sequenceSize")
         atomLong = id("http://lv2plug.in/ns/ext/atom#Long")
         atomDouble = id("http://lv2plug.in/ns/ext/atom#Double")

@@ -50,11 +50,13 @@ public enum Problem: Int, CaseIterable, Sendable {
 
 /// Per-kind counts, in memory allocated when the instance is made.
 public struct Problems {
+    /// The count of each kind, then (one past them) the count of every problem noted, so
+    /// that a block with none (nearly every block) asks one number.
     public let counts: UnsafeMutablePointer<UInt32>
 
     public init() {
-        counts = .allocate(capacity: Problem.count)
-        counts.initialize(repeating: 0, count: Problem.count)
+        counts = .allocate(capacity: Problem.count + 1)
+        counts.initialize(repeating: 0, count: Problem.count + 1)
     }
 
     public func free() { counts.deallocate() }
@@ -65,20 +67,19 @@ public struct Problems {
     @inline(__always)
     public func note(_ problem: Problem) {
         counts[problem.rawValue] &+= 1
+        counts[Problem.count] &+= 1
     }
 
     #if REALTIME_PROOF
         @_noLocks @_noAllocation
     #endif
-    public func any() -> Bool {
-        for i in 0..<Problem.count where counts[i] != 0 { return true }
-        return false
-    }
+    @inline(__always)
+    public func any() -> Bool { counts[Problem.count] != 0 }
 
     #if REALTIME_PROOF
         @_noLocks @_noAllocation
     #endif
-    public func clear() { counts.update(repeating: 0, count: Problem.count) }
+    public func clear() { counts.update(repeating: 0, count: Problem.count + 1) }
 }
 
 /// The work thread's side: counts not logged yet, and when each kind was last logged.

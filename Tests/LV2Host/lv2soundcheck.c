@@ -7,8 +7,14 @@
 // plugin up the same way and prints, one "key: value" a line, the peak and the RMS of the
 // output buffer over the second (Scripts/bench.sh plugin refuses to compare a silent plugin).
 //
+// Given FRAMES, it then times that many frames of run() as lv2bench does (one clock read
+// around the loop), but with the two URIDs the loop writes into the atom buffers each block
+// mapped once before it, as hosts keep them. lv2bench maps them again every block through a
+// linear search of every URI mapped so far, a cost that grows with the number of URIs the
+// plugin mapped, and is the harness's, not the plugin's; this shows each plugin without it.
+//
 //   cc -std=c11 -O1 -o lv2soundcheck Tests/LV2Host/lv2soundcheck.c $(pkg-config --cflags --libs lilv-0) -lm
-//   LV2_PATH=... lv2soundcheck URI [BLOCK]
+//   LV2_PATH=... lv2soundcheck URI [BLOCK [FRAMES]]
 //
 // Exit status: 0 it ran (sound or not: the caller judges the peak); 3 usage error, plugin
 // not found, a feature required that lv2bench does not offer, or an unknown port type; 4
@@ -24,6 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 // urid:map over a fixed table: a check maps a few dozen URIs at most.
 enum { max_uris = 1024 };
@@ -45,11 +52,12 @@ static const char *unmap_uri(LV2_URID_Unmap_Handle handle, LV2_URID urid) {
 }
 
 int main(int argc, char **argv) {
-    if (argc < 2 || argc > 3) {
-        fprintf(stderr, "usage: lv2soundcheck URI [BLOCK]\n");
+    if (argc < 2 || argc > 4) {
+        fprintf(stderr, "usage: lv2soundcheck URI [BLOCK [FRAMES]]\n");
         return 3;
     }
-    const uint32_t block = argc == 3 ? (uint32_t)atoi(argv[2]) : 256;
+    const uint32_t block = argc >= 3 ? (uint32_t)atoi(argv[2]) : 256;
+    const long timed_frames = argc == 4 ? atol(argv[3]) : 0;
     const uint32_t rate = 48000;
     if (block == 0 || block > 8192) {
         fprintf(stderr, "lv2soundcheck: BLOCK must be 1 to 8192\n");
@@ -132,8 +140,24 @@ int main(int argc, char **argv) {
             sum_squares += sample * sample;
         }
     }
+    printf("frames: %u\npeak: %.6f\nrms: %.6f\n", calls * block, peak, sqrt(sum_squares / (calls * block)));
+    if (timed_frames > 0) {
+        const LV2_URID sequence = map_uri(NULL, LV2_ATOM__Sequence), chunk = map_uri(NULL, LV2_ATOM__Chunk);
+        const long timed_calls = timed_frames / block;
+        struct timespec start, end;
+        clock_gettime(CLOCK_MONOTONIC, &start);
+        for (long call = 0; call < timed_calls; call++) {
+            seq_in.atom.size = sizeof(LV2_Atom_Sequence_Body);
+            seq_in.atom.type = sequence;
+            seq_out->atom.size = atom_capacity;
+            seq_out->atom.type = chunk;
+            lilv_instance_run(instance, block);
+        }
+        clock_gettime(CLOCK_MONOTONIC, &end);
+        const double seconds = (double)(end.tv_sec - start.tv_sec) + (double)(end.tv_nsec - start.tv_nsec) * 1e-9;
+        printf("timed_frames: %ld\nns_per_sample: %.4f\n", timed_calls * (long)block, seconds * 1e9 / (double)(timed_calls * (long)block));
+    }
     lilv_instance_deactivate(instance);
     lilv_instance_free(instance);
-    printf("frames: %u\npeak: %.6f\nrms: %.6f\n", calls * block, peak, sqrt(sum_squares / (calls * block)));
     return 0;
 }

@@ -51,6 +51,55 @@ import ToneShaperPlugin
         }
     }
 
+    /// A legal value other than the default shape's, for every parameter: the node takes it
+    /// (no relation is broken), and the plugin's control carries it. Naming every id, this
+    /// fails to compile until a new row says what it moves to.
+    static func movedValue(_ id: ParameterID) -> ParameterValue {
+        switch id {
+        case .minFrequency: return .real(100)
+        case .maxFrequency: return .real(500)
+        case .wave: return .text("Triangle")
+        case .scale: return .text("Linear")
+        case .echoOffset: return .real(0.5)
+        case .echoVolume: return .real(0.5)
+        case .amplitude: return .real(0.5)
+        case .tune: return .real(-20)
+        case .duration: return .real(3)
+        case .fidelity: return .integer(400)
+        case .fourierTerms: return .integer(5)
+        case .antiAlias: return .flag(false)
+        case .instrument: return .flag(true)
+        case .rootNote: return .integer(60)
+        case .bendRange: return .real(7)
+        case .voices: return .integer(4)
+        case .release: return .real(50)
+        case .oneShot: return .flag(true)
+        case .transport: return .flag(true)
+        case .beats: return .real(4)
+        }
+    }
+
+    /// One planner for both hosts: moving any one parameter, the plugin's builder owes a new
+    /// plan exactly when the model's `ShapeChange` says the node's controller needs one.
+    @Test func theBuilderBuildsAPlanExactlyWhenTheNodesPlannerSaysSo() throws {
+        let shape = ToneShape.defaultShape
+        for spec in ParameterTable.all {
+            let moved = try spec.canonical(Self.movedValue(spec.id))
+            let node = ShapeChange(from: shape, to: try shape.setting(spec.id, to: moved))
+            var builder = InstrumentBuilder(shape: InstrumentShape(shape), sampleRate: Self.rate)
+            let first = builder.firstPlan()
+            let answer = builder.handle(.set(spec.id, spec.portValue(of: moved)))
+            var built = false
+            if case .plan(let plan)? = answer {
+                built = true
+                _ = builder.handle(.release(storageID: plan.storageID))
+            }
+            _ = builder.handle(.release(storageID: first.storageID))
+            #expect(built == node.needsNewPlan, "\(spec.symbol): the plugin built \(built), the node's planner says \(node.needsNewPlan)")
+            #expect(node.ramps.contains { $0.0 == spec.id } == (spec.change == .ramp), "\(spec.symbol)")
+        }
+    }
+
     /// The node's path, for comparison.
     static func nodeRender(_ shape: ToneShape, periods: Int, midi: [Int: [MIDIEvent]] = [:]) -> [Float] {
         let controller = EngineController(shape: shape, sampleRate: rate)

@@ -168,6 +168,24 @@ struct MIDIPerformanceTests {
         #expect(player.rms(last: 2048) == 0)
     }
 
+    /// The performer counts its busy voices as they start and end (a drone's block asks that
+    /// count instead of scanning the pool): the count always agrees with the pool, through
+    /// stealing, releases, the sustain pedal and all notes off.
+    @Test func theBusyVoiceCountAgreesWithThePool() {
+        let player = Player(Self.steady(instrument: true, voices: 4))
+        func counts() -> (busy: Int, sounding: Int) {
+            (player.renderer.performer.busyVoices, player.renderer.performer.soundingCount)
+        }
+        player.play((60..<70).map { Self.note(UInt8($0)) }, periods: 10)  // six stolen
+        #expect(counts().busy == counts().sounding && counts().busy >= 4)
+        player.play([Self.cc(64, 127), Self.off(68), Self.off(69)], periods: 20)
+        #expect(counts().busy == counts().sounding)
+        player.play([Self.cc(64, 0)], periods: 200)
+        #expect(counts().busy == counts().sounding)
+        player.play([Self.cc(123, 0)], periods: 400)
+        #expect(counts().busy == 0 && counts().sounding == 0)
+    }
+
     @Test func monoIsLegato() throws {
         let player = Player(Self.steady(instrument: true, voices: 1))
         player.play([Self.note(69)], periods: 100)

@@ -15,7 +15,7 @@ extension ToneEngine {
     #if REALTIME_PROOF
         @_noLocks @_noAllocation
     #endif
-    func renderVoice(_ voice: inout PlayingVoice, ratio: (start: Double, end: Double), count: Int) -> VoiceSignal {
+    mutating func renderVoice(_ voice: inout PlayingVoice, ratio: (start: Double, end: Double), count: Int) -> VoiceSignal {
         let heard = echoIsHeard
         let fading = fadeRemaining > 0
         if voice.planID != plan.storageID {

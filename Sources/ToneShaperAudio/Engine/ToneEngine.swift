@@ -226,7 +226,11 @@ public struct ToneEngine: ~Copyable {
         @_noLocks @_noAllocation
     #endif
     private mutating func renderPass(into out: UnsafeMutablePointer<Float>, count: Int) {
-        let signal = renderVoice(&dronePlace.pointee, ratio: (1, 1), count: count)
+        // The drone's place read out of `self` first: an inout access through one of the
+        // engine's own properties during a call on the engine made the compiler copy the
+        // whole engine (about 700 bytes) onto the stack at every pass.
+        let drone = dronePlace
+        let signal = renderVoice(&drone.pointee, ratio: (1, 1), count: count)
         let echoGain = PassGain.over(echoVolume, count: count)
         let amplitudeGain = PassGain.over(amplitude, count: count)
         let gateGain = PassGain.over(gate, count: count)
@@ -248,7 +252,8 @@ public struct ToneEngine: ~Copyable {
         @_noLocks @_noAllocation
     #endif
     mutating func mixDrone(into sum: UnsafeMutablePointer<Float>, count: Int, weight: PassGain, _ mode: VoiceMix.Into) {
-        let signal = renderVoice(&dronePlace.pointee, ratio: (1, 1), count: count)
+        let drone = dronePlace
+        let signal = renderVoice(&drone.pointee, ratio: (1, 1), count: count)
         VoiceMix.accumulate(
             signal, gain: weight, echoGain: PassGain.over(echoVolume, count: count), ramp: passRamp, count: count, into: sum, mode)
     }

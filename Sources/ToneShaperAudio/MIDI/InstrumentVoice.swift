@@ -24,8 +24,9 @@ struct InstrumentVoice {
     var ratio = 1.0
     var ratioStep = 0.0
     var ratioLeft = 0
-    /// The velocity's gain.
+    /// The velocity's gain (times the note's volume expression, `expressionVolume`).
     var velocityGain: Float = 1
+    var expressionVolume: Float = 1
     /// The envelope: level 0...1 now, and its change per sample (attack up, release down).
     var level: Float = 0
     var levelStep: Float = 0

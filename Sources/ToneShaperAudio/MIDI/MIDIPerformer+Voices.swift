@@ -5,7 +5,7 @@ extension MIDIPerformer {
     private func samples(_ seconds: Double) -> Int { max(1, Int(seconds * sampleRate)) }
 
     /// Starts a voice for the note, stealing one if `voices` are sounding already.
-    mutating func noteOn(_ note: UInt8, channel: UInt8, velocity: UInt8, engine: borrowing ToneEngine) {
+    mutating func noteOn(_ note: UInt8, channel: UInt8, velocity: UInt8, engine: inout ToneEngine) {
         let ratio = FastPower.exp2(Double(Int(note) - settings.rootNote) / 12)
         if settings.voices == 1 {
             // Mono: legato. A key while another is held retunes the sounding voice.
@@ -50,11 +50,11 @@ extension MIDIPerformer {
         }
         // No free slot (a flood of notes): the quietest dying voice is cut.
         let slot = free >= 0 ? free : (quietest >= 0 ? quietest : (victim >= 0 ? victim : 0))
-        start(slot, note: note, channel: channel, ratio: ratio, velocity: velocity, engine: engine)
+        start(slot, note: note, channel: channel, ratio: ratio, velocity: velocity, engine: &engine)
         if settings.voices == 1 { monoKeys.press(note) }
     }
 
-    mutating func noteOff(_ note: UInt8, channel: UInt8, engine: borrowing ToneEngine) {
+    mutating func noteOff(_ note: UInt8, channel: UInt8, engine: inout ToneEngine) {
         if settings.voices == 1 {
             monoKeys.release(note)
             for i in 0..<MIDIPerformer.poolSize where pool[i].stage == .held && pool[i].note == note {
@@ -114,7 +114,7 @@ extension MIDIPerformer {
         pool[i].levelStep = -max(pool[i].level, 1e-6) / Float(samples(MIDIPerformer.stealSeconds))
     }
 
-    private mutating func start(_ i: Int, note: UInt8, channel: UInt8, ratio: Double, velocity: UInt8, engine: borrowing ToneEngine) {
+    private mutating func start(_ i: Int, note: UInt8, channel: UInt8, ratio: Double, velocity: UInt8, engine: inout ToneEngine) {
         let plan = engine.plan
         serial &+= 1
         var voice = InstrumentVoice()
@@ -127,6 +127,7 @@ extension MIDIPerformer {
         voice.velocityGain = VelocityCurve.gain(velocity)
         voice.level = 0
         voice.levelStep = 1 / Float(samples(MIDIPerformer.attackSeconds))
+        if !pool[i].sounds { busyVoices += 1 }
         pool[i] = voice
     }
 
@@ -144,7 +145,7 @@ extension MIDIPerformer {
     #if REALTIME_PROOF
         @_noLocks @_noAllocation
     #endif
-    mutating func renderVoices(into sum: UnsafeMutablePointer<Float>, count: Int, engine: borrowing ToneEngine) -> Bool {
+    mutating func renderVoices(into sum: UnsafeMutablePointer<Float>, count: Int, engine: inout ToneEngine) -> Bool {
         let echoGain = PassGain.over(engine.echoVolume, count: count)
         var rendered = false
         for v in 0..<MIDIPerformer.poolSize where pool[v].sounds {
@@ -180,6 +181,7 @@ extension MIDIPerformer {
         if pool[v].levelStep < 0 && level <= 0 {
             pool[v].stage = .free
             pool[v].level = 0
+            busyVoices -= 1
             return
         }
         pool[v].played += count

@@ -46,6 +46,9 @@ public struct MIDIPerformer: ~Copyable {
     var monoKeys = HeldKeys()
     let pool: UnsafeMutablePointer<InstrumentVoice>
     var serial: UInt64 = 0
+    /// Voices of the pool not free: kept as voices start and end, so that a block asks one
+    /// number rather than scanning the pool (`isPlainDrone`, every block of a drone).
+    var busyVoices = 0
     /// 1 while the drone is heard, 0 in instrument mode; fades between them when switched.
     var droneLevel: Ramp
 
@@ -66,7 +69,7 @@ public struct MIDIPerformer: ~Copyable {
     }
 
     /// Whether the output is the drone alone: the renderer then leaves everything to the engine.
-    var isPlainDrone: Bool { !settings.instrument && !droneLevel.isMoving && droneLevel.value == 1 && soundingCount == 0 }
+    var isPlainDrone: Bool { !settings.instrument && !droneLevel.isMoving && droneLevel.value == 1 && busyVoices == 0 }
 
     /// Instrument mode with the drone faded out: the engine need not render.
     var droneIsSilent: Bool { droneLevel.value == 0 && !droneLevel.isMoving }
@@ -132,20 +135,20 @@ public struct MIDIPerformer: ~Copyable {
     #if REALTIME_PROOF
         @_noLocks @_noAllocation
     #endif
-    mutating func handle(_ event: MIDIEvent, engine: borrowing ToneEngine) -> MIDIAction {
+    mutating func handle(_ event: MIDIEvent, engine: inout ToneEngine) -> MIDIAction {
         guard let message = parser.parse(event) else { return .none }
         if channelFilter >= 0 && Int(message.channel) != channelFilter { return .none }
         switch message {
         case .noteOn(let channel, let note, let velocity):
             if settings.instrument {
-                noteOn(note, channel: channel, velocity: velocity, engine: engine)
+                noteOn(note, channel: channel, velocity: velocity, engine: &engine)
                 return .none
             }
             pushHeld(note)
             return .transpose(engineRatio)
         case .noteOff(let channel, let note):
             if settings.instrument {
-                noteOff(note, channel: channel, engine: engine)
+                noteOff(note, channel: channel, engine: &engine)
                 return .none
             }
             if sustain {
@@ -155,7 +158,7 @@ public struct MIDIPerformer: ~Copyable {
             held.release(note)
             return .transpose(engineRatio)
         case .controlChange(_, let controller, let value):
-            return controlChange(controller, value, engine: engine)
+            return controlChange(controller, value, engine: &engine)
         case .programChange(_, let program):
             return .program(program)
         case .pitchBend(_, let value):
@@ -165,11 +168,11 @@ public struct MIDIPerformer: ~Copyable {
         }
     }
 
-    private mutating func controlChange(_ controller: UInt8, _ value: UInt8, engine: borrowing ToneEngine) -> MIDIAction {
+    private mutating func controlChange(_ controller: UInt8, _ value: UInt8, engine: inout ToneEngine) -> MIDIAction {
         switch Int(controller) {
         case MIDIControllerMap.sustainController:
             let down = value >= 64
-            if sustain && !down { pedalUp(engine: engine) }
+            if sustain && !down { pedalUp(engine: &engine) }
             sustain = down
             return sustain || settings.instrument ? .none : .transpose(engineRatio)
         case 120:  // all sound off
@@ -192,7 +195,7 @@ public struct MIDIPerformer: ~Copyable {
         }
     }
 
-    private mutating func pedalUp(engine: borrowing ToneEngine) {
+    private mutating func pedalUp(engine: inout ToneEngine) {
         if settings.instrument {
             for i in 0..<MIDIPerformer.poolSize where pool[i].stage == .sustained { release(i) }
         } else {

@@ -50,10 +50,22 @@ public struct AudioParameters: Sendable, BitwiseCopyable {
         public func portValue(_ value: Double) -> Double {
             switch kind {
             case .real: return clamped(value)
-            case .integer, .choice: return clamped(value).rounded()
+            case .integer, .choice: return Row.nearestWhole(clamped(value))
             case .toggle: return value > 0 ? 1 : 0
-            case .terms: return value >= 1 ? min(value, Double(UnitWave.maximumPartials)).rounded() : 0
+            case .terms: return value >= 1 ? Row.nearestWhole(min(value, Double(UnitWave.maximumPartials))) : 0
             }
+        }
+
+        /// The whole number nearest `value` (halves away from zero, as `rounded()`), for a
+        /// value within a row's range; written out because `rounded()`'s rule is a type whose
+        /// metadata the real-time proof refuses.
+        #if REALTIME_PROOF
+            @_noLocks @_noAllocation
+        #endif
+        static func nearestWhole(_ value: Double) -> Double {
+            let whole = Double(Int(value))  // toward zero; exact for the ranges of the table
+            let rest = value - whole
+            return rest >= 0.5 ? whole + 1 : (rest <= -0.5 ? whole - 1 : whole)
         }
 
         /// `value` within the range (NaN becomes the low end): the audio side's one clamp.

@@ -64,7 +64,7 @@ extension RealtimeRenderer {
                 engine.silence(out + done, count: n)  // every voice holds its place
             } else {
                 let sum = engine.passSum  // not `out`: it only receives finished samples
-                let voices = performer.renderVoices(into: sum, count: n, engine: engine)
+                let voices = performer.renderVoices(into: sum, count: n, engine: &engine)
                 if !performer.droneIsSilent {
                     engine.mixDrone(into: sum, count: n, weight: performer.droneWeight(count: n), voices ? .blend : .replace)
                 } else {
@@ -83,7 +83,7 @@ extension RealtimeRenderer {
         @_noLocks @_noAllocation
     #endif
     mutating func handle(_ event: MIDIEvent) {
-        switch performer.handle(event, engine: engine) {
+        switch performer.handle(event, engine: &engine) {
         case .none: break
         case .transpose(let ratio): engine.transpose(to: ratio, over: performer.retuneSamples)
         case .program(let n): report.note(.program(n))

@@ -5,7 +5,7 @@
 /// (`<!-- generated: osc-addresses -->` … `<!-- end generated -->`); a test compares the
 /// committed text with what these properties render, and rewrites it when run with
 /// `TONESHAPER_UPDATE_REFERENCE=1`. Everything here comes from ``ControlAddress/all`` and
-/// ``ParameterTable/all``: a table says what the code declares, nothing more.
+/// `ParameterTable/all`: a table says what the code declares, nothing more.
 public enum ReferenceTables {
     /// Every address of ``ControlAddress/all``, in its order: the address below the OSC
     /// prefix, its arguments and what it does.
@@ -17,7 +17,7 @@ public enum ReferenceTables {
             })
     }
 
-    /// Every parameter of ``ParameterTable/all``, in its order: its document key, OSC
+    /// Every parameter of `ParameterTable/all`, in its order: its document key, OSC
     /// address and command-line option, the values it takes, its default, how a change
     /// reaches the sound, and what it is.
     public static var parameters: String {

@@ -1,0 +1,639 @@
+#ifndef TONESHAPER_CCLAP_H
+#define TONESHAPER_CCLAP_H
+
+// The parts of the CLAP ABI this plugin uses, declared here from the CLAP 1.2.x
+// specification (its headers are the specification; this file copies none of them), with
+// static assertions on the sizes and offsets a host and the plugin must agree on (x86-64 and
+// AArch64 Linux, LP64). Then the few C helpers Embedded Swift needs: it imports no C library
+// module of its own, and cannot call a variadic function. Scripts/build-clap.sh gives this
+// header a module map (module CCLAP).
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <pthread.h>
+#include <semaphore.h>
+
+// ---- versions, ids ---------------------------------------------------------------------
+
+typedef struct toneshaper_clap_version {
+    uint32_t major;
+    uint32_t minor;
+    uint32_t revision;
+} toneshaper_clap_version;
+
+/// The version this plugin is written against.
+#define TONESHAPER_CLAP_MAJOR 1
+#define TONESHAPER_CLAP_MINOR 2
+#define TONESHAPER_CLAP_REVISION 2
+
+typedef uint32_t toneshaper_clap_id;
+#define TONESHAPER_CLAP_INVALID_ID UINT32_MAX
+#define TONESHAPER_CLAP_NAME_SIZE 256
+#define TONESHAPER_CLAP_PATH_SIZE 1024
+
+// ---- the host ----------------------------------------------------------------------------
+
+typedef struct toneshaper_clap_host {
+    toneshaper_clap_version clap_version;
+    void *host_data;
+    const char *name;
+    const char *vendor;
+    const char *url;
+    const char *version;
+    const void *(*get_extension)(const struct toneshaper_clap_host *host, const char *extension_id);
+    void (*request_restart)(const struct toneshaper_clap_host *host);
+    void (*request_process)(const struct toneshaper_clap_host *host);
+    void (*request_callback)(const struct toneshaper_clap_host *host);
+} toneshaper_clap_host;
+
+// ---- events ------------------------------------------------------------------------------
+
+typedef struct toneshaper_clap_event_header {
+    uint32_t size;      // the whole event's size, header included
+    uint32_t time;      // the frame in the block
+    uint16_t space_id;  // 0: the core event space
+    uint16_t type;
+    uint32_t flags;
+} toneshaper_clap_event_header;
+
+enum {
+    TONESHAPER_CLAP_CORE_EVENT_SPACE = 0,
+    TONESHAPER_CLAP_EVENT_NOTE_ON = 0,
+    TONESHAPER_CLAP_EVENT_NOTE_OFF = 1,
+    TONESHAPER_CLAP_EVENT_NOTE_CHOKE = 2,
+    TONESHAPER_CLAP_EVENT_NOTE_END = 3,
+    TONESHAPER_CLAP_EVENT_NOTE_EXPRESSION = 4,
+    TONESHAPER_CLAP_EVENT_PARAM_VALUE = 5,
+    TONESHAPER_CLAP_EVENT_PARAM_MOD = 6,
+    TONESHAPER_CLAP_EVENT_PARAM_GESTURE_BEGIN = 7,
+    TONESHAPER_CLAP_EVENT_PARAM_GESTURE_END = 8,
+    TONESHAPER_CLAP_EVENT_TRANSPORT = 9,
+    TONESHAPER_CLAP_EVENT_MIDI = 10,
+    TONESHAPER_CLAP_EVENT_MIDI_SYSEX = 11,
+    TONESHAPER_CLAP_EVENT_MIDI2 = 12,
+};
+
+typedef struct toneshaper_clap_event_note {
+    toneshaper_clap_event_header header;
+    int32_t note_id;  // -1: none
+    int16_t port_index;
+    int16_t channel;  // 0..15, -1: any
+    int16_t key;      // 0..127, -1: any
+    double velocity;  // 0..1
+} toneshaper_clap_event_note;
+
+enum {
+    TONESHAPER_CLAP_NOTE_EXPRESSION_VOLUME = 0,  // linear gain, 0 < x <= 4
+    TONESHAPER_CLAP_NOTE_EXPRESSION_PAN = 1,
+    TONESHAPER_CLAP_NOTE_EXPRESSION_TUNING = 2,  // semitones, -120..120
+    TONESHAPER_CLAP_NOTE_EXPRESSION_VIBRATO = 3,
+    TONESHAPER_CLAP_NOTE_EXPRESSION_EXPRESSION = 4,
+    TONESHAPER_CLAP_NOTE_EXPRESSION_BRIGHTNESS = 5,
+    TONESHAPER_CLAP_NOTE_EXPRESSION_PRESSURE = 6,
+};
+
+typedef struct toneshaper_clap_event_note_expression {
+    toneshaper_clap_event_header header;
+    int32_t expression_id;
+    int32_t note_id;
+    int16_t port_index;
+    int16_t channel;
+    int16_t key;
+    double value;
+} toneshaper_clap_event_note_expression;
+
+typedef struct toneshaper_clap_event_param_value {
+    toneshaper_clap_event_header header;
+    toneshaper_clap_id param_id;
+    void *cookie;
+    int32_t note_id;
+    int16_t port_index;
+    int16_t channel;
+    int16_t key;
+    double value;
+} toneshaper_clap_event_param_value;
+
+typedef struct toneshaper_clap_event_param_mod {
+    toneshaper_clap_event_header header;
+    toneshaper_clap_id param_id;
+    void *cookie;
+    int32_t note_id;
+    int16_t port_index;
+    int16_t channel;
+    int16_t key;
+    double amount;
+} toneshaper_clap_event_param_mod;
+
+enum {
+    TONESHAPER_CLAP_TRANSPORT_HAS_TEMPO = 1 << 0,
+    TONESHAPER_CLAP_TRANSPORT_HAS_BEATS_TIMELINE = 1 << 1,
+    TONESHAPER_CLAP_TRANSPORT_HAS_SECONDS_TIMELINE = 1 << 2,
+    TONESHAPER_CLAP_TRANSPORT_HAS_TIME_SIGNATURE = 1 << 3,
+    TONESHAPER_CLAP_TRANSPORT_IS_PLAYING = 1 << 4,
+    TONESHAPER_CLAP_TRANSPORT_IS_RECORDING = 1 << 5,
+    TONESHAPER_CLAP_TRANSPORT_IS_LOOP_ACTIVE = 1 << 6,
+    TONESHAPER_CLAP_TRANSPORT_IS_WITHIN_PRE_ROLL = 1 << 7,
+};
+
+/// Beat and second times are fixed point, with this factor (2^31).
+#define TONESHAPER_CLAP_TIME_FACTOR 2147483648.0
+
+typedef struct toneshaper_clap_event_transport {
+    toneshaper_clap_event_header header;
+    uint32_t flags;
+    int64_t song_pos_beats;    // fixed point
+    int64_t song_pos_seconds;  // fixed point
+    double tempo;              // beats per minute
+    double tempo_inc;          // per sample
+    int64_t loop_start_beats;
+    int64_t loop_end_beats;
+    int64_t loop_start_seconds;
+    int64_t loop_end_seconds;
+    int64_t bar_start;  // the bar's start, in beats (fixed point)
+    int32_t bar_number; // from 0
+    uint16_t tsig_num;
+    uint16_t tsig_denom;
+} toneshaper_clap_event_transport;
+
+typedef struct toneshaper_clap_event_midi {
+    toneshaper_clap_event_header header;
+    uint16_t port_index;
+    uint8_t data[3];
+} toneshaper_clap_event_midi;
+
+typedef struct toneshaper_clap_input_events {
+    void *ctx;
+    uint32_t (*size)(const struct toneshaper_clap_input_events *list);
+    const toneshaper_clap_event_header *(*get)(const struct toneshaper_clap_input_events *list, uint32_t index);
+} toneshaper_clap_input_events;
+
+typedef struct toneshaper_clap_output_events {
+    void *ctx;
+    bool (*try_push)(const struct toneshaper_clap_output_events *list, const toneshaper_clap_event_header *event);
+} toneshaper_clap_output_events;
+
+// ---- process -----------------------------------------------------------------------------
+
+typedef struct toneshaper_clap_audio_buffer {
+    float **data32;
+    double **data64;
+    uint32_t channel_count;
+    uint32_t latency;
+    uint64_t constant_mask;
+} toneshaper_clap_audio_buffer;
+
+enum {
+    TONESHAPER_CLAP_PROCESS_ERROR = 0,
+    TONESHAPER_CLAP_PROCESS_CONTINUE = 1,
+    TONESHAPER_CLAP_PROCESS_CONTINUE_IF_NOT_QUIET = 2,
+    TONESHAPER_CLAP_PROCESS_TAIL = 3,
+    TONESHAPER_CLAP_PROCESS_SLEEP = 4,
+};
+
+typedef struct toneshaper_clap_process {
+    int64_t steady_time;
+    uint32_t frames_count;
+    const toneshaper_clap_event_transport *transport;
+    const toneshaper_clap_audio_buffer *audio_inputs;
+    toneshaper_clap_audio_buffer *audio_outputs;
+    uint32_t audio_inputs_count;
+    uint32_t audio_outputs_count;
+    const toneshaper_clap_input_events *in_events;
+    const toneshaper_clap_output_events *out_events;
+} toneshaper_clap_process;
+
+// ---- the plugin, its descriptor and factory, the entry -----------------------------------
+
+typedef struct toneshaper_clap_plugin_descriptor {
+    toneshaper_clap_version clap_version;
+    const char *id;
+    const char *name;
+    const char *vendor;
+    const char *url;
+    const char *manual_url;
+    const char *support_url;
+    const char *version;
+    const char *description;
+    const char *const *features;  // NULL-terminated
+} toneshaper_clap_plugin_descriptor;
+
+typedef struct toneshaper_clap_plugin {
+    const toneshaper_clap_plugin_descriptor *desc;
+    void *plugin_data;
+    bool (*init)(const struct toneshaper_clap_plugin *plugin);
+    void (*destroy)(const struct toneshaper_clap_plugin *plugin);
+    bool (*activate)(const struct toneshaper_clap_plugin *plugin, double sample_rate, uint32_t min_frames_count, uint32_t max_frames_count);
+    void (*deactivate)(const struct toneshaper_clap_plugin *plugin);
+    bool (*start_processing)(const struct toneshaper_clap_plugin *plugin);
+    void (*stop_processing)(const struct toneshaper_clap_plugin *plugin);
+    void (*reset)(const struct toneshaper_clap_plugin *plugin);
+    int32_t (*process)(const struct toneshaper_clap_plugin *plugin, const toneshaper_clap_process *process);
+    const void *(*get_extension)(const struct toneshaper_clap_plugin *plugin, const char *id);
+    void (*on_main_thread)(const struct toneshaper_clap_plugin *plugin);
+} toneshaper_clap_plugin;
+
+#define TONESHAPER_CLAP_PLUGIN_FACTORY_ID "clap.plugin-factory"
+
+typedef struct toneshaper_clap_plugin_factory {
+    uint32_t (*get_plugin_count)(const struct toneshaper_clap_plugin_factory *factory);
+    const toneshaper_clap_plugin_descriptor *(*get_plugin_descriptor)(const struct toneshaper_clap_plugin_factory *factory, uint32_t index);
+    const toneshaper_clap_plugin *(*create_plugin)(const struct toneshaper_clap_plugin_factory *factory, const toneshaper_clap_host *host,
+                                                    const char *plugin_id);
+} toneshaper_clap_plugin_factory;
+
+typedef struct toneshaper_clap_plugin_entry {
+    toneshaper_clap_version clap_version;
+    bool (*init)(const char *plugin_path);
+    void (*deinit)(void);
+    const void *(*get_factory)(const char *factory_id);
+} toneshaper_clap_plugin_entry;
+
+// ---- extensions --------------------------------------------------------------------------
+
+#define TONESHAPER_CLAP_EXT_AUDIO_PORTS "clap.audio-ports"
+#define TONESHAPER_CLAP_EXT_NOTE_PORTS "clap.note-ports"
+#define TONESHAPER_CLAP_EXT_PARAMS "clap.params"
+#define TONESHAPER_CLAP_EXT_STATE "clap.state"
+#define TONESHAPER_CLAP_EXT_LATENCY "clap.latency"
+#define TONESHAPER_CLAP_EXT_RENDER "clap.render"
+#define TONESHAPER_CLAP_EXT_LOG "clap.log"
+#define TONESHAPER_CLAP_EXT_NOTE_EXPRESSIONS_NONE ""
+
+#define TONESHAPER_CLAP_AUDIO_PORT_IS_MAIN 1u
+
+typedef struct toneshaper_clap_audio_port_info {
+    toneshaper_clap_id id;
+    char name[TONESHAPER_CLAP_NAME_SIZE];
+    uint32_t flags;
+    uint32_t channel_count;
+    const char *port_type;  // "mono", "stereo"
+    toneshaper_clap_id in_place_pair;
+} toneshaper_clap_audio_port_info;
+
+typedef struct toneshaper_clap_plugin_audio_ports {
+    uint32_t (*count)(const toneshaper_clap_plugin *plugin, bool is_input);
+    bool (*get)(const toneshaper_clap_plugin *plugin, uint32_t index, bool is_input, toneshaper_clap_audio_port_info *info);
+} toneshaper_clap_plugin_audio_ports;
+
+enum {
+    TONESHAPER_CLAP_NOTE_DIALECT_CLAP = 1 << 0,
+    TONESHAPER_CLAP_NOTE_DIALECT_MIDI = 1 << 1,
+    TONESHAPER_CLAP_NOTE_DIALECT_MIDI_MPE = 1 << 2,
+    TONESHAPER_CLAP_NOTE_DIALECT_MIDI2 = 1 << 3,
+};
+
+typedef struct toneshaper_clap_note_port_info {
+    toneshaper_clap_id id;
+    uint32_t supported_dialects;
+    uint32_t preferred_dialect;
+    char name[TONESHAPER_CLAP_NAME_SIZE];
+} toneshaper_clap_note_port_info;
+
+typedef struct toneshaper_clap_plugin_note_ports {
+    uint32_t (*count)(const toneshaper_clap_plugin *plugin, bool is_input);
+    bool (*get)(const toneshaper_clap_plugin *plugin, uint32_t index, bool is_input, toneshaper_clap_note_port_info *info);
+} toneshaper_clap_plugin_note_ports;
+
+enum {
+    TONESHAPER_CLAP_PARAM_IS_STEPPED = 1 << 0,
+    TONESHAPER_CLAP_PARAM_IS_PERIODIC = 1 << 1,
+    TONESHAPER_CLAP_PARAM_IS_HIDDEN = 1 << 2,
+    TONESHAPER_CLAP_PARAM_IS_READONLY = 1 << 3,
+    TONESHAPER_CLAP_PARAM_IS_BYPASS = 1 << 4,
+    TONESHAPER_CLAP_PARAM_IS_AUTOMATABLE = 1 << 5,
+    TONESHAPER_CLAP_PARAM_IS_MODULATABLE = 1 << 10,
+    TONESHAPER_CLAP_PARAM_REQUIRES_PROCESS = 1 << 15,
+    TONESHAPER_CLAP_PARAM_IS_ENUM = 1 << 16,
+};
+
+typedef struct toneshaper_clap_param_info {
+    toneshaper_clap_id id;
+    uint32_t flags;
+    void *cookie;
+    char name[TONESHAPER_CLAP_NAME_SIZE];
+    char module[TONESHAPER_CLAP_PATH_SIZE];
+    double min_value;
+    double max_value;
+    double default_value;
+} toneshaper_clap_param_info;
+
+typedef struct toneshaper_clap_plugin_params {
+    uint32_t (*count)(const toneshaper_clap_plugin *plugin);
+    bool (*get_info)(const toneshaper_clap_plugin *plugin, uint32_t param_index, toneshaper_clap_param_info *info);
+    bool (*get_value)(const toneshaper_clap_plugin *plugin, toneshaper_clap_id param_id, double *value);
+    bool (*value_to_text)(const toneshaper_clap_plugin *plugin, toneshaper_clap_id param_id, double value, char *buffer, uint32_t capacity);
+    bool (*text_to_value)(const toneshaper_clap_plugin *plugin, toneshaper_clap_id param_id, const char *text, double *value);
+    void (*flush)(const toneshaper_clap_plugin *plugin, const toneshaper_clap_input_events *in, const toneshaper_clap_output_events *out);
+} toneshaper_clap_plugin_params;
+
+typedef struct toneshaper_clap_ostream {
+    void *ctx;
+    int64_t (*write)(const struct toneshaper_clap_ostream *stream, const void *buffer, uint64_t size);
+} toneshaper_clap_ostream;
+
+typedef struct toneshaper_clap_istream {
+    void *ctx;
+    int64_t (*read)(const struct toneshaper_clap_istream *stream, void *buffer, uint64_t size);
+} toneshaper_clap_istream;
+
+typedef struct toneshaper_clap_plugin_state {
+    bool (*save)(const toneshaper_clap_plugin *plugin, const toneshaper_clap_ostream *stream);
+    bool (*load)(const toneshaper_clap_plugin *plugin, const toneshaper_clap_istream *stream);
+} toneshaper_clap_plugin_state;
+
+typedef struct toneshaper_clap_plugin_latency {
+    uint32_t (*get)(const toneshaper_clap_plugin *plugin);
+} toneshaper_clap_plugin_latency;
+
+enum { TONESHAPER_CLAP_RENDER_REALTIME = 0, TONESHAPER_CLAP_RENDER_OFFLINE = 1 };
+
+typedef struct toneshaper_clap_plugin_render {
+    bool (*has_hard_realtime_requirement)(const toneshaper_clap_plugin *plugin);
+    bool (*set)(const toneshaper_clap_plugin *plugin, int32_t mode);
+} toneshaper_clap_plugin_render;
+
+enum {
+    TONESHAPER_CLAP_LOG_DEBUG = 0,
+    TONESHAPER_CLAP_LOG_INFO = 1,
+    TONESHAPER_CLAP_LOG_WARNING = 2,
+    TONESHAPER_CLAP_LOG_ERROR = 3,
+    TONESHAPER_CLAP_LOG_FATAL = 4,
+    TONESHAPER_CLAP_LOG_HOST_MISBEHAVING = 5,
+    TONESHAPER_CLAP_LOG_PLUGIN_MISBEHAVING = 6,
+};
+
+typedef struct toneshaper_clap_host_log {
+    void (*log)(const toneshaper_clap_host *host, int32_t severity, const char *message);
+} toneshaper_clap_host_log;
+
+typedef struct toneshaper_clap_host_params {
+    void (*rescan)(const toneshaper_clap_host *host, uint32_t flags);
+    void (*clear)(const toneshaper_clap_host *host, toneshaper_clap_id param_id, uint32_t flags);
+    void (*request_flush)(const toneshaper_clap_host *host);
+} toneshaper_clap_host_params;
+
+#define TONESHAPER_CLAP_PARAM_RESCAN_VALUES 1u
+
+#define TONESHAPER_CLAP_EXT_PRESET_LOAD "clap.preset-load"
+#define TONESHAPER_CLAP_EXT_PRESET_LOAD_COMPAT "clap.preset-load.draft/2"
+
+enum {
+    TONESHAPER_CLAP_PRESET_LOCATION_FILE = 0,
+    TONESHAPER_CLAP_PRESET_LOCATION_PLUGIN = 1,
+};
+
+typedef struct toneshaper_clap_plugin_preset_load {
+    bool (*from_location)(const toneshaper_clap_plugin *plugin, uint32_t location_kind, const char *location, const char *load_key);
+} toneshaper_clap_plugin_preset_load;
+
+// ---- preset discovery (a factory of its own) ----------------------------------------------
+
+#define TONESHAPER_CLAP_PRESET_DISCOVERY_FACTORY_ID "clap.preset-discovery-factory/2"
+#define TONESHAPER_CLAP_PRESET_DISCOVERY_FACTORY_ID_COMPAT "clap.preset-discovery-factory/draft-2"
+
+enum {
+    TONESHAPER_CLAP_PRESET_IS_FACTORY_CONTENT = 1 << 0,
+    TONESHAPER_CLAP_PRESET_IS_USER_CONTENT = 1 << 1,
+};
+
+typedef struct toneshaper_clap_universal_plugin_id {
+    const char *abi;  // "clap"
+    const char *id;
+} toneshaper_clap_universal_plugin_id;
+
+typedef struct toneshaper_clap_preset_metadata_receiver {
+    void *receiver_data;
+    void (*on_error)(const struct toneshaper_clap_preset_metadata_receiver *receiver, int32_t os_error, const char *message);
+    bool (*begin_preset)(const struct toneshaper_clap_preset_metadata_receiver *receiver, const char *name, const char *load_key);
+    void (*add_plugin_id)(const struct toneshaper_clap_preset_metadata_receiver *receiver, const toneshaper_clap_universal_plugin_id *id);
+    void (*set_soundpack_id)(const struct toneshaper_clap_preset_metadata_receiver *receiver, const char *soundpack_id);
+    void (*set_flags)(const struct toneshaper_clap_preset_metadata_receiver *receiver, uint32_t flags);
+    void (*add_creator)(const struct toneshaper_clap_preset_metadata_receiver *receiver, const char *creator);
+    void (*set_description)(const struct toneshaper_clap_preset_metadata_receiver *receiver, const char *description);
+    void (*set_timestamps)(const struct toneshaper_clap_preset_metadata_receiver *receiver, uint64_t created, uint64_t modified);
+    void (*add_feature)(const struct toneshaper_clap_preset_metadata_receiver *receiver, const char *feature);
+    void (*add_extra_info)(const struct toneshaper_clap_preset_metadata_receiver *receiver, const char *key, const char *value);
+} toneshaper_clap_preset_metadata_receiver;
+
+typedef struct toneshaper_clap_preset_filetype {
+    const char *name;
+    const char *description;
+    const char *file_extension;  // without the dot
+} toneshaper_clap_preset_filetype;
+
+typedef struct toneshaper_clap_preset_location {
+    uint32_t flags;
+    const char *name;
+    uint32_t kind;         // TONESHAPER_CLAP_PRESET_LOCATION_FILE or _PLUGIN
+    const char *location;  // a file or folder; NULL for the plugin's own
+} toneshaper_clap_preset_location;
+
+typedef struct toneshaper_clap_preset_provider_descriptor {
+    toneshaper_clap_version clap_version;
+    const char *id;
+    const char *name;
+    const char *vendor;
+} toneshaper_clap_preset_provider_descriptor;
+
+typedef struct toneshaper_clap_preset_provider {
+    const toneshaper_clap_preset_provider_descriptor *desc;
+    void *provider_data;
+    bool (*init)(const struct toneshaper_clap_preset_provider *provider);
+    void (*destroy)(const struct toneshaper_clap_preset_provider *provider);
+    bool (*get_metadata)(const struct toneshaper_clap_preset_provider *provider, uint32_t location_kind, const char *location,
+                         const toneshaper_clap_preset_metadata_receiver *receiver);
+    const void *(*get_extension)(const struct toneshaper_clap_preset_provider *provider, const char *id);
+} toneshaper_clap_preset_provider;
+
+typedef struct toneshaper_clap_preset_indexer {
+    toneshaper_clap_version clap_version;
+    const char *name;
+    const char *vendor;
+    const char *url;
+    const char *version;
+    void *indexer_data;
+    bool (*declare_filetype)(const struct toneshaper_clap_preset_indexer *indexer, const toneshaper_clap_preset_filetype *filetype);
+    bool (*declare_location)(const struct toneshaper_clap_preset_indexer *indexer, const toneshaper_clap_preset_location *location);
+    bool (*declare_soundpack)(const struct toneshaper_clap_preset_indexer *indexer, const void *soundpack);
+    const void *(*get_extension)(const struct toneshaper_clap_preset_indexer *indexer, const char *id);
+} toneshaper_clap_preset_indexer;
+
+typedef struct toneshaper_clap_preset_discovery_factory {
+    uint32_t (*count)(const struct toneshaper_clap_preset_discovery_factory *factory);
+    const toneshaper_clap_preset_provider_descriptor *(*get_descriptor)(const struct toneshaper_clap_preset_discovery_factory *factory,
+                                                                        uint32_t index);
+    const toneshaper_clap_preset_provider *(*create)(const struct toneshaper_clap_preset_discovery_factory *factory,
+                                                     const toneshaper_clap_preset_indexer *indexer, const char *provider_id);
+} toneshaper_clap_preset_discovery_factory;
+
+// ---- the layout a host and the plugin must agree on --------------------------------------
+
+#if UINTPTR_MAX == UINT64_MAX
+_Static_assert(sizeof(toneshaper_clap_version) == 12, "clap_version_t");
+_Static_assert(sizeof(toneshaper_clap_host) == 88 && offsetof(toneshaper_clap_host, get_extension) == 56, "clap_host_t");
+_Static_assert(sizeof(toneshaper_clap_event_header) == 16 && offsetof(toneshaper_clap_event_header, type) == 10, "clap_event_header_t");
+_Static_assert(sizeof(toneshaper_clap_event_note) == 40 && offsetof(toneshaper_clap_event_note, key) == 24 &&
+                   offsetof(toneshaper_clap_event_note, velocity) == 32, "clap_event_note_t");
+_Static_assert(sizeof(toneshaper_clap_event_note_expression) == 40 && offsetof(toneshaper_clap_event_note_expression, key) == 28 &&
+                   offsetof(toneshaper_clap_event_note_expression, value) == 32, "clap_event_note_expression_t");
+_Static_assert(sizeof(toneshaper_clap_event_param_value) == 56 && offsetof(toneshaper_clap_event_param_value, cookie) == 24 &&
+                   offsetof(toneshaper_clap_event_param_value, value) == 48, "clap_event_param_value_t");
+_Static_assert(sizeof(toneshaper_clap_event_param_mod) == 56 && offsetof(toneshaper_clap_event_param_mod, amount) == 48, "clap_event_param_mod_t");
+_Static_assert(sizeof(toneshaper_clap_event_transport) == 104 && offsetof(toneshaper_clap_event_transport, song_pos_beats) == 24 &&
+                   offsetof(toneshaper_clap_event_transport, tempo) == 40 && offsetof(toneshaper_clap_event_transport, bar_start) == 88 &&
+                   offsetof(toneshaper_clap_event_transport, bar_number) == 96 && offsetof(toneshaper_clap_event_transport, tsig_denom) == 102,
+               "clap_event_transport_t");
+_Static_assert(sizeof(toneshaper_clap_event_midi) == 24 && offsetof(toneshaper_clap_event_midi, data) == 18, "clap_event_midi_t");
+_Static_assert(sizeof(toneshaper_clap_audio_buffer) == 32 && offsetof(toneshaper_clap_audio_buffer, constant_mask) == 24, "clap_audio_buffer_t");
+_Static_assert(sizeof(toneshaper_clap_process) == 64 && offsetof(toneshaper_clap_process, audio_outputs_count) == 44 &&
+                   offsetof(toneshaper_clap_process, in_events) == 48, "clap_process_t");
+_Static_assert(sizeof(toneshaper_clap_plugin_descriptor) == 88 && offsetof(toneshaper_clap_plugin_descriptor, features) == 80,
+               "clap_plugin_descriptor_t");
+_Static_assert(sizeof(toneshaper_clap_plugin) == 96 && offsetof(toneshaper_clap_plugin, process) == 72, "clap_plugin_t");
+_Static_assert(sizeof(toneshaper_clap_plugin_entry) == 40 && offsetof(toneshaper_clap_plugin_entry, init) == 16, "clap_plugin_entry_t");
+_Static_assert(sizeof(toneshaper_clap_audio_port_info) == 288 && offsetof(toneshaper_clap_audio_port_info, port_type) == 272,
+               "clap_audio_port_info_t");
+_Static_assert(sizeof(toneshaper_clap_note_port_info) == 268 && offsetof(toneshaper_clap_note_port_info, name) == 12, "clap_note_port_info_t");
+_Static_assert(sizeof(toneshaper_clap_param_info) == 1320 && offsetof(toneshaper_clap_param_info, name) == 16 &&
+                   offsetof(toneshaper_clap_param_info, module) == 272 && offsetof(toneshaper_clap_param_info, min_value) == 1296,
+               "clap_param_info_t");
+_Static_assert(sizeof(toneshaper_clap_preset_metadata_receiver) == 88, "clap_preset_discovery_metadata_receiver_t");
+_Static_assert(sizeof(toneshaper_clap_preset_location) == 32 && offsetof(toneshaper_clap_preset_location, kind) == 16,
+               "clap_preset_discovery_location_t");
+_Static_assert(sizeof(toneshaper_clap_preset_provider_descriptor) == 40, "clap_preset_discovery_provider_descriptor_t");
+_Static_assert(sizeof(toneshaper_clap_preset_provider) == 48, "clap_preset_discovery_provider_t");
+_Static_assert(sizeof(toneshaper_clap_preset_indexer) == 88 && offsetof(toneshaper_clap_preset_indexer, declare_filetype) == 56,
+               "clap_preset_discovery_indexer_t");
+#endif
+
+// ---- helpers for Embedded Swift ----------------------------------------------------------
+
+/// Writes `message` to the host's log when it has one, else to standard error.
+static inline void toneshaper_clap_log(const toneshaper_clap_host *host, const toneshaper_clap_host_log *log, int32_t severity,
+                                       const char *message) {
+    if (host && log && log->log) log->log(host, severity, message);
+    else fprintf(stderr, "toneshaper.clap: %s\n", message);
+}
+
+/// strcmp of two NUL-terminated strings (extension and plugin ids).
+static inline int toneshaper_clap_equal(const char *a, const char *b) { return a && b && strcmp(a, b) == 0; }
+
+static inline size_t toneshaper_clap_strlen(const char *s) { return s ? strlen(s) : 0; }
+
+/// Seconds on the monotonic clock (the rate limit of repeated messages).
+static inline double toneshaper_clap_monotonic_seconds(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)now.tv_sec + (double)now.tv_nsec * 1e-9;
+}
+
+/// Formats a number for value_to_text: `digits` significant digits, then `unit` (may be empty).
+static inline void toneshaper_clap_format(char *buffer, uint32_t capacity, double value, int digits, const char *unit) {
+    if (!buffer || capacity == 0) return;
+    if (unit && unit[0]) snprintf(buffer, capacity, "%.*g %s", digits, value, unit);
+    else snprintf(buffer, capacity, "%.*g", digits, value);
+}
+
+/// Reads a number at the start of `text` (spaces first, a unit after it allowed): 1 when
+/// there is one.
+static inline int toneshaper_clap_parse(const char *text, double *value) {
+    if (!text) return 0;
+    char *end = NULL;
+    double parsed = strtod(text, &end);
+    if (end == text) return 0;
+    *value = parsed;
+    return 1;
+}
+
+// The work thread: a thread of the plugin's own, woken by a semaphore (sem_post neither
+// blocks nor allocates: the audio thread may call it).
+
+typedef struct toneshaper_clap_worker {
+    pthread_t thread;
+    sem_t wake;
+    int started;
+} toneshaper_clap_worker;
+
+/// Starts `body(context)` on a new thread; 1 on success.
+static inline int toneshaper_clap_worker_start(toneshaper_clap_worker *worker, void *(*body)(void *), void *context) {
+    if (sem_init(&worker->wake, 0, 0) != 0) return 0;
+    if (pthread_create(&worker->thread, NULL, body, context) != 0) {
+        sem_destroy(&worker->wake);
+        return 0;
+    }
+    worker->started = 1;
+    return 1;
+}
+
+static inline void toneshaper_clap_worker_wake(toneshaper_clap_worker *worker) { sem_post(&worker->wake); }
+
+static inline void toneshaper_clap_worker_wait(toneshaper_clap_worker *worker) {
+    while (sem_wait(&worker->wake) != 0) {}
+}
+
+/// Joins the thread (its body must have been told to return, and woken).
+static inline void toneshaper_clap_worker_join(toneshaper_clap_worker *worker) {
+    if (!worker->started) return;
+    pthread_join(worker->thread, NULL);
+    sem_destroy(&worker->wake);
+    worker->started = 0;
+}
+
+static inline void toneshaper_clap_pause(void) {
+    struct timespec pause = {0, 100000};
+    nanosleep(&pause, NULL);
+}
+
+static inline void *toneshaper_clap_allocate(size_t size) { return calloc(1, size); }
+static inline void toneshaper_clap_free(void *pointer) { free(pointer); }
+
+/// The plugin's descriptor (entry.c): 0 mono, 1 stereo.
+const toneshaper_clap_plugin_descriptor *toneshaper_clap_descriptor(int stereo);
+
+/// Reads a whole file of at most `limit` bytes into a malloc'd buffer (free with
+/// toneshaper_clap_free), off the audio thread; NULL when it cannot (missing, unreadable,
+/// too large), with errno's text in `reason` (`capacity` bytes).
+static inline unsigned char *toneshaper_clap_read_file(const char *path, size_t limit, size_t *size, char *reason, size_t capacity) {
+    *size = 0;
+    FILE *file = fopen(path, "rb");
+    if (!file) {
+        snprintf(reason, capacity, "cannot be opened (missing, or not readable)");
+        return NULL;
+    }
+    unsigned char *bytes = NULL;
+    size_t used = 0, room = 0;
+    for (;;) {
+        if (used == room) {
+            if (room > limit) break;
+            room = room ? room * 2 : 65536;
+            unsigned char *grown = realloc(bytes, room);
+            if (!grown) break;
+            bytes = grown;
+        }
+        size_t got = fread(bytes + used, 1, room - used, file);
+        used += got;
+        if (got == 0) break;
+    }
+    int failed = ferror(file) || used > limit || !bytes;
+    fclose(file);
+    if (failed) {
+        free(bytes);
+        snprintf(reason, capacity, used > limit ? "is larger than the limit" : "could not be read");
+        return NULL;
+    }
+    *size = used;
+    return bytes;
+}
+
+/// The built-in documents, compiled into the plugin by Scripts/build-clap.sh (in name
+/// order, as the node lists them): their count, and document `index`'s bytes and name
+/// (without ".toneshaper").
+int toneshaper_clap_builtin_count(void);
+const unsigned char *toneshaper_clap_builtin(int index, size_t *size, const char **name);
+
+#endif

@@ -1,0 +1,72 @@
+import CCLAP
+import Synchronization
+import ToneShaperPlugin
+
+/// The kinds of message on the queue to the work thread.
+enum WorkKind: UInt32 {
+    /// The engine's own request: ``PluginEngine/work(_:answer:)``.
+    case engine = 1
+    /// The counts of a block's problems (``CLAPProblem``), to log.
+    case problems = 2
+}
+
+/// The plugin core's host services (``PluginHost``) over CLAP, which has no worker: requests
+/// go on a lock-free queue to a thread of the plugin's own (``WorkThread``); its log is the
+/// host's clap.log (standard error without one); the built-in documents are compiled into
+/// the plugin.
+struct CLAPServices: PluginHost {
+    let host: UnsafePointer<toneshaper_clap_host>
+    let hostLog: UnsafePointer<toneshaper_clap_host_log>?
+    /// The queue to the work thread: pushed by the audio thread (or, while the plugin is not
+    /// active, by the main thread), popped by the work thread.
+    let toWorker: MessageRing
+    /// [0]: messages pushed to the work thread, [1]: messages it has finished.
+    let counters: UnsafeMutablePointer<Atomic<Int>>
+
+    #if REALTIME_PROOF
+        @_noLocks @_noAllocation
+    #endif
+    func scheduleWork(_ request: UnsafeRawBufferPointer) -> Bool { push(.engine, request) }
+
+    #if REALTIME_PROOF
+        @_noLocks @_noAllocation
+    #endif
+    func push(_ kind: WorkKind, _ payload: UnsafeRawBufferPointer) -> Bool {
+        guard toWorker.push(kind.rawValue, payload) else { return false }
+        counters[0].add(1, ordering: .releasing)
+        return true
+    }
+
+    func log(_ level: PluginLogLevel, _ message: String) {
+        let severity: Int32
+        switch level {
+        case .error: severity = Int32(TONESHAPER_CLAP_LOG_ERROR)
+        case .warning: severity = Int32(TONESHAPER_CLAP_LOG_WARNING)
+        case .note: severity = Int32(TONESHAPER_CLAP_LOG_INFO)
+        }
+        var bytes = Array(("toneshaper.clap: " + message).utf8)
+        bytes.append(0)
+        bytes.withUnsafeBufferPointer { buffer in
+            buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) { toneshaper_clap_log(host, hostLog, severity, $0) }
+        }
+    }
+
+    func log(_ level: PluginLogLevel, _ message: StaticString, count: UInt32 = 1) {
+        let text = String(decoding: UnsafeRawBufferPointer(start: message.utf8Start, count: message.utf8CodeUnitCount), as: UTF8.self)
+        log(level, count > 1 ? text + " (" + String(count) + " times)" : text)
+    }
+
+    func builtInDocument(_ index: Int) -> [UInt8]? {
+        guard index >= 0, index < Int(toneshaper_clap_builtin_count()) else { return nil }
+        var size = 0
+        var name: UnsafePointer<CChar>?
+        guard let bytes = toneshaper_clap_builtin(Int32(index), &size, &name) else { return nil }
+        return Array(UnsafeBufferPointer(start: bytes, count: size))
+    }
+}
+
+/// How an answer reaches the audio thread: a queue that process() drains at its start.
+struct RingAnswer: PluginAnswer {
+    let ring: MessageRing
+    func respond(_ answer: UnsafeRawBufferPointer) -> Bool { ring.push(1, answer) }
+}

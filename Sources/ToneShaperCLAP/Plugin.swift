@@ -1,0 +1,518 @@
+import CCLAP
+import Synchronization
+import ToneShaperModel
+import ToneShaperPlugin
+
+/// One instance: the CLAP shell around the plugin core (``PluginEngine``), and everything
+/// process() touches, allocated in init. A plain struct behind a pointer (the plugin's
+/// `plugin_data`), so process() does no reference counting.
+///
+/// Threads: the main thread (init, activate, params' info and text, state, preset load),
+/// the audio thread (process, and flush while active), and the plugin's own work thread
+/// (plans built and freed, problems logged), which talks to the audio thread through two
+/// lock-free queues (``MessageRing``).
+struct Plugin {
+    static var defaultSampleRate: Double { 48_000 }
+    static var defaultMaximumBlock: Int { 4096 }
+    /// The largest document a state or a preset may hold (as the node's).
+    static var maximumDocumentSize: Int { 16 * 1024 * 1024 }
+
+    /// Where this instance lives (the work thread is given it).
+    let me: UnsafeMutablePointer<Plugin>
+    let host: UnsafePointer<toneshaper_clap_host>
+    let hostParams: UnsafePointer<toneshaper_clap_host_params>?
+    let stereo: Bool
+    /// The audio thread's engine. `shared` is a copy of it for the work and main threads:
+    /// the same player and builder behind the same pointers; they call only its builder's
+    /// side (work, load, documentForSaving), which orders itself.
+    var engine: PluginEngine<CLAPServices>
+    var shared: PluginEngine<CLAPServices>
+    let services: CLAPServices
+    /// The work thread's answers, and the main thread's (a state or a preset loaded), for
+    /// process() to take at its start.
+    let fromWorker: MessageRing
+    let fromMain: MessageRing
+    let worker: UnsafeMutablePointer<toneshaper_clap_worker>
+    let stopping: UnsafeMutablePointer<Atomic<Bool>>
+    /// The work thread asked for a main-thread callback to rescan the parameters.
+    let rescanWanted: UnsafeMutablePointer<Atomic<Bool>>
+    let limits: ParameterLimits
+    /// Each row's value as the host set it, and the modulation added to it (plain numbers:
+    /// the main thread reads what the audio thread wrote whole, aligned).
+    let values: UnsafeMutablePointer<Double>
+    let modulation: UnsafeMutablePointer<Double>
+    /// The rows the host set while the plugin was not active: taken at activation, plans
+    /// included, so the first block already plays them (as the LV2 plugin's activate does).
+    let pending: UnsafeMutablePointer<Bool>
+    let problems: CLAPProblems
+    let heldProblems: HeldCLAPProblems
+    let problemMessage: UnsafeMutableRawPointer
+    /// Note expressions per voice (``NoteExpressions``).
+    var expressions: NoteExpressions
+    var active = false
+    /// The host renders offline (clap.render): process() waits for the work thread's plans
+    /// at the end of each block, as a synchronous worker would give them.
+    var offline = false
+
+    static func make(host: UnsafePointer<toneshaper_clap_host>, stereo: Bool) -> UnsafeMutablePointer<Plugin> {
+        let hostLog = host.pointee.get_extension?(host, TONESHAPER_CLAP_EXT_LOG).map { $0.assumingMemoryBound(to: toneshaper_clap_host_log.self) }
+        let hostParams = host.pointee.get_extension?(host, TONESHAPER_CLAP_EXT_PARAMS).map {
+            $0.assumingMemoryBound(to: toneshaper_clap_host_params.self)
+        }
+        let counters = UnsafeMutablePointer<Atomic<Int>>.allocate(capacity: 2)
+        counters.initialize(to: Atomic(0))
+        (counters + 1).initialize(to: Atomic(0))
+        let services = CLAPServices(host: host, hostLog: hostLog, toWorker: MessageRing(slots: 256), counters: counters)
+        precondition(MemoryLayout<InstrumentResponse>.size <= MessageRing.payloadCapacity, "an engine answer fits a queue slot")
+        let engine = PluginEngine(sampleRate: defaultSampleRate, maximumBlock: defaultMaximumBlock, host: services)
+        let limits = ParameterLimits()
+        let values = UnsafeMutablePointer<Double>.allocate(capacity: limits.count)
+        let modulation = UnsafeMutablePointer<Double>.allocate(capacity: limits.count)
+        for row in 0..<limits.count { (values + row).initialize(to: CLAPParameters.defaultValue(row)) }
+        modulation.initialize(repeating: 0, count: limits.count)
+        let pending = UnsafeMutablePointer<Bool>.allocate(capacity: limits.count)
+        pending.initialize(repeating: false, count: limits.count)
+        let stopping = UnsafeMutablePointer<Atomic<Bool>>.allocate(capacity: 1)
+        stopping.initialize(to: Atomic(false))
+        let rescanWanted = UnsafeMutablePointer<Atomic<Bool>>.allocate(capacity: 1)
+        rescanWanted.initialize(to: Atomic(false))
+        let worker = UnsafeMutablePointer<toneshaper_clap_worker>.allocate(capacity: 1)
+        worker.initialize(to: toneshaper_clap_worker())
+        let plugin = UnsafeMutablePointer<Plugin>.allocate(capacity: 1)
+        plugin.initialize(
+            to: Plugin(
+                me: plugin, host: host, hostParams: hostParams, stereo: stereo, engine: engine, shared: engine, services: services,
+                fromWorker: MessageRing(slots: 256), fromMain: MessageRing(slots: 16), worker: worker, stopping: stopping, rescanWanted: rescanWanted,
+                limits: limits,
+                values: values, modulation: modulation, pending: pending, problems: CLAPProblems(), heldProblems: HeldCLAPProblems(),
+                problemMessage: .allocate(byteCount: CLAPProblem.count * 4, alignment: 8), expressions: NoteExpressions()))
+        plugin.pointee.startWorker()
+        return plugin
+    }
+
+    /// destroy: the work thread stopped, then everything make allocated freed.
+    static func destroy(_ plugin: UnsafeMutablePointer<Plugin>) {
+        plugin.pointee.stopWorker()
+        let services = plugin.pointee.services
+        plugin.pointee.heldProblems.flush { message, count in services.log(.warning, message, count: count) }
+        plugin.pointee.engine.free()
+        services.toWorker.free()
+        services.counters.deinitialize(count: 2)
+        services.counters.deallocate()
+        plugin.pointee.fromWorker.free()
+        plugin.pointee.fromMain.free()
+        plugin.pointee.worker.deallocate()
+        plugin.pointee.stopping.deinitialize(count: 1)
+        plugin.pointee.stopping.deallocate()
+        plugin.pointee.rescanWanted.deinitialize(count: 1)
+        plugin.pointee.rescanWanted.deallocate()
+        plugin.pointee.limits.free()
+        plugin.pointee.values.deallocate()
+        plugin.pointee.modulation.deallocate()
+        plugin.pointee.pending.deallocate()
+        plugin.pointee.problems.free()
+        plugin.pointee.heldProblems.free()
+        plugin.pointee.problemMessage.deallocate()
+        plugin.pointee.expressions.free()
+        plugin.deinitialize(count: 1)
+        plugin.deallocate()
+    }
+
+    // MARK: - The work thread
+
+    mutating func startWorker() {
+        stopping.pointee.store(false, ordering: .releasing)
+        if toneshaper_clap_worker_start(worker, Plugin.workerBody, UnsafeMutableRawPointer(me)) == 0 {
+            services.log(.error, "the work thread could not be started: changes that need a new plan are not heard")
+        }
+    }
+
+    mutating func stopWorker() {
+        stopping.pointee.store(true, ordering: .releasing)
+        toneshaper_clap_worker_wake(worker)
+        toneshaper_clap_worker_join(worker)
+    }
+
+    static let workerBody: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? = { context in
+        guard let plugin = context?.assumingMemoryBound(to: Plugin.self) else { return nil }
+        while true {
+            toneshaper_clap_worker_wait(plugin.pointee.worker)
+            plugin.pointee.drainWork()
+            if plugin.pointee.stopping.pointee.load(ordering: .acquiring) { return nil }
+        }
+    }
+
+    /// On the work thread: every message queued for it.
+    func drainWork() {
+        let services = self.services
+        let answer = RingAnswer(ring: fromWorker)
+        while services.toWorker.take({ kind, payload in
+            switch WorkKind(rawValue: kind) {
+            case .engine:
+                shared.work(payload, answer: answer)
+                if Plugin.changesDocument(payload) { askForRescan() }
+            case .problems:
+                heldProblems.take(payload, now: toneshaper_clap_monotonic_seconds()) { message, count in
+                    services.log(.warning, message, count: count)
+                }
+            case nil: services.log(.error, "the work thread was given a message of an unknown kind; ignored")
+            }
+        }) {
+            services.counters[1].add(1, ordering: .releasing)
+        }
+    }
+
+    /// Whether an engine request changes parameters behind the host's back (a program
+    /// change loads a built-in document; a MIDI controller moves a mapped parameter).
+    static func changesDocument(_ payload: UnsafeRawBufferPointer) -> Bool {
+        guard payload.count == MemoryLayout<InstrumentRequest>.size, let base = payload.baseAddress else { return false }
+        switch base.loadUnaligned(as: InstrumentRequest.self) {
+        case .program, .controller: return true
+        default: return false
+        }
+    }
+
+    /// On the work thread: the host is asked for a main-thread callback (request_callback
+    /// may be called from any thread), in which the parameters read the document again.
+    func askForRescan() {
+        rescanWanted.pointee.store(true, ordering: .releasing)
+        host.pointee.request_callback?(host)
+    }
+
+    /// on_main_thread: after a program change or a mapped controller, the parameters read
+    /// the document as it now plays, and the host is told to read their values again.
+    mutating func onMainThread() {
+        guard rescanWanted.pointee.exchange(false, ordering: .acquiringAndReleasing) else { return }
+        waitForWorker()
+        let bytes = Array(shared.documentForSaving())
+        guard let shape = try? ToneShapeDocument.decode(bytes, source: "document") else { return }
+        for row in 0..<limits.count where !pending[row] { values[row] = ParameterTable.all[row].portValue(in: shape) }
+        if let hostParams, let rescan = hostParams.pointee.rescan { rescan(host, TONESHAPER_CLAP_PARAM_RESCAN_VALUES) }
+    }
+
+    /// Off the audio thread: waits (at most a second) until the work thread has done what
+    /// was queued for it so far.
+    func waitForWorker() {
+        let target = services.counters[0].load(ordering: .acquiring)
+        toneshaper_clap_worker_wake(worker)
+        for _ in 0..<10_000 where services.counters[1].load(ordering: .acquiring) < target { toneshaper_clap_pause() }
+    }
+
+    // MARK: - Activation
+
+    /// activate: an engine for the host's sample rate and largest block, playing the same
+    /// document (made anew only when they differ from the engine's).
+    mutating func activate(sampleRate: Double, maximumBlock: Int) -> Bool {
+        guard sampleRate > 0, sampleRate.isFinite, sampleRate < 10_000_000, maximumBlock > 0 else {
+            services.log(.error, "activate was given a sample rate or a block size the plugin cannot play; not activated")
+            return false
+        }
+        if sampleRate != engine.sampleRate || maximumBlock > engine.maximumBlock {
+            stopWorker()
+            let document = Array(shared.documentForSaving())
+            services.toWorker.clear()
+            fromWorker.clear()
+            fromMain.clear()
+            engine.free()
+            engine = PluginEngine(sampleRate: sampleRate, maximumBlock: max(maximumBlock, 1), host: services)
+            shared = engine
+            _ = document.withUnsafeBytes { engine.restore(document: $0) }
+            startWorker()
+        }
+        takeAnswers()  // what came while no block ran, before the values set meanwhile
+        takePending()
+        active = true
+        return true
+    }
+
+    /// The values set while the plugin was not active, to the engine at once (activation,
+    /// or a state saved before it).
+    mutating func takePending() {
+        var moved: [(row: Int, value: Double)] = []
+        for row in 0..<limits.count where pending[row] {
+            pending[row] = false
+            moved.append((row, min(limits.high[row], max(limits.low[row], values[row] + modulation[row]))))
+        }
+        engine.activate(moved: moved)
+    }
+
+    // MARK: - process()
+
+    /// The audio thread's one entry: the answers waiting, then the block's events in time
+    /// order, the block rendered in pieces between parameter and transport events (notes
+    /// are placed at their frames within a piece).
+    #if REALTIME_PROOF
+        @_noLocks @_noAllocation
+    #endif
+    mutating func process(_ process: UnsafePointer<toneshaper_clap_process>) -> Int32 {
+        let frames = Int(process.pointee.frames_count)
+        guard process.pointee.audio_outputs_count >= 1, let outputs = process.pointee.audio_outputs,
+            outputs.pointee.channel_count >= 1, let channels = outputs.pointee.data32, let left = channels[0]
+        else { return Int32(TONESHAPER_CLAP_PROCESS_ERROR) }
+        let pushedBefore = services.counters[0].load(ordering: .relaxed)
+        takeAnswers()
+        if let transport = process.pointee.transport { follow(transport) }
+        var done = 0
+        if let input = process.pointee.in_events {
+            var count: UInt32 = 0
+            _unsafePerformance { count = input.pointee.size?(input) ?? 0 }
+            var previous: UInt32 = 0
+            for index in 0..<count {
+                var event: UnsafePointer<toneshaper_clap_event_header>?
+                _unsafePerformance { event = input.pointee.get?(input, index) }
+                guard let event else { continue }
+                let time = event.pointee.time
+                guard Int(time) < frames else {
+                    problems.note(.eventPastBlock)
+                    continue
+                }
+                guard time >= previous else {
+                    problems.note(.eventOutOfOrder)
+                    continue
+                }
+                previous = time
+                handle(event, at: Int(time), output: left, rendered: &done)
+            }
+        }
+        render(left + done, frames: frames - done)
+        let channelCount = Int(outputs.pointee.channel_count)
+        if channelCount > 1 {
+            for channel in 1..<channelCount {
+                if let other = channels[channel] { for i in 0..<frames { other[i] = left[i] } }
+            }
+        }
+        finishBlock(pushedBefore: pushedBefore)
+        return Int32(TONESHAPER_CLAP_PROCESS_CONTINUE)
+    }
+
+    /// At a block's end: its problems to the work thread, which is woken when anything was
+    /// queued for it (offline: and waited for).
+    #if REALTIME_PROOF
+        @_noLocks @_noAllocation
+    #endif
+    mutating func finishBlock(pushedBefore: Int) {
+        if problems.any() {
+            problemMessage.copyMemory(from: problems.counts, byteCount: CLAPProblem.count * 4)
+            if services.push(.problems, UnsafeRawBufferPointer(start: problemMessage, count: CLAPProblem.count * 4)) { problems.clear() }
+        }
+        let pushed = services.counters[0].load(ordering: .relaxed)
+        guard pushed != pushedBefore else { return }
+        let worker = self.worker
+        // sem_post neither blocks nor allocates.
+        _unsafePerformance { toneshaper_clap_worker_wake(worker) }
+        if offline && worker.pointee.started != 0 {
+            // Offline there is no deadline: the plans are waited for, as a synchronous worker gives them.
+            let counters = services.counters
+            _unsafePerformance {
+                while counters[1].load(ordering: .acquiring) < pushed { toneshaper_clap_pause() }
+            }
+        }
+    }
+
+    /// The answers of the work and main threads.
+    #if REALTIME_PROOF
+        @_noLocks @_noAllocation
+    #endif
+    mutating func takeAnswers() {
+        while fromWorker.pop({ _, payload in engine.workResponse(payload) }) {}
+        while fromMain.pop({ _, payload in engine.workResponse(payload) }) {}
+    }
+
+    /// Renders `frames` frames (in pieces of at most the engine's largest block).
+    #if REALTIME_PROOF
+        @_noLocks @_noAllocation
+    #endif
+    mutating func render(_ output: UnsafeMutablePointer<Float>, frames: Int) {
+        var done = 0
+        while done < frames {
+            let slice = min(frames - done, engine.maximumBlock)
+            engine.render(into: output + done, frames: slice)
+            done += slice
+        }
+    }
+
+    /// Renders up to `time` (frames from the block's start) when an event changes what plays there.
+    #if REALTIME_PROOF
+        @_noLocks @_noAllocation
+    #endif
+    mutating func renderUpTo(_ time: Int, output: UnsafeMutablePointer<Float>, rendered done: inout Int) {
+        guard time > done else { return }
+        render(output + done, frames: time - done)
+        done = time
+    }
+
+    /// One event of the block (or of a flush, with no output: `output` nil).
+    #if REALTIME_PROOF
+        @_noLocks @_noAllocation
+    #endif
+    mutating func handle(
+        _ event: UnsafePointer<toneshaper_clap_event_header>, at time: Int, output: UnsafeMutablePointer<Float>?, rendered done: inout Int
+    ) {
+        guard event.pointee.space_id == UInt16(TONESHAPER_CLAP_CORE_EVENT_SPACE) else { return }  // another vendor's events: not for us
+        let raw = UnsafeRawPointer(event)
+        let size = Int(event.pointee.size)
+        switch Int(event.pointee.type) {
+        case Int(TONESHAPER_CLAP_EVENT_NOTE_ON), Int(TONESHAPER_CLAP_EVENT_NOTE_OFF), Int(TONESHAPER_CLAP_EVENT_NOTE_CHOKE):
+            guard size >= MemoryLayout<toneshaper_clap_event_note>.size else { return problems.note(.eventTooShort) }
+            note(raw.loadUnaligned(as: toneshaper_clap_event_note.self), at: time - done)
+        case Int(TONESHAPER_CLAP_EVENT_NOTE_EXPRESSION):
+            guard size >= MemoryLayout<toneshaper_clap_event_note_expression>.size else { return problems.note(.eventTooShort) }
+            if let output { renderUpTo(time, output: output, rendered: &done) }
+            expression(raw.loadUnaligned(as: toneshaper_clap_event_note_expression.self))
+        case Int(TONESHAPER_CLAP_EVENT_PARAM_VALUE):
+            guard size >= MemoryLayout<toneshaper_clap_event_param_value>.size else { return problems.note(.eventTooShort) }
+            if let output { renderUpTo(time, output: output, rendered: &done) }
+            let value = raw.loadUnaligned(as: toneshaper_clap_event_param_value.self)
+            parameter(value.param_id, value.value, modulation: false)
+        case Int(TONESHAPER_CLAP_EVENT_PARAM_MOD):
+            guard size >= MemoryLayout<toneshaper_clap_event_param_mod>.size else { return problems.note(.eventTooShort) }
+            if let output { renderUpTo(time, output: output, rendered: &done) }
+            let mod = raw.loadUnaligned(as: toneshaper_clap_event_param_mod.self)
+            parameter(mod.param_id, mod.amount, modulation: true)
+        case Int(TONESHAPER_CLAP_EVENT_TRANSPORT):
+            guard size >= MemoryLayout<toneshaper_clap_event_transport>.size else { return problems.note(.eventTooShort) }
+            if let output { renderUpTo(time, output: output, rendered: &done) }
+            follow(raw.assumingMemoryBound(to: toneshaper_clap_event_transport.self))
+        case Int(TONESHAPER_CLAP_EVENT_MIDI):
+            guard size >= MemoryLayout<toneshaper_clap_event_midi>.size else { return problems.note(.eventTooShort) }
+            let midi = raw.loadUnaligned(as: toneshaper_clap_event_midi.self)
+            self.midi(midi.data.0, midi.data.1, midi.data.2, at: time - done)
+        case Int(TONESHAPER_CLAP_EVENT_PARAM_GESTURE_BEGIN), Int(TONESHAPER_CLAP_EVENT_PARAM_GESTURE_END),
+            Int(TONESHAPER_CLAP_EVENT_MIDI_SYSEX), Int(TONESHAPER_CLAP_EVENT_NOTE_END):
+            return  // nothing to do: a gesture's values come as values, no system exclusive is taken
+        default:
+            problems.note(.unknownEvent)
+        }
+    }
+
+    /// A CLAP note, as the MIDI message the engine takes (channel -1: channel 1).
+    #if REALTIME_PROOF
+        @_noLocks @_noAllocation
+    #endif
+    mutating func note(_ note: toneshaper_clap_event_note, at frame: Int) {
+        guard note.key >= 0, note.key <= 127, note.channel >= -1, note.channel <= 15, note.velocity.isFinite, note.velocity >= 0,
+            note.velocity <= 1
+        else { return problems.note(.noteOutOfRange) }
+        let channel = UInt8(max(note.channel, 0))
+        let key = UInt8(note.key)
+        if note.header.type == UInt16(TONESHAPER_CLAP_EVENT_NOTE_ON) {
+            // Velocity 0 would be a note-off in MIDI: the softest note-on is 1.
+            let velocity = UInt8(max(1, min(127, (note.velocity * 127).rounded())))
+            expressions.noteOn(key: key, channel: channel, noteID: note.note_id)
+            send(0x90 | channel, key, velocity, at: frame)
+        } else {
+            send(0x80 | channel, key, UInt8(min(127, (note.velocity * 127).rounded())), at: frame)
+        }
+    }
+
+    /// A MIDI 1.0 message from a note port of the MIDI dialect.
+    #if REALTIME_PROOF
+        @_noLocks @_noAllocation
+    #endif
+    mutating func midi(_ status: UInt8, _ data1: UInt8, _ data2: UInt8, at frame: Int) {
+        guard status >= 0x80, status < 0xF0, data1 < 0x80, data2 < 0x80 else {
+            if status >= 0xF0 { return }  // system messages: nothing here takes them
+            return problems.note(.midiMalformed)
+        }
+        let kind = status & 0xF0
+        if kind == 0x90 && data2 > 0 { expressions.noteOn(key: data1, channel: status & 0x0F, noteID: -1) }
+        if kind == 0xC0 || kind == 0xD0 {
+            var bytes = (status, data1)
+            withUnsafeBytes(of: &bytes) { engine.handleMIDI(frame: frame, bytes: UnsafeRawBufferPointer(rebasing: $0[0..<2])) }
+        } else {
+            send(status, data1, data2, at: frame)
+        }
+    }
+
+    #if REALTIME_PROOF
+        @_noLocks @_noAllocation
+    #endif
+    mutating func send(_ status: UInt8, _ data1: UInt8, _ data2: UInt8, at frame: Int) {
+        var bytes = (status, data1, data2)
+        withUnsafeBytes(of: &bytes) { engine.handleMIDI(frame: frame, bytes: $0) }
+    }
+
+    /// A parameter's value (or its modulation) from the host: refused when the id is not one
+    /// of ours, the number not finite, or the value outside the range; a stepped one rounded.
+    #if REALTIME_PROOF
+        @_noLocks @_noAllocation
+    #endif
+    mutating func parameter(_ id: UInt32, _ value: Double, modulation isModulation: Bool) {
+        guard let row = limits.row(id) else { return problems.note(.unknownParameter) }
+        guard value.isFinite else { return problems.note(.parameterNotFinite) }
+        let low = limits.low[row]
+        let high = limits.high[row]
+        if isModulation {
+            guard limits.modulatable[row] else { return problems.note(.notModulatable) }
+            modulation[row] = value
+        } else {
+            guard value >= low, value <= high else { return problems.note(.parameterOutOfRange) }
+            values[row] = limits.stepped[row] ? value.rounded() : value
+        }
+        guard active else {
+            pending[row] = true
+            return
+        }
+        engine.setControl(row: row, value: min(high, max(low, values[row] + modulation[row])))
+    }
+
+    /// The host's transport, as the engine follows a time:Position: rolling or not, the
+    /// frame, and bar, beat and tempo when the host has them (CLAP's beats are quarter notes).
+    #if REALTIME_PROOF
+        @_noLocks @_noAllocation
+    #endif
+    mutating func follow(_ transport: UnsafePointer<toneshaper_clap_event_transport>) {
+        let t = transport.pointee
+        let flags = t.flags
+        let factor = TONESHAPER_CLAP_TIME_FACTOR
+        let hasTempo = flags & UInt32(TONESHAPER_CLAP_TRANSPORT_HAS_TEMPO) != 0 && t.tempo.isFinite && t.tempo > 0
+        var frame: Double?
+        if flags & UInt32(TONESHAPER_CLAP_TRANSPORT_HAS_SECONDS_TIMELINE) != 0 {
+            frame = Double(t.song_pos_seconds) / factor * engine.sampleRate
+        } else if hasTempo, flags & UInt32(TONESHAPER_CLAP_TRANSPORT_HAS_BEATS_TIMELINE) != 0 {
+            frame = Double(t.song_pos_beats) / factor * 60 / t.tempo * engine.sampleRate
+        }
+        var bar: Double?
+        var barBeat: Double?
+        var beatsPerBar: Double?
+        var beatsPerMinute: Double?
+        if hasTempo, flags & UInt32(TONESHAPER_CLAP_TRANSPORT_HAS_BEATS_TIMELINE) != 0,
+            flags & UInt32(TONESHAPER_CLAP_TRANSPORT_HAS_TIME_SIGNATURE) != 0, t.tsig_num > 0, t.tsig_denom > 0
+        {
+            // The signature's beat is 4/denominator quarter notes.
+            let quartersPerBeat = 4 / Double(t.tsig_denom)
+            bar = Double(t.bar_number)
+            barBeat = Double(t.song_pos_beats - t.bar_start) / factor / quartersPerBeat
+            beatsPerBar = Double(t.tsig_num)
+            beatsPerMinute = t.tempo / quartersPerBeat
+        }
+        let speed: Double = flags & UInt32(TONESHAPER_CLAP_TRANSPORT_IS_PLAYING) != 0 ? 1 : 0
+        engine.setPosition(speed: speed, frame: frame, bar: bar, barBeat: barBeat, beatsPerBar: beatsPerBar, beatsPerMinute: beatsPerMinute)
+    }
+
+    // MARK: - Parameters off the block
+
+    /// params.flush: the events (parameters only count here; notes wait for a block), on
+    /// the audio thread while active, else on the main thread (the values then wait for
+    /// activation: ``takePending()``).
+    #if REALTIME_PROOF
+        @_noLocks @_noAllocation
+    #endif
+    mutating func flush(_ input: UnsafePointer<toneshaper_clap_input_events>?) {
+        let pushedBefore = services.counters[0].load(ordering: .relaxed)
+        if let input {
+            var count: UInt32 = 0
+            _unsafePerformance { count = input.pointee.size?(input) ?? 0 }
+            var done = 0
+            for index in 0..<count {
+                var event: UnsafePointer<toneshaper_clap_event_header>?
+                _unsafePerformance { event = input.pointee.get?(input, index) }
+                guard let event else { continue }
+                let type = Int(event.pointee.type)
+                guard type == Int(TONESHAPER_CLAP_EVENT_PARAM_VALUE) || type == Int(TONESHAPER_CLAP_EVENT_PARAM_MOD) else { continue }
+                handle(event, at: 0, output: nil, rendered: &done)
+            }
+        }
+        finishBlock(pushedBefore: pushedBefore)
+    }
+}

@@ -1,0 +1,129 @@
+import CCLAP
+import ToneShaperModel
+import ToneShaperPlugin
+
+/// State and presets (main thread): the whole document, as the node writes it and the LV2
+/// plugin's state holds it; every parameter is in it, so a host that restores a plugin
+/// through its state alone gets every value back.
+extension Plugin {
+    /// clap.state save: the document as it plays, written whole.
+    mutating func save(to stream: UnsafePointer<toneshaper_clap_ostream>) -> Bool {
+        if !active { takePending() }
+        waitForWorker()  // the changes queued so far reach the document first
+        let played = Array(shared.documentForSaving())
+        let document = unmodulated(played)
+        return document.withUnsafeBytes { write($0, to: stream) }
+    }
+
+    /// The document as saved: modulation is the host's, not the project's, so a modulated
+    /// parameter is saved at the value the host set.
+    func unmodulated(_ document: [UInt8]) -> [UInt8] {
+        guard (0..<limits.count).contains(where: { modulation[$0] != 0 }),
+            var shape = try? ToneShapeDocument.decode(document, source: "document")
+        else { return document }
+        for row in 0..<limits.count where modulation[row] != 0 {
+            let spec = ParameterTable.all[row]
+            spec.store(&shape, spec.value(fromPort: values[row]))
+        }
+        return ToneShapeDocument.encode(shape)
+    }
+
+    func write(_ bytes: UnsafeRawBufferPointer, to stream: UnsafePointer<toneshaper_clap_ostream>) -> Bool {
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return false }
+        var written = 0
+        while written < bytes.count {
+            let wrote = stream.pointee.write?(stream, base + written, UInt64(bytes.count - written)) ?? -1
+            guard wrote > 0 else {
+                services.log(.error, "the host's stream refused the state; not saved")
+                return false
+            }
+            written += Int(wrote)
+        }
+        return true
+    }
+
+    /// clap.state load: a document, checked before anything changes; refused (logged, the
+    /// sound unchanged) when empty, too large, cut short or not a ToneShaper document.
+    mutating func load(from stream: UnsafePointer<toneshaper_clap_istream>) -> Bool {
+        var bytes: [UInt8] = []
+        let chunk = 65_536
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: chunk, alignment: 8)
+        defer { buffer.deallocate() }
+        while true {
+            let got = stream.pointee.read?(stream, buffer, UInt64(chunk)) ?? -1
+            if got == 0 { break }
+            guard got > 0, got <= chunk else {
+                services.log(.error, "the host's stream failed while the state was read; the sound is unchanged")
+                return false
+            }
+            bytes.append(contentsOf: UnsafeRawBufferPointer(start: buffer, count: Int(got)))
+            guard bytes.count <= Plugin.maximumDocumentSize else {
+                services.log(.error, "the state is larger than 16 MB; the sound is unchanged")
+                return false
+            }
+        }
+        guard !bytes.isEmpty else {
+            services.log(.error, "the state is empty; the sound is unchanged")
+            return false
+        }
+        return play(document: bytes, what: "the state")
+    }
+
+    /// clap.preset-load: a `.toneshaper` file, or a built-in shape by name (location kind
+    /// plugin, the key its name).
+    mutating func loadPreset(kind: UInt32, location: UnsafePointer<CChar>?, key: UnsafePointer<CChar>?) -> Bool {
+        switch Int(kind) {
+        case Int(TONESHAPER_CLAP_PRESET_LOCATION_FILE):
+            guard let location else {
+                services.log(.error, "a preset file was asked for without its path; the sound is unchanged")
+                return false
+            }
+            var size = 0
+            var reason = [CChar](repeating: 0, count: 128)
+            guard let data = toneshaper_clap_read_file(location, Plugin.maximumDocumentSize, &size, &reason, 128) else {
+                let why = reason.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+                services.log(.error, "the preset file " + String(cString: location) + " " + why + "; the sound is unchanged")
+                return false
+            }
+            defer { toneshaper_clap_free(data) }
+            return play(document: Array(UnsafeBufferPointer(start: data, count: size)), what: "the preset file")
+        case Int(TONESHAPER_CLAP_PRESET_LOCATION_PLUGIN):
+            let wanted = key.map { String(cString: $0) } ?? ""
+            for index in 0..<Int(toneshaper_clap_builtin_count()) {
+                var size = 0
+                var name: UnsafePointer<CChar>?
+                guard let data = toneshaper_clap_builtin(Int32(index), &size, &name), let name, String(cString: name) == wanted else { continue }
+                return play(document: Array(UnsafeBufferPointer(start: data, count: size)), what: "the built-in preset")
+            }
+            services.log(.error, "there is no built-in preset named \"" + wanted + "\"; the sound is unchanged")
+            return false
+        default:
+            services.log(.error, "a preset of a location kind the plugin does not know was asked for; the sound is unchanged")
+            return false
+        }
+    }
+
+    /// A document to play: checked here, then handed to the engine, whose plan reaches the
+    /// audio thread at its next block; the parameters then read the document's values.
+    mutating func play(document bytes: [UInt8], what: String) -> Bool {
+        let shape: ToneShape
+        do throws(DocumentError) {
+            shape = try ToneShapeDocument.decode(bytes, source: "document")
+        } catch {
+            services.log(.error, what + " was refused, the sound is unchanged: " + error.description)
+            return false
+        }
+        waitForWorker()
+        // Not active, no block runs: the engine takes it at once. Active, its answer waits
+        // for the next block.
+        let loaded = bytes.withUnsafeBytes { active ? shared.load(document: $0, answer: RingAnswer(ring: fromMain)) : engine.restore(document: $0) }
+        guard loaded else { return false }
+        for row in 0..<limits.count {
+            values[row] = ParameterTable.all[row].portValue(in: shape)
+            modulation[row] = 0
+            pending[row] = false
+        }
+        if let hostParams, let rescan = hostParams.pointee.rescan { rescan(host, TONESHAPER_CLAP_PARAM_RESCAN_VALUES) }
+        return true
+    }
+}

@@ -1,0 +1,809 @@
+// The project's own CLAP test host: loads a .clap file (dlopen, clap_entry, the plugin
+// factory), makes one or more instances, activates them and processes a script of note,
+// MIDI, parameter, modulation, expression and transport events block by block, as a DAW's
+// audio thread would, with params flush, state save and load (into the new instance before
+// it is activated), preset load, and the main-thread callback. It includes the plugin's own
+// CLAP declarations (Sources/ToneShaperCLAP/CCLAP/cclap.h): a third-party host (Qtractor's
+// scanner) checks those against its own.
+//
+//   claphost --clap PATH [--id ID] [--rate 48000] [--block 256] --frames N
+//            [--note FRAME:KEY:VEL[:OFFFRAME[:NOTEID]]]... [--midi-note FRAME:KEY:VEL[:OFFFRAME]]...
+//            [--param ID=VALUE@FRAME]... [--mod ID=AMOUNT@FRAME]... [--flush ID=VALUE]...
+//            [--expression FRAME:KEY:KIND:VALUE]... (KIND tuning or volume; KEY -1: every note)
+//            [--expression-id FRAME:NOTEID:KIND:VALUE]... (the note of a --note's NOTEID)
+//            [--transport PLAYING:SECONDS:BPM@FRAME]... [--process-transport PLAYING:BPM]
+//            [--save-state FILE] [--load-state FILE] [--preset-file PATH] [--preset-builtin NAME]
+//            [--hostile KIND[@FRAME]]... [--realtime] [--instances 2] [--second-clap PATH]
+//            [--out FILE] [--describe] [--bench-runs N [--bench-paced]] [--mpe N]
+//            [--program N@FRAME]... [--report-value ID]... (the value params.get_value gives at the end)
+//   claphost --clap PATH --list-presets   # the preset-discovery factory's providers, locations, presets
+//
+// --bench-runs N times process() (CLOCK_MONOTONIC around each call, the first instance)
+// for N blocks after one second of blocks, untimed; --bench-paced starts each block at its
+// time (one a period, as an audio thread), not back to back. --mpe N sends, in every
+// block from the second on, a tuning expression to each of the keys 36...36+N-1, moving
+// (as an MPE controller's pitch does).
+//
+// Offline render mode (clap.render) unless --realtime: the plugin then gives each block's
+// plans before the next block, so runs are repeatable to the sample.
+//
+// The report on standard output, one "key: value" a line: frames, peak, nonfinite,
+// out_of_range, first_sound (first |x| > 1e-4), first_nonzero, log_messages, log_errors,
+// stereo_differ, instances_differ, state_bytes, main_callbacks, rescans; --describe adds each
+// parameter and whether value_to_text and text_to_value read each other back. Exit status:
+// 0 ok, 2 the output had a non-finite or out-of-range sample or instances differ, 3 the
+// plugin refused something the host asked (init, activate, a state the test expects to
+// load), 1 a usage or load error.
+
+#include "../../Sources/ToneShaperCLAP/CCLAP/cclap.h"
+
+#include <dlfcn.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+
+static void die(const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "claphost: ");
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, "\n");
+    va_end(ap);
+    exit(1);
+}
+
+// ---- the host's side -------------------------------------------------------------------
+
+static atomic_int log_messages, log_errors, main_callbacks_requested, rescans;
+
+static void host_log(const toneshaper_clap_host *host, int32_t severity, const char *message) {
+    (void)host;
+    atomic_fetch_add(&log_messages, 1);
+    if (severity >= TONESHAPER_CLAP_LOG_ERROR) atomic_fetch_add(&log_errors, 1);
+    fprintf(stderr, "[log %d] %s\n", severity, message);
+}
+
+static const toneshaper_clap_host_log log_extension = {host_log};
+
+static void params_rescan(const toneshaper_clap_host *host, uint32_t flags) {
+    (void)host;
+    (void)flags;
+    atomic_fetch_add(&rescans, 1);
+}
+static void params_clear(const toneshaper_clap_host *host, toneshaper_clap_id id, uint32_t flags) {
+    (void)host;
+    (void)id;
+    (void)flags;
+}
+static void params_request_flush(const toneshaper_clap_host *host) { (void)host; }
+static const toneshaper_clap_host_params params_extension = {params_rescan, params_clear, params_request_flush};
+
+static const void *host_extension(const toneshaper_clap_host *host, const char *id) {
+    (void)host;
+    if (strcmp(id, TONESHAPER_CLAP_EXT_LOG) == 0) return &log_extension;
+    if (strcmp(id, TONESHAPER_CLAP_EXT_PARAMS) == 0) return &params_extension;
+    return NULL;
+}
+static void host_request_restart(const toneshaper_clap_host *host) { (void)host; }
+static void host_request_process(const toneshaper_clap_host *host) { (void)host; }
+static void host_request_callback(const toneshaper_clap_host *host) {
+    (void)host;
+    atomic_fetch_add(&main_callbacks_requested, 1);
+}
+
+static const toneshaper_clap_host host = {
+    {TONESHAPER_CLAP_MAJOR, TONESHAPER_CLAP_MINOR, TONESHAPER_CLAP_REVISION},
+    NULL, "claphost", "ToneShaper tests", "", "1.0", host_extension, host_request_restart, host_request_process, host_request_callback};
+
+// ---- event lists -------------------------------------------------------------------------
+
+typedef struct {
+    union {
+        toneshaper_clap_event_header header;
+        toneshaper_clap_event_note note;
+        toneshaper_clap_event_note_expression expression;
+        toneshaper_clap_event_param_value value;
+        toneshaper_clap_event_param_mod mod;
+        toneshaper_clap_event_transport transport;
+        toneshaper_clap_event_midi midi;
+        unsigned char bytes[128];
+    };
+} Event;
+
+typedef struct {
+    Event *events;
+    uint32_t count, capacity;
+} EventList;
+
+static uint32_t list_size(const toneshaper_clap_input_events *list) { return ((EventList *)list->ctx)->count; }
+static const toneshaper_clap_event_header *list_get(const toneshaper_clap_input_events *list, uint32_t index) {
+    EventList *events = list->ctx;
+    return index < events->count ? &events->events[index].header : NULL;
+}
+static bool list_push(const toneshaper_clap_output_events *list, const toneshaper_clap_event_header *event) {
+    (void)list;
+    (void)event;
+    return true;
+}
+
+static Event *list_add(EventList *list) {
+    if (list->count == list->capacity) {
+        list->capacity = list->capacity ? list->capacity * 2 : 64;
+        list->events = realloc(list->events, list->capacity * sizeof(Event));
+    }
+    Event *event = &list->events[list->count++];
+    memset(event, 0, sizeof *event);
+    return event;
+}
+
+// ---- the script ----------------------------------------------------------------------------
+
+typedef enum { NOTE_ON, NOTE_OFF, MIDI, PARAM, MOD, EXPRESSION, TRANSPORT, HOSTILE } Kind;
+
+typedef struct {
+    Kind kind;
+    long frame;
+    int key, note_id, expression;
+    double value, seconds, tempo;
+    uint32_t id;
+    unsigned char midi[3];
+    char hostile[64];
+} Step;
+
+static Step steps[4096];
+static int step_count;
+
+static Step *add_step(Kind kind, long frame) {
+    if (step_count == 4096) die("too many steps");
+    Step *step = &steps[step_count++];
+    memset(step, 0, sizeof *step);
+    step->kind = kind;
+    step->frame = frame;
+    return step;
+}
+
+static void header(Event *event, uint16_t type, uint32_t size, uint32_t time) {
+    event->header.size = size;
+    event->header.time = time;
+    event->header.space_id = TONESHAPER_CLAP_CORE_EVENT_SPACE;
+    event->header.type = type;
+}
+
+/// The hostile events of `kind` at `time` in a block of `frames`: each must be refused and
+/// change nothing.
+static void add_hostile(EventList *list, const char *kind, uint32_t time, uint32_t frames) {
+    Event *e;
+    if (strcmp(kind, "past-block") == 0) {
+        e = list_add(list);
+        header(e, TONESHAPER_CLAP_EVENT_PARAM_VALUE, sizeof e->value, frames);
+        e->value.param_id = 6;
+        e->value.value = 0.9;
+    } else if (strcmp(kind, "out-of-order") == 0) {
+        e = list_add(list);
+        header(e, TONESHAPER_CLAP_EVENT_PARAM_GESTURE_BEGIN, 24, time + 10);
+        e = list_add(list);
+        header(e, TONESHAPER_CLAP_EVENT_PARAM_VALUE, sizeof e->value, time);
+        e->value.param_id = 6;
+        e->value.value = 0.9;
+    } else if (strcmp(kind, "unknown-type") == 0) {
+        e = list_add(list);
+        header(e, 99, 24, time);
+    } else if (strcmp(kind, "too-short") == 0) {
+        e = list_add(list);
+        header(e, TONESHAPER_CLAP_EVENT_NOTE_ON, 16, time);
+    } else if (strcmp(kind, "unknown-param") == 0) {
+        e = list_add(list);
+        header(e, TONESHAPER_CLAP_EVENT_PARAM_VALUE, sizeof e->value, time);
+        e->value.param_id = 999;
+        e->value.value = 0.5;
+    } else if (strcmp(kind, "nan-param") == 0 || strcmp(kind, "inf-param") == 0 || strcmp(kind, "range-param") == 0 ||
+               strcmp(kind, "range-stepped") == 0) {
+        e = list_add(list);
+        header(e, TONESHAPER_CLAP_EVENT_PARAM_VALUE, sizeof e->value, time);
+        e->value.param_id = kind[0] == 'r' && kind[6] == 's' ? 2 : 6;
+        e->value.value = kind[0] == 'n' ? NAN : kind[0] == 'i' ? INFINITY : kind[6] == 's' ? 17 : 5;
+    } else if (strcmp(kind, "nan-mod") == 0 || strcmp(kind, "mod-not-modulatable") == 0) {
+        e = list_add(list);
+        header(e, TONESHAPER_CLAP_EVENT_PARAM_MOD, sizeof e->mod, time);
+        e->mod.param_id = kind[0] == 'n' ? 6 : 2;
+        e->mod.amount = kind[0] == 'n' ? NAN : 1;
+    } else if (strcmp(kind, "midi-data-high") == 0) {
+        e = list_add(list);
+        header(e, TONESHAPER_CLAP_EVENT_MIDI, sizeof e->midi, time);
+        e->midi.data[0] = 0x90;
+        e->midi.data[1] = 0xC5;
+        e->midi.data[2] = 100;
+    } else if (strcmp(kind, "note-bad-key") == 0 || strcmp(kind, "note-bad-velocity") == 0) {
+        e = list_add(list);
+        header(e, TONESHAPER_CLAP_EVENT_NOTE_ON, sizeof e->note, time);
+        e->note.note_id = -1;
+        e->note.channel = 0;
+        e->note.key = kind[5] == 'b' && kind[9] == 'k' ? 200 : 69;
+        e->note.velocity = kind[9] == 'k' ? 0.8 : NAN;
+    } else if (strcmp(kind, "expression-nan") == 0 || strcmp(kind, "expression-range") == 0) {
+        e = list_add(list);
+        header(e, TONESHAPER_CLAP_EVENT_NOTE_EXPRESSION, sizeof e->expression, time);
+        e->expression.expression_id = TONESHAPER_CLAP_NOTE_EXPRESSION_TUNING;
+        e->expression.note_id = -1;
+        e->expression.key = -1;
+        e->expression.channel = -1;
+        e->expression.value = kind[11] == 'n' ? NAN : 500;
+    } else if (strncmp(kind, "random:", 7) == 0) {
+        // Random bytes in events of random types: nothing may crash.
+        unsigned seed = (unsigned)atoi(kind + 7) * 2654435761u + time;
+        for (int i = 0; i < 8; i++) {
+            e = list_add(list);
+            for (size_t b = 0; b < sizeof e->bytes; b++) {
+                seed = seed * 1103515245u + 12345u;
+                e->bytes[b] = (unsigned char)(seed >> 16);
+            }
+            seed = seed * 1103515245u + 12345u;
+            uint16_t type = (uint16_t)((seed >> 16) % 14);
+            uint32_t sizes[] = {40, 40, 40, 40, 40, 56, 56, 24, 24, 104, 24, 32, 32};
+            header(e, type, type < 13 ? sizes[type] : 16, time);
+        }
+    } else {
+        die("unknown --hostile kind %s", kind);
+    }
+}
+
+// ---- streams -------------------------------------------------------------------------------
+
+typedef struct {
+    unsigned char *bytes;
+    size_t size, capacity, read;
+} Buffer;
+
+static int64_t stream_write(const toneshaper_clap_ostream *stream, const void *data, uint64_t size) {
+    Buffer *buffer = stream->ctx;
+    if (buffer->size + size > buffer->capacity) {
+        buffer->capacity = (buffer->size + size) * 2;
+        buffer->bytes = realloc(buffer->bytes, buffer->capacity);
+    }
+    memcpy(buffer->bytes + buffer->size, data, size);
+    buffer->size += size;
+    return (int64_t)size;
+}
+
+/// Reads in pieces of at most 7 bytes: a plugin must read until the stream ends.
+static int64_t stream_read(const toneshaper_clap_istream *stream, void *data, uint64_t size) {
+    Buffer *buffer = stream->ctx;
+    size_t left = buffer->size - buffer->read;
+    size_t n = left < size ? left : size;
+    if (n > 7) n = 7;
+    memcpy(data, buffer->bytes + buffer->read, n);
+    buffer->read += n;
+    return (int64_t)n;
+}
+
+static Buffer read_whole(const char *path) {
+    Buffer buffer = {0};
+    FILE *file = fopen(path, "rb");
+    if (!file) die("cannot read %s", path);
+    fseek(file, 0, SEEK_END);
+    buffer.size = (size_t)ftell(file);
+    fseek(file, 0, SEEK_SET);
+    buffer.bytes = malloc(buffer.size + 1);
+    if (fread(buffer.bytes, 1, buffer.size, file) != buffer.size) die("cannot read %s", path);
+    fclose(file);
+    return buffer;
+}
+
+// ---- instances -----------------------------------------------------------------------------
+
+typedef struct {
+    const toneshaper_clap_plugin *plugin;
+    const toneshaper_clap_plugin_params *params;
+    const toneshaper_clap_plugin_state *state;
+    float *channels[2];
+    void *library;
+} Instance;
+
+static const toneshaper_clap_plugin_entry *load_entry(const char *path, void **library) {
+    *library = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!*library) die("dlopen %s: %s", path, dlerror());
+    const toneshaper_clap_plugin_entry *entry = dlsym(*library, "clap_entry");
+    if (!entry) die("%s has no clap_entry", path);
+    if (entry->clap_version.major != 1) die("%s is CLAP %u, not 1", path, entry->clap_version.major);
+    if (!entry->init(path)) die("clap_entry.init refused");
+    return entry;
+}
+
+static Instance make_instance(const char *path, const char *id) {
+    Instance instance = {0};
+    const toneshaper_clap_plugin_entry *entry = load_entry(path, &instance.library);
+    const toneshaper_clap_plugin_factory *factory = entry->get_factory(TONESHAPER_CLAP_PLUGIN_FACTORY_ID);
+    if (!factory) die("no plugin factory");
+    instance.plugin = factory->create_plugin(factory, &host, id);
+    if (!instance.plugin) die("the factory made no %s", id);
+    if (!instance.plugin->init(instance.plugin)) {
+        printf("init: refused\n");
+        exit(3);
+    }
+    instance.params = instance.plugin->get_extension(instance.plugin, TONESHAPER_CLAP_EXT_PARAMS);
+    instance.state = instance.plugin->get_extension(instance.plugin, TONESHAPER_CLAP_EXT_STATE);
+    if (!instance.params || !instance.state) die("no params or state extension");
+    return instance;
+}
+
+/// Every parameter: its info, and whether text and value read each other back.
+static void describe(Instance *instance) {
+    uint32_t count = instance->params->count(instance->plugin);
+    int mismatches = 0;
+    printf("params: %u\n", count);
+    for (uint32_t i = 0; i < count; i++) {
+        toneshaper_clap_param_info info;
+        memset(&info, 0, sizeof info);
+        if (!instance->params->get_info(instance->plugin, i, &info)) die("get_info %u refused", i);
+        double value = 0;
+        instance->params->get_value(instance->plugin, info.id, &value);
+        printf("param: %u \"%s\" %g..%g default %g value %g flags 0x%x", info.id, info.name, info.min_value, info.max_value,
+               info.default_value, value, info.flags);
+        // Each whole value of a stepped parameter (at most 20), or 5 points of a real one.
+        int stepped = info.flags & TONESHAPER_CLAP_PARAM_IS_STEPPED;
+        int points = stepped ? (int)fmin(info.max_value - info.min_value, 19) + 1 : 5;
+        for (int p = 0; p < points; p++) {
+            double v = stepped ? info.min_value + p : info.min_value + (info.max_value - info.min_value) * p / 4.0;
+            char text[256];
+            double back = NAN;
+            if (!instance->params->value_to_text(instance->plugin, info.id, v, text, sizeof text) ||
+                !instance->params->text_to_value(instance->plugin, info.id, text, &back) || fabs(back - v) > 1e-2 * fmax(1, fabs(v))) {
+                mismatches++;
+                printf(" [%g -> \"%s\" -> %g]", v, text, back);
+            } else if (p < 3) {
+                printf(" \"%s\"", text);
+            }
+        }
+        printf("\n");
+    }
+    printf("text_mismatches: %d\n", mismatches);
+    const toneshaper_clap_plugin_latency *latency = instance->plugin->get_extension(instance->plugin, TONESHAPER_CLAP_EXT_LATENCY);
+    printf("latency: %d\n", latency ? (int)latency->get(instance->plugin) : -1);
+    const toneshaper_clap_plugin_note_ports *notes = instance->plugin->get_extension(instance->plugin, TONESHAPER_CLAP_EXT_NOTE_PORTS);
+    toneshaper_clap_note_port_info note_port;
+    if (notes && notes->count(instance->plugin, true) == 1 && notes->count(instance->plugin, false) == 0 &&
+        notes->get(instance->plugin, 0, true, &note_port))
+        printf("note_port: %s dialects 0x%x preferred 0x%x\n", note_port.name, note_port.supported_dialects, note_port.preferred_dialect);
+    const toneshaper_clap_plugin_audio_ports *audio = instance->plugin->get_extension(instance->plugin, TONESHAPER_CLAP_EXT_AUDIO_PORTS);
+    toneshaper_clap_audio_port_info audio_port;
+    if (audio && audio->count(instance->plugin, true) == 0 && audio->get(instance->plugin, 0, false, &audio_port))
+        printf("audio_port: %s %u %s main %u\n", audio_port.name, audio_port.channel_count, audio_port.port_type,
+               audio_port.flags & TONESHAPER_CLAP_AUDIO_PORT_IS_MAIN);
+    const toneshaper_clap_plugin_descriptor *desc = instance->plugin->desc;
+    printf("descriptor: %s \"%s\" features", desc->id, desc->name);
+    for (const char *const *f = desc->features; f && *f; f++) printf(" %s", *f);
+    printf("\n");
+}
+
+static void load_state(Instance *instance, Buffer buffer, int must) {
+    buffer.read = 0;
+    toneshaper_clap_istream stream = {&buffer, stream_read};
+    bool loaded = instance->state->load(instance->plugin, &stream);
+    printf("state_loaded: %d\n", loaded);
+    if (must && !loaded) exit(3);
+}
+
+// ---- preset discovery ------------------------------------------------------------------
+
+static int preset_plugins;
+
+static bool indexer_filetype(const toneshaper_clap_preset_indexer *indexer, const toneshaper_clap_preset_filetype *filetype) {
+    (void)indexer;
+    printf("filetype: %s .%s\n", filetype->name, filetype->file_extension ? filetype->file_extension : "");
+    return true;
+}
+static bool indexer_location(const toneshaper_clap_preset_indexer *indexer, const toneshaper_clap_preset_location *location) {
+    (void)indexer;
+    printf("location: %u %s %s\n", location->kind, location->name, location->location ? location->location : "(plugin)");
+    return true;
+}
+static bool indexer_soundpack(const toneshaper_clap_preset_indexer *indexer, const void *soundpack) {
+    (void)indexer;
+    (void)soundpack;
+    return true;
+}
+static const void *indexer_extension(const toneshaper_clap_preset_indexer *indexer, const char *id) {
+    (void)indexer;
+    (void)id;
+    return NULL;
+}
+static void receiver_error(const toneshaper_clap_preset_metadata_receiver *r, int32_t error, const char *message) {
+    (void)r;
+    printf("preset_error: %d %s\n", error, message);
+}
+static bool receiver_begin(const toneshaper_clap_preset_metadata_receiver *r, const char *name, const char *key) {
+    (void)r;
+    printf("preset: %s %s\n", name ? name : "(file)", key ? key : "(none)");
+    return true;
+}
+static void receiver_plugin(const toneshaper_clap_preset_metadata_receiver *r, const toneshaper_clap_universal_plugin_id *id) {
+    (void)r;
+    if (!strcmp(id->abi, "clap")) preset_plugins++;
+}
+static void receiver_text(const toneshaper_clap_preset_metadata_receiver *r, const char *text) {
+    (void)r;
+    (void)text;
+}
+static void receiver_flags(const toneshaper_clap_preset_metadata_receiver *r, uint32_t flags) {
+    (void)r;
+    (void)flags;
+}
+static void receiver_times(const toneshaper_clap_preset_metadata_receiver *r, uint64_t a, uint64_t b) {
+    (void)r;
+    (void)a;
+    (void)b;
+}
+static void receiver_extra(const toneshaper_clap_preset_metadata_receiver *r, const char *key, const char *value) {
+    (void)r;
+    (void)key;
+    (void)value;
+}
+
+static int list_presets(const char *path) {
+    void *library;
+    const toneshaper_clap_plugin_entry *entry = load_entry(path, &library);
+    const toneshaper_clap_preset_discovery_factory *factory = entry->get_factory(TONESHAPER_CLAP_PRESET_DISCOVERY_FACTORY_ID);
+    if (!factory) die("no preset-discovery factory");
+    uint32_t providers = factory->count(factory);
+    printf("providers: %u\n", providers);
+    for (uint32_t i = 0; i < providers; i++) {
+        const toneshaper_clap_preset_provider_descriptor *descriptor = factory->get_descriptor(factory, i);
+        if (!descriptor) die("no provider descriptor %u", i);
+        printf("provider: %s %s\n", descriptor->id, descriptor->name);
+        toneshaper_clap_preset_indexer indexer = {{TONESHAPER_CLAP_MAJOR, TONESHAPER_CLAP_MINOR, TONESHAPER_CLAP_REVISION},
+            "claphost", "ToneShaper tests", "", "1.0", NULL, indexer_filetype, indexer_location, indexer_soundpack, indexer_extension};
+        const toneshaper_clap_preset_provider *provider = factory->create(factory, &indexer, descriptor->id);
+        if (!provider || !provider->init(provider)) die("the provider %s was not made", descriptor->id);
+        toneshaper_clap_preset_metadata_receiver receiver = {NULL, receiver_error, receiver_begin, receiver_plugin, receiver_text,
+            receiver_flags, receiver_text, receiver_text, receiver_times, receiver_text, receiver_extra};
+        if (!provider->get_metadata(provider, TONESHAPER_CLAP_PRESET_LOCATION_PLUGIN, NULL, &receiver)) die("no metadata");
+        printf("file_metadata: %d\n", provider->get_metadata(provider, TONESHAPER_CLAP_PRESET_LOCATION_FILE, "Sessions/siren.toneshaper", &receiver));
+        printf("foreign_metadata: %d\n", provider->get_metadata(provider, TONESHAPER_CLAP_PRESET_LOCATION_FILE, "notes.txt", &receiver));
+        provider->destroy(provider);
+    }
+    printf("preset_plugin_ids: %d\n", preset_plugins);
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    const char *path = NULL, *id = "org.toneshaper.instrument", *out = NULL, *save = NULL, *load = NULL, *second = NULL;
+    const char *preset_file = NULL, *preset_builtin = NULL, *hostile_state = NULL;
+    double rate = 48000;
+    long block = 256, frames = 0, bench_runs = 0;
+    int instances = 1, realtime = 0, want_describe = 0, process_transport = 0, paced = 0, mpe = 0;
+    double process_playing = 0, process_tempo = 120;
+    uint32_t report_ids[64];
+    int report_count = 0;
+    uint32_t flush_ids[64];
+    double flush_values[64];
+    int flush_count = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+#define NEXT (v ? (i++, v) : (die("%s needs a value", a), ""))
+        if (!strcmp(a, "--clap")) path = NEXT;
+        else if (!strcmp(a, "--id")) id = NEXT;
+        else if (!strcmp(a, "--rate")) rate = atof(NEXT);
+        else if (!strcmp(a, "--block")) block = atol(NEXT);
+        else if (!strcmp(a, "--frames")) frames = atol(NEXT);
+        else if (!strcmp(a, "--out")) out = NEXT;
+        else if (!strcmp(a, "--save-state")) save = NEXT;
+        else if (!strcmp(a, "--load-state")) load = NEXT;
+        else if (!strcmp(a, "--hostile-state")) hostile_state = NEXT;
+        else if (!strcmp(a, "--preset-file")) preset_file = NEXT;
+        else if (!strcmp(a, "--preset-builtin")) preset_builtin = NEXT;
+        else if (!strcmp(a, "--second-clap")) second = NEXT;
+        else if (!strcmp(a, "--instances")) instances = atoi(NEXT);
+        else if (!strcmp(a, "--realtime")) realtime = 1;
+        else if (!strcmp(a, "--describe")) want_describe = 1;
+        else if (!strcmp(a, "--list-presets")) return path ? list_presets(path) : (die("--clap first"), 1);
+        else if (!strcmp(a, "--bench-runs")) bench_runs = atol(NEXT);
+        else if (!strcmp(a, "--bench-paced")) paced = 1;
+        else if (!strcmp(a, "--report-value")) {
+            if (report_count == 64) die("too many --report-value");
+            report_ids[report_count++] = (uint32_t)atoi(NEXT);
+        } else if (!strcmp(a, "--program")) {
+            int program = 0;
+            long frame = 0;
+            if (sscanf(NEXT, "%d@%ld", &program, &frame) != 2) die("bad --program");
+            Step *s = add_step(MIDI, frame);
+            s->midi[0] = 0xC0, s->midi[1] = (unsigned char)program, s->midi[2] = 0;
+        }
+        else if (!strcmp(a, "--mpe")) mpe = atoi(NEXT);
+        else if (!strcmp(a, "--note") || !strcmp(a, "--midi-note")) {
+            long frame = 0, off = -1;
+            int key = 0, velocity = 0, note_id = -1;
+            if (sscanf(NEXT, "%ld:%d:%d:%ld:%d", &frame, &key, &velocity, &off, &note_id) < 3) die("bad %s", a);
+            Step *on = add_step(a[2] == 'n' ? NOTE_ON : MIDI, frame);
+            on->key = key;
+            on->value = velocity;
+            on->note_id = note_id;
+            on->midi[0] = 0x90, on->midi[1] = (unsigned char)key, on->midi[2] = (unsigned char)velocity;
+            if (off >= 0) {
+                Step *o = add_step(a[2] == 'n' ? NOTE_OFF : MIDI, off);
+                o->key = key;
+                o->note_id = note_id;
+                o->midi[0] = 0x80, o->midi[1] = (unsigned char)key, o->midi[2] = 0;
+            }
+        } else if (!strcmp(a, "--param") || !strcmp(a, "--mod")) {
+            unsigned pid = 0;
+            char number[64];
+            long frame = 0;
+            if (sscanf(NEXT, "%u=%63[^@]@%ld", &pid, number, &frame) != 3) die("bad %s", a);
+            Step *s = add_step(a[2] == 'p' ? PARAM : MOD, frame);
+            s->id = pid;
+            s->value = strtod(number, NULL);
+        } else if (!strcmp(a, "--flush")) {
+            char number[64];
+            if (flush_count == 64 || sscanf(NEXT, "%u=%63s", &flush_ids[flush_count], number) != 2) die("bad --flush");
+            flush_values[flush_count++] = strtod(number, NULL);
+        } else if (!strcmp(a, "--expression") || !strcmp(a, "--expression-id")) {
+            long frame = 0;
+            int key = 0;
+            char kind[16];
+            double value = 0;
+            if (sscanf(NEXT, "%ld:%d:%15[a-z]:%lf", &frame, &key, kind, &value) != 4) die("bad %s", a);
+            Step *s = add_step(EXPRESSION, frame);
+            // --expression-id: the number is the note id of a --note's note-on, the key -1.
+            s->key = a[12] ? -1 : key;
+            s->note_id = a[12] ? key : -1;
+            s->value = value;
+            s->expression = !strcmp(kind, "tuning") ? TONESHAPER_CLAP_NOTE_EXPRESSION_TUNING : TONESHAPER_CLAP_NOTE_EXPRESSION_VOLUME;
+        } else if (!strcmp(a, "--transport")) {
+            long frame = 0;
+            int playing = 0;
+            double seconds = 0, tempo = 120;
+            if (sscanf(NEXT, "%d:%lf:%lf@%ld", &playing, &seconds, &tempo, &frame) != 4) die("bad --transport");
+            Step *s = add_step(TRANSPORT, frame);
+            s->value = playing;
+            s->seconds = seconds;
+            s->tempo = tempo;
+        } else if (!strcmp(a, "--process-transport")) {
+            if (sscanf(NEXT, "%lf:%lf", &process_playing, &process_tempo) != 2) die("bad --process-transport");
+            process_transport = 1;
+        } else if (!strcmp(a, "--hostile")) {
+            const char *spec = NEXT;
+            const char *at = strchr(spec, '@');
+            Step *s = add_step(HOSTILE, at ? atol(at + 1) : 0);
+            snprintf(s->hostile, sizeof s->hostile, "%.*s", at ? (int)(at - spec) : (int)strlen(spec), spec);
+        } else die("unknown argument %s", a);
+    }
+    if (!path) die("--clap PATH is required");
+    if (bench_runs > 0) frames = (long)rate + bench_runs * block;
+    if (frames <= 0 || block <= 0 || block > 8192) die("--frames N (and a --block of 1...8192) are required");
+    if (instances < 1 || instances > 2) die("--instances is 1 or 2");
+    int count = second ? 2 : instances;
+
+    Instance inst[2];
+    for (int k = 0; k < count; k++) inst[k] = make_instance(k == 1 && second ? second : path, id);
+
+    for (int k = 0; k < count; k++) {
+        if (load) load_state(&inst[k], read_whole(load), 1);
+        if (hostile_state) {
+            Buffer b = {0};
+            if (!strcmp(hostile_state, "empty")) b.size = 0;
+            else if (!strcmp(hostile_state, "foreign")) b.bytes = (unsigned char *)strdup("RIFF\x24\x00\x00\x00WAVEfmt "), b.size = 16;
+            else if (!strcmp(hostile_state, "truncated")) {
+                b = read_whole("Sessions/siren.toneshaper");
+                b.size /= 2;
+            } else if (!strcmp(hostile_state, "out-of-range")) {
+                const char *text = "{\"minFrequency\": 100, \"maxFrequency\": 900, \"duration\": 1, \"amplitude\": 7, \"points\": []}";
+                b.bytes = (unsigned char *)strdup(text), b.size = strlen(text);
+            } else die("unknown --hostile-state %s", hostile_state);
+            load_state(&inst[k], b, 0);
+        }
+        if (preset_file || preset_builtin) {
+            const toneshaper_clap_plugin_preset_load *presets = inst[k].plugin->get_extension(inst[k].plugin, TONESHAPER_CLAP_EXT_PRESET_LOAD);
+            if (!presets) die("no preset-load extension");
+            bool loaded = preset_file ? presets->from_location(inst[k].plugin, TONESHAPER_CLAP_PRESET_LOCATION_FILE, preset_file, NULL)
+                                      : presets->from_location(inst[k].plugin, TONESHAPER_CLAP_PRESET_LOCATION_PLUGIN, NULL, preset_builtin);
+            printf("preset_loaded: %d\n", loaded);
+        }
+        // Parameters set before activation, through params.flush (the main thread's).
+        if (flush_count) {
+            EventList list = {0};
+            for (int f = 0; f < flush_count; f++) {
+                Event *e = list_add(&list);
+                header(e, TONESHAPER_CLAP_EVENT_PARAM_VALUE, sizeof e->value, 0);
+                e->value.param_id = flush_ids[f];
+                e->value.value = flush_values[f];
+            }
+            toneshaper_clap_input_events in = {&list, list_size, list_get};
+            toneshaper_clap_output_events outs = {NULL, list_push};
+            inst[k].params->flush(inst[k].plugin, &in, &outs);
+            free(list.events);
+        }
+        if (want_describe && k == 0) describe(&inst[k]);
+        const toneshaper_clap_plugin_render *render = inst[k].plugin->get_extension(inst[k].plugin, TONESHAPER_CLAP_EXT_RENDER);
+        if (render && !render->set(inst[k].plugin, realtime ? TONESHAPER_CLAP_RENDER_REALTIME : TONESHAPER_CLAP_RENDER_OFFLINE))
+            die("render mode refused");
+        if (!inst[k].plugin->activate(inst[k].plugin, rate, 1, (uint32_t)block)) {
+            printf("activate: refused\n");
+            exit(3);
+        }
+        if (!inst[k].plugin->start_processing(inst[k].plugin)) die("start_processing refused");
+        inst[k].channels[0] = calloc((size_t)block, sizeof(float));
+        inst[k].channels[1] = calloc((size_t)block, sizeof(float));
+    }
+    const toneshaper_clap_plugin_audio_ports *ports = inst[0].plugin->get_extension(inst[0].plugin, TONESHAPER_CLAP_EXT_AUDIO_PORTS);
+    toneshaper_clap_audio_port_info port;
+    if (!ports || ports->count(inst[0].plugin, false) != 1 || !ports->get(inst[0].plugin, 0, false, &port)) die("no audio output port");
+    uint32_t channel_count = port.channel_count;
+
+    FILE *output = out ? fopen(out, "wb") : NULL;
+    if (out && !output) die("cannot write %s", out);
+    long nonfinite = 0, out_of_range = 0, first_sound = -1, first_nonzero = -1, differ = 0, stereo_differ = 0;
+    float peak = 0;
+    int main_callbacks = 0;
+    double *times = bench_runs > 0 ? calloc((size_t)bench_runs, sizeof(double)) : NULL;
+    long timed = 0, warmup = (long)rate;
+    EventList list = {0};
+    for (long start = 0; start < frames; start += block) {
+        uint32_t n = (uint32_t)(frames - start < block ? frames - start : block);
+        list.count = 0;
+        // This block's steps, in time order (steps are stable-sorted by frame).
+        for (long t = 0; t < n; t++) {
+            for (int s = 0; s < step_count; s++) {
+                Step *step = &steps[s];
+                if (step->frame != start + t) continue;
+                uint32_t time = (uint32_t)t;
+                Event *e;
+                switch (step->kind) {
+                case NOTE_ON:
+                case NOTE_OFF:
+                    e = list_add(&list);
+                    header(e, step->kind == NOTE_ON ? TONESHAPER_CLAP_EVENT_NOTE_ON : TONESHAPER_CLAP_EVENT_NOTE_OFF, sizeof e->note, time);
+                    e->note.note_id = step->note_id;
+                    e->note.channel = 0;
+                    e->note.key = (int16_t)step->key;
+                    e->note.velocity = step->value / 127.0;
+                    break;
+                case MIDI:
+                    e = list_add(&list);
+                    header(e, TONESHAPER_CLAP_EVENT_MIDI, sizeof e->midi, time);
+                    memcpy(e->midi.data, step->midi, 3);
+                    break;
+                case PARAM:
+                case MOD:
+                    e = list_add(&list);
+                    header(e, step->kind == PARAM ? TONESHAPER_CLAP_EVENT_PARAM_VALUE : TONESHAPER_CLAP_EVENT_PARAM_MOD, sizeof e->value, time);
+                    e->value.param_id = step->id;
+                    e->value.note_id = -1;
+                    e->value.key = e->value.channel = e->value.port_index = -1;
+                    e->value.value = step->value;
+                    break;
+                case EXPRESSION:
+                    e = list_add(&list);
+                    header(e, TONESHAPER_CLAP_EVENT_NOTE_EXPRESSION, sizeof e->expression, time);
+                    e->expression.expression_id = step->expression;
+                    e->expression.note_id = step->note_id;
+                    e->expression.port_index = 0;
+                    e->expression.channel = step->key < 0 ? -1 : 0;
+                    e->expression.key = (int16_t)step->key;
+                    e->expression.value = step->value;
+                    break;
+                case TRANSPORT:
+                    e = list_add(&list);
+                    header(e, TONESHAPER_CLAP_EVENT_TRANSPORT, sizeof e->transport, time);
+                    e->transport.flags = TONESHAPER_CLAP_TRANSPORT_HAS_TEMPO | TONESHAPER_CLAP_TRANSPORT_HAS_SECONDS_TIMELINE |
+                                         TONESHAPER_CLAP_TRANSPORT_HAS_BEATS_TIMELINE | TONESHAPER_CLAP_TRANSPORT_HAS_TIME_SIGNATURE |
+                                         (step->value > 0 ? TONESHAPER_CLAP_TRANSPORT_IS_PLAYING : 0);
+                    e->transport.song_pos_seconds = (int64_t)(step->seconds * TONESHAPER_CLAP_TIME_FACTOR);
+                    e->transport.song_pos_beats = (int64_t)(step->seconds * step->tempo / 60 * TONESHAPER_CLAP_TIME_FACTOR);
+                    e->transport.tempo = step->tempo;
+                    e->transport.tsig_num = 4;
+                    e->transport.tsig_denom = 4;
+                    e->transport.bar_number = (int32_t)(step->seconds * step->tempo / 60 / 4);
+                    e->transport.bar_start = (int64_t)(e->transport.bar_number * 4 * TONESHAPER_CLAP_TIME_FACTOR);
+                    break;
+                case HOSTILE: add_hostile(&list, step->hostile, time, n); break;
+                }
+            }
+        }
+        if (mpe > 0 && start > 0) {
+            for (int k = 0; k < mpe; k++) {
+                Event *e = list_add(&list);
+                header(e, TONESHAPER_CLAP_EVENT_NOTE_EXPRESSION, sizeof e->expression, 0);
+                e->expression.expression_id = TONESHAPER_CLAP_NOTE_EXPRESSION_TUNING;
+                e->expression.note_id = -1;
+                e->expression.channel = 0;
+                e->expression.key = (int16_t)(36 + k);
+                e->expression.value = 0.5 * sin((double)start / rate * 6.0 + k);
+            }
+        }
+        if (paced && start >= warmup) {
+            // One block a period: wait for this block's time.
+            static struct timespec origin;
+            if (origin.tv_sec == 0 && origin.tv_nsec == 0) clock_gettime(CLOCK_MONOTONIC, &origin);
+            double due = (double)(start - warmup) / rate;
+            struct timespec at = origin;
+            at.tv_sec += (time_t)due;
+            at.tv_nsec += (long)((due - (double)(time_t)due) * 1e9);
+            if (at.tv_nsec >= 1000000000L) at.tv_sec++, at.tv_nsec -= 1000000000L;
+            clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &at, NULL);
+        }
+        toneshaper_clap_event_transport transport;
+        memset(&transport, 0, sizeof transport);
+        if (process_transport) {
+            header((Event *)&transport, TONESHAPER_CLAP_EVENT_TRANSPORT, sizeof transport, 0);
+            transport.flags = TONESHAPER_CLAP_TRANSPORT_HAS_TEMPO | TONESHAPER_CLAP_TRANSPORT_HAS_SECONDS_TIMELINE |
+                              (process_playing > 0 ? TONESHAPER_CLAP_TRANSPORT_IS_PLAYING : 0);
+            transport.tempo = process_tempo;
+            transport.song_pos_seconds = (int64_t)((double)start / rate * TONESHAPER_CLAP_TIME_FACTOR);
+        }
+        for (int k = 0; k < count; k++) {
+            toneshaper_clap_input_events in = {&list, list_size, list_get};
+            toneshaper_clap_output_events outs = {NULL, list_push};
+            toneshaper_clap_audio_buffer buffer = {inst[k].channels, NULL, channel_count, 0, 0};
+            toneshaper_clap_process process = {start, n, process_transport ? &transport : NULL, NULL, &buffer, 0, 1, &in, &outs};
+            struct timespec before, after;
+            clock_gettime(CLOCK_MONOTONIC, &before);
+            int32_t status = inst[k].plugin->process(inst[k].plugin, &process);
+            clock_gettime(CLOCK_MONOTONIC, &after);
+            if (k == 0 && times && start >= warmup && timed < bench_runs)
+                times[timed++] = (double)(after.tv_sec - before.tv_sec) * 1e9 + (double)(after.tv_nsec - before.tv_nsec);
+            if (status == TONESHAPER_CLAP_PROCESS_ERROR) die("process returned an error");
+        }
+        // The main thread's callback, when the plugin asked for it.
+        while (atomic_load(&main_callbacks_requested) > main_callbacks) {
+            main_callbacks++;
+            for (int k = 0; k < count; k++) inst[k].plugin->on_main_thread(inst[k].plugin);
+        }
+        for (uint32_t i = 0; i < n; i++) {
+            float x = inst[0].channels[0][i];
+            if (!isfinite(x)) nonfinite++;
+            else {
+                if (fabsf(x) > 1) out_of_range++;
+                if (fabsf(x) > peak) peak = fabsf(x);
+                if (first_sound < 0 && fabsf(x) > 1e-4f) first_sound = start + i;
+                if (first_nonzero < 0 && x != 0) first_nonzero = start + i;
+            }
+            if (channel_count > 1 && inst[0].channels[1][i] != x) stereo_differ++;
+            if (count > 1 && inst[1].channels[0][i] != x) differ++;
+        }
+        if (output) fwrite(inst[0].channels[0], sizeof(float), n, output);
+    }
+    if (output) fclose(output);
+    if (save) {
+        Buffer buffer = {0};
+        toneshaper_clap_ostream stream = {&buffer, stream_write};
+        if (!inst[0].state->save(inst[0].plugin, &stream)) die("state save refused");
+        FILE *file = fopen(save, "wb");
+        if (!file) die("cannot write %s", save);
+        fwrite(buffer.bytes, 1, buffer.size, file);
+        fclose(file);
+        printf("state_bytes: %zu\n", buffer.size);
+        free(buffer.bytes);
+    }
+    if (times) {
+        for (long i = 1; i < timed; i++) {
+            double x = times[i];
+            long j = i - 1;
+            while (j >= 0 && times[j] > x) times[j + 1] = times[j], j--;
+            times[j + 1] = x;
+        }
+        double sum = 0;
+        for (long i = 0; i < timed; i++) sum += times[i];
+        printf("process_count: %ld\nprocess_ns_median: %.0f\nprocess_ns_mean: %.0f\nprocess_ns_p99_9: %.0f\nprocess_ns_max: %.0f\n", timed,
+               times[timed / 2], sum / (double)timed, times[(long)((double)timed * 0.999)], times[timed - 1]);
+        printf("process_ns_per_sample_median: %.4f\n", times[timed / 2] / (double)block);
+    }
+    for (int r = 0; r < report_count; r++) {
+        double value = NAN;
+        inst[0].params->get_value(inst[0].plugin, report_ids[r], &value);
+        printf("value_%u: %g\n", report_ids[r], value);
+    }
+    for (int k = 0; k < count; k++) {
+        inst[k].plugin->stop_processing(inst[k].plugin);
+        inst[k].plugin->deactivate(inst[k].plugin);
+        inst[k].plugin->destroy(inst[k].plugin);
+        free(inst[k].channels[0]);
+        free(inst[k].channels[1]);
+    }
+    printf("frames: %ld\npeak: %g\nnonfinite: %ld\nout_of_range: %ld\nfirst_sound: %ld\nfirst_nonzero: %ld\n", frames, peak, nonfinite,
+           out_of_range, first_sound, first_nonzero);
+    printf("log_messages: %d\nlog_errors: %d\nstereo_differ: %ld\ninstances_differ: %ld\nmain_callbacks: %d\nrescans: %d\n",
+           atomic_load(&log_messages), atomic_load(&log_errors), stereo_differ, differ, main_callbacks, atomic_load(&rescans));
+    free(list.events);
+    return nonfinite || out_of_range || stereo_differ || differ ? 2 : 0;
+}
