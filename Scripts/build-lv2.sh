@@ -57,6 +57,39 @@ unicode_tables=$(dirname "$(command -v swiftc)")/../lib/swift/embedded/$(uname -
 so=$bundle/toneshaper.so
 cc -shared -fPIC -O2 -Wl,--version-script="$objects/exports.map" -Wl,-z,defs -Wl,--gc-sections -o "$so" "$objects"/*.o \
     "$unicode_tables" -lm
+
+# The editor window (ui:X11UI): the UI shell over the same modules, Xlib and cairo, in a
+# shared object of its own that exports lv2ui_descriptor alone (a host loads it only to
+# show the window, and the plugin's .so links no X11 or cairo).
+[[ -f /usr/include/cairo/cairo-xlib.h && -f /usr/include/X11/Xlib.h ]] || die "no Xlib or cairo headers (Debian: apt-get install libx11-dev libcairo2-dev, or bash Scripts/setup.sh)"
+ui_objects=$objects/ui
+mkdir -p "$ui_objects"
+cat >"$ui_objects/module.modulemap" <<MAP
+module CLV2UI {
+    header "$PWD/Sources/ToneShaperLV2UI/CLV2UI/clv2ui.h"
+    link "X11"
+    link "cairo"
+    export *
+}
+MAP
+EMBEDDED_OUT=$ui_objects
+embedded_flags "$objects"
+EMBEDDED_FLAGS+=(-I "$ui_objects")
+embedded_compile ToneShaperLV2UI "" Sources/ToneShaperLV2UI/*.swift
+cat >"$ui_objects/exports.map" <<'MAP'
+{
+    global: lv2ui_descriptor;
+    local: *;
+};
+MAP
+ui_so=$bundle/toneshaper_ui.so
+module_objects=()
+for object in "$objects"/*.o; do
+    [[ $object == "$objects/ToneShaperLV2.o" ]] || module_objects+=("$object")
+done
+cc -shared -fPIC -O2 -Wl,--version-script="$ui_objects/exports.map" -Wl,-z,defs -Wl,--gc-sections -o "$ui_so" \
+    "$ui_objects/ToneShaperLV2UI.o" "${module_objects[@]}" "$unicode_tables" -lcairo -lX11 -lm
+
 cp Sources/ToneShaperLV2/Bundle/*.ttl "$bundle/"
 # The built-in documents, which MIDI program changes pick by name order (as the node lists them).
 mkdir -p "$bundle/shapes"
@@ -69,4 +102,11 @@ if ldd "$so" | grep -q 'libswift'; then
 fi
 exported=$(nm -D --defined-only "$so" | awk '{print $NF}' | sort -u)
 [[ $exported == lv2_descriptor ]] || die "$so exports more than lv2_descriptor: $(echo "$exported" | tr '\n' ' ')"
+if ldd "$ui_so" | grep -q 'libswift'; then
+    ldd "$ui_so" >&2
+    die "$ui_so depends on the Swift runtime"
+fi
+exported=$(nm -D --defined-only "$ui_so" | awk '{print $NF}' | sort -u)
+[[ $exported == lv2ui_descriptor ]] || die "$ui_so exports more than lv2ui_descriptor: $(echo "$exported" | tr '\n' ' ')"
+say "editor window: $ui_so ($(stat -c %s "$ui_so") bytes)"
 say "bundle: $bundle ($(stat -c %s "$so") bytes toneshaper.so; needs: $(ldd "$so" | awk '{print $1}' | tr '\n' ' '))"

@@ -8,7 +8,7 @@
 #   PREFIX/share/zsh/site-functions/_toneshaper
 #   PREFIX/share/fish/vendor_completions.d/toneshaper.fish
 #   PREFIX/share/applications/toneshaper.desktop            menu entry, and NSM's list of clients
-#   PREFIX/lib/lv2/toneshaper.lv2/                          the LV2 plugin (toneshaper.so, *.ttl, shapes/)
+#   PREFIX/lib/lv2/toneshaper.lv2/                          the LV2 plugin (toneshaper.so, its editor window toneshaper_ui.so, *.ttl, shapes/)
 #   PREFIX/lib/clap/toneshaper.clap                         the CLAP plugin (the built-in shapes inside)
 #   PREFIX/share/toneshaper/install-manifest                what Scripts/uninstall.sh removes
 #
@@ -111,7 +111,7 @@ fi
 lv2_bundle=.build/lv2/toneshaper.lv2
 if [[ ! -f $lv2_bundle/toneshaper.so ]]; then
     reason="there is no LV2 bundle"
-elif [[ -n $(find Scripts/build-lv2.sh Sources/ToneShaperLV2 Sources/ToneShaperDSP Sources/ToneShaperKernelBaseline Sources/CPUFeatures \
+elif [[ -n $(find Scripts/build-lv2.sh Sources/ToneShaperLV2 Sources/ToneShaperLV2UI Sources/ToneShaperDSP Sources/ToneShaperKernelBaseline Sources/CPUFeatures \
     Sources/ToneShaperAudio Sources/ToneShaperJSON Sources/CNumberText Sources/ToneShaperModel Sources/ToneShaperPlugin \
     Sources/ToneShaperLV2Layout Sessions \
     -newer "$lv2_bundle/toneshaper.so" -print -quit) ]]; then

@@ -43,6 +43,7 @@ expected_files=(
     share/applications/toneshaper.desktop
     share/toneshaper/install-manifest
     lib/lv2/toneshaper.lv2/toneshaper.so
+    lib/lv2/toneshaper.lv2/toneshaper_ui.so
     lib/lv2/toneshaper.lv2/manifest.ttl
     lib/lv2/toneshaper.lv2/toneshaper.ttl
     lib/lv2/toneshaper.lv2/presets.ttl

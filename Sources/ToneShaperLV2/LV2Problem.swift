@@ -18,8 +18,9 @@ enum LV2Problem: Int, PluginProblem {
     case pathTooLong
     case controlNotFinite
     case workQueueFull
+    case pointsMalformed
 
-    static var count: Int { workQueueFull.rawValue + 1 }
+    static var count: Int { pointsMalformed.rawValue + 1 }
 
     var message: StaticString {
         switch self {
@@ -40,7 +41,8 @@ enum LV2Problem: Int, PluginProblem {
         case .pathTooLong: return "refused a document path that is empty, not terminated or longer than 4096 bytes"
         case .controlNotFinite: return "ignored a control port value that is not a finite number"
         case .workQueueFull: return "the host's worker queue was full; a request was dropped"
+        case .pointsMalformed:
+            return "refused a patch:Set of the curve's points that is not an atom:Vector of atom:Double pairs of at most 4000 points"
         }
     }
 }
-

@@ -60,6 +60,10 @@ struct Plugin {
     var framesPerBeat = 0.0
     /// Events in beats without a tempo were reported once; the next are played as quietly.
     var reportedBeatsWithoutTempo = false
+    /// The curve between the plugin and its editor window (Points.swift).
+    var points = PointsLink.make()
+    /// Ardour's inline display (InlineDisplay.swift).
+    var inline = InlineDisplay()
 
     /// The host's features, checked; nil (with a message) when a required one is missing.
     static func make(
@@ -150,6 +154,7 @@ struct Plugin {
                 problemMessage: .allocate(byteCount: Problems<LV2Problem>.messageSize, alignment: 8),
                 responseScratch: .allocate(byteCount: maximumWorkMessage, alignment: 8),
                 filePath: .allocate(byteCount: maximumPath, alignment: 8)))
+        plugin.pointee.inline.connect(features)
         return plugin
     }
 
@@ -168,6 +173,8 @@ struct Plugin {
         plugin.pointee.problemMessage.deallocate()
         plugin.pointee.responseScratch.deallocate()
         plugin.pointee.filePath.deallocate()
+        plugin.pointee.points.free()
+        plugin.pointee.inline.free()
         plugin.deinitialize(count: 1)
         plugin.deallocate()
     }
@@ -209,6 +216,8 @@ struct Plugin {
         }
         render(left, frames: frames)
         if announceFile { writeFileToNotify() }
+        forwardPoints()
+        writePointsToNotify(frames: frames)
         if stereo, let right { for i in 0..<frames { right[i] = left[i] } }
         reportProblems()
     }
@@ -345,6 +354,7 @@ struct Plugin {
         // host sends (patch:Put, say) are not for this plugin: ignored, not refused.
         if object.otype == urids.patchGet {
             announceFile = filePathLength > 0
+            requestPoints()
             return
         }
         guard object.otype == urids.patchSet else { return }
@@ -352,6 +362,10 @@ struct Plugin {
             let propertyBase = property.body.baseAddress
         else {
             problems.note(.patchSetWithoutProperty)
+            return
+        }
+        if propertyBase.loadUnaligned(as: UInt32.self) == urids.points, let value = object.property(urids.patchValue) {
+            receivePoints(value)
             return
         }
         guard propertyBase.loadUnaligned(as: UInt32.self) == urids.file else {

@@ -58,6 +58,7 @@ enum State {
                 return LV2_STATE_ERR_UNKNOWN
             }
             let accepted = plugin.pointee.engine.restore(document: UnsafeRawBufferPointer(start: value, count: size - 1))
+            if accepted { Worker.sendPoints(plugin: plugin, always: false) }
             return accepted ? LV2_STATE_SUCCESS : LV2_STATE_ERR_UNKNOWN
         }
 }

@@ -35,6 +35,9 @@ struct URIDs {
     let timeBarBeat: LV2_URID
     let timeBeatsPerBar: LV2_URID
     let timeBeatsPerMinute: LV2_URID
+    let points: LV2_URID
+    let playhead: LV2_URID
+    let atomVector: LV2_URID
 
     init(map: UnsafePointer<LV2_URID_Map>) {
         func id(_ uri: StaticString) -> LV2_URID {
@@ -73,5 +76,8 @@ struct URIDs {
         timeBarBeat = id("http://lv2plug.in/ns/ext/time#barBeat")
         timeBeatsPerBar = id("http://lv2plug.in/ns/ext/time#beatsPerBar")
         timeBeatsPerMinute = id("http://lv2plug.in/ns/ext/time#beatsPerMinute")
+        points = id(LV2Identity.pointsURI)
+        playhead = id(LV2Identity.playheadURI)
+        atomVector = id("http://lv2plug.in/ns/ext/atom#Vector")
     }
 }

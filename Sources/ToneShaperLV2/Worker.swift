@@ -9,6 +9,10 @@ enum WorkKind: UInt32 {
     case loadFile = 2
     /// The engine's own request (its bytes after the kind): `PluginEngine.work`.
     case engine = 3
+    /// The editor's points wait in the inbox (Points.swift); no payload.
+    case points = 4
+    /// The editor asked for the curve (patch:Get); no payload.
+    case sendPoints = 5
 }
 
 /// worker:schedule, as run() uses it: a message of a kind and a payload, copied by the host.
@@ -82,8 +86,22 @@ enum Worker {
                 logProblems(payload, plugin: plugin)
             case .loadFile:
                 loadFile(payload, plugin: plugin, responder: responder)
+                sendPoints(plugin: plugin, always: false)
             case .engine:
                 plugin.pointee.engine.work(payload, answer: responder)
+                // A program change replaces the curve, a new duration stretches it, a new
+                // range maps it: an editor window shows it as it plays.
+                if payload.count == MemoryLayout<InstrumentRequest>.size, let base = payload.baseAddress {
+                    switch base.loadUnaligned(as: InstrumentRequest.self) {
+                    case .program, .set(.duration, _), .set(.minFrequency, _), .set(.maxFrequency, _):
+                        sendPoints(plugin: plugin, always: false)
+                    default: break
+                    }
+                }
+            case .points:
+                takePoints(plugin: plugin, responder: responder)
+            case .sendPoints:
+                sendPoints(plugin: plugin, always: true)
             case nil:
                 plugin.pointee.log.write(.error, "the worker was given a message of an unknown kind; ignored")
                 return LV2_WORKER_ERR_UNKNOWN

@@ -59,4 +59,13 @@ public enum LV2Identity {
     public static let documentURI: StaticString = "urn:toneshaper:document"
     /// The file parameter: patch:Set of it with an atom:Path loads a document.
     public static let fileURI: StaticString = "urn:toneshaper:file"
+    /// The curve's points: patch:Set of it with an atom:Vector of atom:Double (t0, f0, t1,
+    /// f1, ...) between the plugin and its editor window.
+    public static let pointsURI: StaticString = "urn:toneshaper:points"
+    /// Where the cycle is now (atom:Float, 0..<1): the plugin tells its editor window.
+    public static let playheadURI: StaticString = "urn:toneshaper:playhead"
+    /// The editor window (ui:X11UI) of both plugins.
+    public static let uiURI: StaticString = "urn:toneshaper:ui"
+    /// Its shared object in the bundle.
+    public static let uiBinary: StaticString = "toneshaper_ui.so"
 }

@@ -58,6 +58,13 @@ public struct InstrumentBuilder: ~Copyable {
         return owedPlan()
     }
 
+    /// Replaces the curve's points (an editor window's, as heard now): a plan is owed.
+    public mutating func setPoints(_ new: [CurvePoint]) -> InstrumentResponse? {
+        shape.setPoints(new)
+        if owed == .nothing { owed = .plan }
+        return owedPlan()
+    }
+
     private mutating func owedPlan() -> InstrumentResponse? {
         guard owed != .nothing, let plan = plans.issue(shape.curve, sampleRate: sampleRate) else { return nil }
         defer { owed = .nothing }

@@ -27,7 +27,7 @@ public struct PluginEngine<Host: PluginHost> {
     public let maximumBlock: Int
     public let host: Host
     let player: UnsafeMutablePointer<InstrumentPlayer>
-    private let side: UnsafeMutablePointer<BuilderSide>
+    let side: UnsafeMutablePointer<BuilderSide>
     /// The MIDI events of the block being read, applied at their frames by one render.
     private let events: UnsafeMutablePointer<MIDIEvent>
     private var eventCount = 0
@@ -227,7 +227,7 @@ public struct PluginEngine<Host: PluginHost> {
         _ = withUnsafeBytes(of: &copy) { host.scheduleWork(UnsafeRawBufferPointer($0)) }
     }
 
-    private func respond(_ response: InstrumentResponse, _ answer: some PluginAnswer) {
+    func respond(_ response: InstrumentResponse, _ answer: some PluginAnswer) {
         var copy = response
         let sent = withUnsafeBytes(of: &copy) { answer.respond(UnsafeRawBufferPointer($0)) }
         if !sent { host.log(.error, "the host refused the work thread's answer (its queue is full); the change is lost") }

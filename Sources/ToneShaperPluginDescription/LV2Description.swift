@@ -21,6 +21,19 @@ public enum LV2Description {
     /// The doap:Project both plugins belong to (lv2:project).
     public static let projectURI = "urn:toneshaper"
     public static let binary = "toneshaper.so"
+    /// The editor window (ui:X11UI) and its shared object.
+    public static let uiURI = "\(LV2Identity.uiURI)"
+    public static let uiBinary = "\(LV2Identity.uiBinary)"
+    /// The curve's points between the plugin and its editor window (patch:Set, an
+    /// atom:Vector of atom:Double) and the playhead the plugin reports.
+    public static let pointsURI = "\(LV2Identity.pointsURI)"
+    public static let playheadURI = "\(LV2Identity.playheadURI)"
+    /// The lowest frequency the range ports show: their scale is logarithmic
+    /// (pprops:logarithmic), which needs a minimum above 0. A saved project, preset or
+    /// document below it plays as before: the plugin takes every value of the table's
+    /// range (0 Hz included, heard as silence where the curve reaches it); only a host's
+    /// knob stops at this minimum.
+    public static let lowestShownFrequency = 1.0
     /// The bundle's files besides the shared object, as `files` names them.
     public static let descriptionFiles = ["manifest.ttl", "toneshaper.ttl", "presets.ttl"]
     /// lv2:minorVersion and lv2:microVersion (an even minor version is a release): the
@@ -68,6 +81,49 @@ public enum LV2Description {
         /// Added after the first release: lv2:connectionOptional, as lv2core asks of a port
         /// a host that saved a project before it came may not connect.
         public let optional: Bool
+        /// A scale over decades (pprops:logarithmic): the frequencies and the duration.
+        public let logarithmic: Bool
+        /// Its port group (pg:group): the shape, the sound or MIDI.
+        public let group: PortGroup
+        /// pprops:displayPriority: the ports a host shows first when it has room for few.
+        public let displayPriority: Int?
+    }
+
+    /// The port groups (pg:Group) a host without the editor window shows the ports in.
+    public enum PortGroup: String, Sendable, CaseIterable {
+        case shape, sound, midi
+
+        public var uri: String { "urn:toneshaper:group:" + rawValue }
+        public var name: String {
+            switch self {
+            case .shape: return "Shape"
+            case .sound: return "Sound"
+            case .midi: return "MIDI"
+            }
+        }
+
+        static func of(_ id: ParameterID) -> PortGroup {
+            if PerformanceSettings.isPerformance(id) { return .midi }
+            switch id {
+            case .minFrequency, .maxFrequency, .duration, .fidelity: return .shape
+            default: return .sound
+            }
+        }
+    }
+
+    /// The ports a host with little room shows first, most important highest.
+    static func displayPriority(_ id: ParameterID) -> Int? {
+        switch id {
+        case .amplitude: return 10
+        case .minFrequency, .maxFrequency: return 9
+        case .wave: return 8
+        case .duration: return 7
+        case .instrument: return 6
+        case .echoVolume, .echoOffset: return 5
+        case .scale: return 4
+        case .tune: return 3
+        default: return nil
+        }
     }
 
     /// Every row of ``ParameterTable/all`` as a port of the mono plugin (`stereo` false) or
@@ -89,14 +145,18 @@ public enum LV2Description {
         let spec = ParameterTable.all[row]
         let defaults = spec.portValue(in: ToneShape.defaultShape)
         let name = spec.flag.prefix(1).uppercased() + String(spec.flag.dropFirst().map { $0 == "-" ? " " : $0 })
+        let frequency = spec.id == .minFrequency || spec.id == .maxFrequency
+        let logarithmic = frequency || spec.id == .duration
         let port = { (low: Double, high: Double, kind: PortKind, points: [(value: Double, label: String)]) in
             ControlPort(
                 index: index, symbol: spec.symbol, name: name, comment: spec.help, row: row, minimum: low, maximum: high,
                 defaultValue: defaults, kind: kind, unit: unitName(spec.unit), scalePoints: points,
-                optional: spec.addedIn != ParameterTable.firstRelease)
+                optional: spec.addedIn != ParameterTable.firstRelease, logarithmic: logarithmic, group: PortGroup.of(spec.id),
+                displayPriority: displayPriority(spec.id))
         }
         switch spec.kind {
-        case .real(let range): return port(range.lowerBound, range.upperBound, .real, [])
+        case .real(let range):
+            return port(frequency ? max(range.lowerBound, lowestShownFrequency) : range.lowerBound, range.upperBound, .real, [])
         case .integer(let range): return port(Double(range.lowerBound), Double(range.upperBound), .integer, [])
         case .flag: return port(0, 1, .toggle, [])
         case .choice(let names):
@@ -142,11 +202,15 @@ public enum LV2Description {
         ("midi", "http://lv2plug.in/ns/ext/midi#"),
         ("opts", "http://lv2plug.in/ns/ext/options#"),
         ("patch", "http://lv2plug.in/ns/ext/patch#"),
+        ("pg", "http://lv2plug.in/ns/ext/port-groups#"),
+        ("pprops", "http://lv2plug.in/ns/ext/port-props#"),
         ("pset", "http://lv2plug.in/ns/ext/presets#"),
         ("rdf", "http://www.w3.org/1999/02/22-rdf-syntax-ns#"),
         ("rdfs", "http://www.w3.org/2000/01/rdf-schema#"),
+        ("rsz", "http://lv2plug.in/ns/ext/resize-port#"),
         ("state", "http://lv2plug.in/ns/ext/state#"),
         ("time", "http://lv2plug.in/ns/ext/time#"),
+        ("ui", "http://lv2plug.in/ns/extensions/ui#"),
         ("units", "http://lv2plug.in/ns/extensions/units#"),
         ("urid", "http://lv2plug.in/ns/ext/urid#"),
         ("work", "http://lv2plug.in/ns/ext/worker#"),
@@ -186,10 +250,11 @@ public enum LV2Description {
 
     /// `manifest.ttl`: the two plugins and the presets, each pointing at its description.
     public static func manifest(presetNames: [String]) -> String {
-        var text = header + prefixLines(["lv2", "pset", "rdfs"])
+        var text = header + prefixLines(["lv2", "pset", "rdfs", "ui"])
         for uri in [monoURI, stereoURI] {
             text += "<\(uri)>\n    a lv2:Plugin ;\n    lv2:binary <\(binary)> ;\n    rdfs:seeAlso <toneshaper.ttl> .\n\n"
         }
+        text += "<\(uiURI)>\n    a ui:X11UI ;\n    ui:binary <\(uiBinary)> ;\n    rdfs:seeAlso <toneshaper.ttl> .\n\n"
         for name in presetNames {
             text +=
                 "<\(presetURI(name))>\n    a pset:Preset ;\n    lv2:appliesTo <\(monoURI)> , <\(stereoURI)> ;\n    rdfs:seeAlso <presets.ttl> .\n\n"
@@ -207,6 +272,22 @@ public enum LV2Description {
         text +=
             "<\(documentURI)>\n    a rdf:Property ;\n    rdfs:label \"Tone shape document (JSON)\" ;\n"
             + "    rdfs:comment \"The plugin's state: the whole .toneshaper document as JSON text.\" ;\n    rdfs:range atom:String .\n\n"
+        text +=
+            "<\(pointsURI)>\n    a rdf:Property ;\n    rdfs:label \"Curve points\" ;\n"
+            + "    rdfs:comment \"The curve between the plugin and its editor window: t0, f0, t1, f1, ... (seconds, Hz), at most \(PluginPoints.maximumSent) points a message.\" ;\n"
+            + "    rdfs:range atom:Vector .\n\n"
+        text +=
+            "<\(playheadURI)>\n    a rdf:Property ;\n    rdfs:label \"Playhead\" ;\n"
+            + "    rdfs:comment \"Where the cycle is now, 0 to 1.\" ;\n    rdfs:range atom:Float .\n\n"
+        // Ardour's inline display has no schema in lv2-dev: its two URIs declared here.
+        text += "<\(inlineDisplayInterface)>\n    a lv2:ExtensionData .\n\n<\(inlineDisplayQueueDraw)>\n    a lv2:Feature .\n\n"
+        for group in PortGroup.allCases {
+            text += "<\(group.uri)>\n    a pg:Group ;\n    lv2:symbol \"\(group.rawValue)\" ;\n    lv2:name \"\(group.name)\" .\n\n"
+        }
+        text +=
+            "<\(uiURI)>\n    a ui:X11UI ;\n    lv2:requiredFeature urid:map ;\n"
+            + "    lv2:optionalFeature ui:parent , ui:resize , ui:idleInterface , opts:options ;\n"
+            + "    lv2:extensionData ui:idleInterface , ui:resize ;\n    opts:supportedOption ui:scaleFactor .\n\n"
         text += plugin(uri: monoURI, name: "ToneShaper", stereo: false, outputs: [("out", "Output")])
         text += "\n"
         text += plugin(uri: stereoURI, name: "ToneShaper (stereo)", stereo: true, outputs: [("out_left", "Left"), ("out_right", "Right")])
@@ -225,7 +306,8 @@ public enum LV2Description {
                         lv2:name "Control" ;
                         atom:bufferType atom:Sequence ;
                         atom:supports midi:MidiEvent , patch:Message , time:Position ;
-                        lv2:designation lv2:control
+                        lv2:designation lv2:control ;
+                        rsz:minimumSize \(PluginPoints.messageBytes)
                 """
             ))
         ports.append(
@@ -237,7 +319,8 @@ public enum LV2Description {
                         lv2:symbol "notify" ;
                         lv2:name "Notify" ;
                         atom:bufferType atom:Sequence ;
-                        atom:supports patch:Message
+                        atom:supports patch:Message ;
+                        rsz:minimumSize \(PluginPoints.messageBytes)
                 """
             ))
         for port in controlPorts(stereo: stereo) {
@@ -258,6 +341,9 @@ public enum LV2Description {
             case .choice: lines[lines.count - 1] += " ;\n        lv2:portProperty lv2:integer , lv2:enumeration"
             }
             if port.optional { lines[lines.count - 1] += " ;\n        lv2:portProperty lv2:connectionOptional" }
+            if port.logarithmic { lines[lines.count - 1] += " ;\n        lv2:portProperty pprops:logarithmic" }
+            if let priority = port.displayPriority { lines[lines.count - 1] += " ;\n        pprops:displayPriority \(priority)" }
+            lines[lines.count - 1] += " ;\n        pg:group <\(port.group.uri)>"
             if let unit = port.unit { lines[lines.count - 1] += " ;\n        units:unit units:\(unit)" }
             if !port.scalePoints.isEmpty {
                 let points = port.scalePoints.map {
@@ -289,8 +375,9 @@ public enum LV2Description {
                 lv2:microVersion \(microVersion) ;
                 rdfs:comment "Plays tone shapes: a drawn frequency curve over a cycle, through a periodic wave. Load a .toneshaper document or pick a preset." ;
                 lv2:requiredFeature \(workerRequired ? "urid:map , work:schedule" : "urid:map") ;
-                lv2:optionalFeature \(workerRequired ? "" : "work:schedule , ")log:log , opts:options , bufsz:boundedBlockLength , lv2:hardRTCapable ;
-                lv2:extensionData state:interface , work:interface ;
+                lv2:optionalFeature \(workerRequired ? "" : "work:schedule , ")log:log , opts:options , bufsz:boundedBlockLength , lv2:hardRTCapable , <\(inlineDisplayQueueDraw)> ;
+                lv2:extensionData state:interface , work:interface , <\(inlineDisplayInterface)> ;
+                ui:ui <\(uiURI)> ;
                 patch:writable <\(fileURI)> ;
                 lv2:port [
             \(ports.sorted { $0.index < $1.index }.map(\.text).joined(separator: "\n    ] , [\n"))
@@ -298,6 +385,12 @@ public enum LV2Description {
 
             """
     }
+
+    /// Ardour's inline display (a small picture of the curve in the mixer strip), declared
+    /// here as its header is not in lv2-dev.
+    public static let inlineDisplayInterface = "http://harrisonconsoles.com/lv2/inlinedisplay#interface"
+    /// The host's feature by which the plugin asks for the picture to be drawn again.
+    public static let inlineDisplayQueueDraw = "http://harrisonconsoles.com/lv2/inlinedisplay#queue_draw"
 
     /// `presets.ttl`: a preset per built-in document (its file name without the
     /// extension, and the shape it holds), with every control port's value and the

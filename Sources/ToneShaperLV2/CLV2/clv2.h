@@ -18,6 +18,26 @@
 #include <lv2/parameters/parameters.h>
 
 #include <stdint.h>
+
+/// Ardour's inline display (a small picture in the mixer strip): its header is not in
+/// lv2-dev, so its two structures are declared here as Ardour defines them, under names of
+/// our own. The URIs: http://harrisonconsoles.com/lv2/inlinedisplay#interface (the
+/// plugin's extension data) and #queue_draw (the host's feature).
+typedef struct {
+    unsigned char *data;
+    int width;
+    int height;
+    int stride;
+} toneshaper_inline_display_surface;
+
+typedef struct {
+    toneshaper_inline_display_surface *(*render)(LV2_Handle instance, uint32_t width, uint32_t max_height);
+} toneshaper_inline_display_interface;
+
+typedef struct {
+    void *handle;
+    void (*queue_draw)(void *handle);
+} toneshaper_inline_display_queue;
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,0 +1,113 @@
+import CLV2UI
+import ToneShaperLV2Layout
+
+// The editor window's shared object exports this one symbol (the linker's version script
+// hides the rest): descriptor 0, the X11 UI of both plugins.
+
+@_cdecl("lv2ui_descriptor")
+public func lv2uiDescriptor(_ index: UInt32) -> UnsafePointer<LV2UI_Descriptor>? {
+    index == 0 ? UnsafePointer(uiDescriptor) : nil
+}
+
+private let uiDescriptor: UnsafeMutablePointer<LV2UI_Descriptor> = {
+    let descriptor = UnsafeMutablePointer<LV2UI_Descriptor>.allocate(capacity: 1)
+    descriptor.initialize(
+        to: LV2UI_Descriptor(
+            URI: UnsafeRawPointer(LV2Identity.uiURI.utf8Start).assumingMemoryBound(to: CChar.self), instantiate: UIEntry.instantiate,
+            cleanup: UIEntry.cleanup, port_event: UIEntry.portEvent, extension_data: UIEntry.extensionData))
+    return descriptor
+}()
+
+private let idleInterface: UnsafeMutablePointer<LV2UI_Idle_Interface> = {
+    let interface = UnsafeMutablePointer<LV2UI_Idle_Interface>.allocate(capacity: 1)
+    interface.initialize(to: LV2UI_Idle_Interface(idle: UIEntry.idle))
+    return interface
+}()
+
+private let resizeInterface: UnsafeMutablePointer<LV2UI_Resize> = {
+    let interface = UnsafeMutablePointer<LV2UI_Resize>.allocate(capacity: 1)
+    interface.initialize(to: LV2UI_Resize(handle: nil, ui_resize: UIEntry.hostResized))
+    return interface
+}()
+
+/// The descriptor's functions, as C function pointers.
+enum UIEntry {
+    static let instantiate:
+        @convention(c) (
+            UnsafePointer<LV2UI_Descriptor>?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, LV2UI_Write_Function?, LV2UI_Controller?,
+            UnsafeMutablePointer<LV2UI_Widget?>?, UnsafePointer<UnsafePointer<LV2_Feature>?>?
+        ) -> LV2UI_Handle? = { _, pluginURI, _, write, controller, widget, features in
+            guard let write else { return nil }
+            var parent: Window = 0
+            var map: UnsafePointer<LV2_URID_Map>?
+            var resize: UnsafePointer<LV2UI_Resize>?
+            var options: UnsafePointer<LV2_Options_Option>?
+            var index = 0
+            while let features, let feature = features[index] {
+                index += 1
+                let uri = feature.pointee.URI
+                let data = feature.pointee.data
+                if toneshaper_ui_equal(uri, "http://lv2plug.in/ns/extensions/ui#parent") != 0 {
+                    parent = Window(UInt(bitPattern: data))
+                } else if toneshaper_ui_equal(uri, "http://lv2plug.in/ns/ext/urid#map") != 0 {
+                    map = data.map { UnsafePointer($0.assumingMemoryBound(to: LV2_URID_Map.self)) }
+                } else if toneshaper_ui_equal(uri, "http://lv2plug.in/ns/extensions/ui#resize") != 0 {
+                    resize = data.map { UnsafePointer($0.assumingMemoryBound(to: LV2UI_Resize.self)) }
+                } else if toneshaper_ui_equal(uri, "http://lv2plug.in/ns/ext/options#options") != 0 {
+                    options = data.map { UnsafePointer($0.assumingMemoryBound(to: LV2_Options_Option.self)) }
+                }
+            }
+            guard let map else {
+                toneshaper_ui_stderr("the host offers no urid:map, which the editor requires")
+                return nil
+            }
+            let urids = UIURIDs(map: map)
+            var scale = 1.0
+            var option = options
+            while let current = option, current.pointee.key != 0 {
+                let o = current.pointee
+                if o.key == urids.scaleFactor, o.type == urids.atomFloat, o.size == 4, let value = o.value?.loadUnaligned(as: Float.self) {
+                    scale = Double(value)
+                }
+                option = current + 1
+            }
+            let stereoURI = UnsafeRawPointer(LV2Identity.stereoURI.utf8Start).assumingMemoryBound(to: CChar.self)
+            guard
+                let editor = EditorWindow(
+                    parent: parent, write: write, controller: controller, map: map, resize: resize, scale: scale,
+                    stereo: toneshaper_ui_equal(pluginURI, stereoURI) != 0)
+            else { return nil }
+            widget?.pointee = UnsafeMutableRawPointer(bitPattern: UInt(editor.window))
+            return Unmanaged.passRetained(editor).toOpaque()
+        }
+
+    static let cleanup: @convention(c) (LV2UI_Handle?) -> Void = { handle in
+        guard let handle else { return }
+        Unmanaged<EditorWindow>.fromOpaque(handle).release()
+    }
+
+    static let portEvent: @convention(c) (LV2UI_Handle?, UInt32, UInt32, UInt32, UnsafeRawPointer?) -> Void = {
+        handle, port, size, format, buffer in
+        guard let handle else { return }
+        Unmanaged<EditorWindow>.fromOpaque(handle).takeUnretainedValue().portEvent(port: port, size: size, format: format, buffer: buffer)
+    }
+
+    static let idle: @convention(c) (LV2UI_Handle?) -> Int32 = { handle in
+        guard let handle else { return 1 }
+        Unmanaged<EditorWindow>.fromOpaque(handle).takeUnretainedValue().idle()
+        return 0
+    }
+
+    /// ui:resize offered to the host: it gives the window a new size.
+    static let hostResized: @convention(c) (LV2UI_Feature_Handle?, Int32, Int32) -> Int32 = { handle, w, h in
+        guard let handle else { return 1 }
+        Unmanaged<EditorWindow>.fromOpaque(handle).takeUnretainedValue().setSize(Int(w), Int(h))
+        return 0
+    }
+
+    static let extensionData: @convention(c) (UnsafePointer<CChar>?) -> UnsafeRawPointer? = { uri in
+        if toneshaper_ui_equal(uri, "http://lv2plug.in/ns/extensions/ui#idleInterface") != 0 { return UnsafeRawPointer(idleInterface) }
+        if toneshaper_ui_equal(uri, "http://lv2plug.in/ns/extensions/ui#resize") != 0 { return UnsafeRawPointer(resizeInterface) }
+        return nil
+    }
+}

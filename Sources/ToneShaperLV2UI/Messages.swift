@@ -1,0 +1,153 @@
+import CLV2UI
+import ToneShaperLV2Layout
+import ToneShaperModel
+
+/// The URIs the editor window uses, mapped once when it opens.
+struct UIURIDs {
+    let atomEventTransfer: LV2_URID
+    let atomObject: LV2_URID
+    let atomBlank: LV2_URID
+    let atomURID: LV2_URID
+    let atomVector: LV2_URID
+    let atomDouble: LV2_URID
+    let atomFloat: LV2_URID
+    let patchSet: LV2_URID
+    let patchGet: LV2_URID
+    let patchProperty: LV2_URID
+    let patchValue: LV2_URID
+    let points: LV2_URID
+    let playhead: LV2_URID
+    let scaleFactor: LV2_URID
+
+    init(map: UnsafePointer<LV2_URID_Map>) {
+        func id(_ uri: StaticString) -> LV2_URID {
+            map.pointee.map(map.pointee.handle, UnsafeRawPointer(uri.utf8Start).assumingMemoryBound(to: CChar.self))
+        }
+        atomEventTransfer = id("http://lv2plug.in/ns/ext/atom#eventTransfer")
+        atomObject = id("http://lv2plug.in/ns/ext/atom#Object")
+        atomBlank = id("http://lv2plug.in/ns/ext/atom#Blank")
+        atomURID = id("http://lv2plug.in/ns/ext/atom#URID")
+        atomVector = id("http://lv2plug.in/ns/ext/atom#Vector")
+        atomDouble = id("http://lv2plug.in/ns/ext/atom#Double")
+        atomFloat = id("http://lv2plug.in/ns/ext/atom#Float")
+        patchSet = id("http://lv2plug.in/ns/ext/patch#Set")
+        patchGet = id("http://lv2plug.in/ns/ext/patch#Get")
+        patchProperty = id("http://lv2plug.in/ns/ext/patch#property")
+        patchValue = id("http://lv2plug.in/ns/ext/patch#value")
+        points = id(LV2Identity.pointsURI)
+        playhead = id(LV2Identity.playheadURI)
+        scaleFactor = id("http://lv2plug.in/ns/extensions/ui#scaleFactor")
+    }
+}
+
+/// What a message from the plugin said, if the editor understood it.
+enum PluginMessage {
+    /// The curve: t0, f0, t1, f1, ... (not yet checked against the cycle).
+    case points(UnsafeBufferPointer<Double>)
+    /// Where the cycle is now, 0..<1.
+    case playhead(Double)
+}
+
+/// Reads and writes the atoms the editor and the plugin exchange, by hand (no forge: the
+/// messages are few and fixed). Every read checks each size against the bytes given.
+enum UIAtoms {
+    /// patch:Get with no property: the plugin answers with the curve.
+    static func get(_ u: UIURIDs) -> [UInt32] {
+        [8, u.atomObject, 0, u.patchGet]
+    }
+
+    /// patch:Set of the points property to an atom:Vector of atom:Double (t0, f0, ...).
+    static func setPoints(_ u: UIURIDs, _ points: [CurvePoint]) -> [UInt8] {
+        let count = points.count * 2
+        let objectSize = 8 + 24 + 16 + 8 + 8 * count
+        var bytes = [UInt8](repeating: 0, count: 8 + objectSize)
+        bytes.withUnsafeMutableBytes { raw in
+            let b = raw.baseAddress!
+            b.storeBytes(of: UInt32(objectSize), as: UInt32.self)
+            b.storeBytes(of: u.atomObject, toByteOffset: 4, as: UInt32.self)
+            b.storeBytes(of: UInt32(0), toByteOffset: 8, as: UInt32.self)
+            b.storeBytes(of: u.patchSet, toByteOffset: 12, as: UInt32.self)
+            // patch:property: a URID
+            b.storeBytes(of: u.patchProperty, toByteOffset: 16, as: UInt32.self)
+            b.storeBytes(of: UInt32(4), toByteOffset: 24, as: UInt32.self)
+            b.storeBytes(of: u.atomURID, toByteOffset: 28, as: UInt32.self)
+            b.storeBytes(of: u.points, toByteOffset: 32, as: UInt32.self)
+            // patch:value: a vector of doubles
+            b.storeBytes(of: u.patchValue, toByteOffset: 40, as: UInt32.self)
+            b.storeBytes(of: UInt32(8 + 8 * count), toByteOffset: 48, as: UInt32.self)
+            b.storeBytes(of: u.atomVector, toByteOffset: 52, as: UInt32.self)
+            b.storeBytes(of: UInt32(8), toByteOffset: 56, as: UInt32.self)
+            b.storeBytes(of: u.atomDouble, toByteOffset: 60, as: UInt32.self)
+            var offset = 64
+            for p in points {
+                b.storeBytes(of: p.time, toByteOffset: offset, as: Double.self)
+                b.storeBytes(of: p.frequency, toByteOffset: offset + 8, as: Double.self)
+                offset += 16
+            }
+        }
+        return bytes
+    }
+
+    /// The message in `atom` (`size` bytes, header included), or nil: anything malformed,
+    /// of another type or property, or cut short is refused here.
+    static func read(_ u: UIURIDs, _ atom: UnsafeRawPointer, size: Int) -> PluginMessage? {
+        guard size >= 16 else { return nil }
+        let bodySize = Int(atom.loadUnaligned(as: UInt32.self))
+        let type = atom.loadUnaligned(fromByteOffset: 4, as: UInt32.self)
+        guard type == u.atomObject || type == u.atomBlank, bodySize >= 8, bodySize <= size - 8 else { return nil }
+        guard atom.loadUnaligned(fromByteOffset: 12, as: UInt32.self) == u.patchSet else { return nil }
+        var property: UInt32 = 0
+        var value: (type: UInt32, body: UnsafeRawPointer, size: Int)?
+        var offset = 16
+        let end = 8 + bodySize
+        while offset + 16 <= end {
+            let key = atom.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
+            let valueSize = Int(atom.loadUnaligned(fromByteOffset: offset + 8, as: UInt32.self))
+            let valueType = atom.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self)
+            guard valueSize <= end - (offset + 16) else { return nil }
+            let body = atom + offset + 16
+            if key == u.patchProperty, valueType == u.atomURID, valueSize >= 4 { property = body.loadUnaligned(as: UInt32.self) }
+            if key == u.patchValue { value = (valueType, body, valueSize) }
+            offset += 16 + ((valueSize + 7) & ~7)
+        }
+        guard let value else { return nil }
+        if property == u.playhead {
+            guard value.type == u.atomFloat, value.size >= 4 else { return nil }
+            let phase = Double(value.body.loadUnaligned(as: Float.self))
+            return phase.isFinite ? .playhead(phase) : nil
+        }
+        guard property == u.points, value.type == u.atomVector, value.size >= 8 else { return nil }
+        let childSize = value.body.loadUnaligned(as: UInt32.self)
+        let childType = value.body.loadUnaligned(fromByteOffset: 4, as: UInt32.self)
+        guard childSize == 8, childType == u.atomDouble else { return nil }
+        let count = (value.size - 8) / 8
+        guard count >= 2, count % 2 == 0 else { return nil }
+        // The host's buffer may not be aligned for Double: the numbers are read through a copy.
+        return .points(UnsafeBufferPointer(start: nil, count: 0)).withNumbers(value.body + 8, count: count)
+    }
+}
+
+extension PluginMessage {
+    /// The numbers copied into an aligned buffer that lives until the next message.
+    fileprivate func withNumbers(_ source: UnsafeRawPointer, count: Int) -> PluginMessage {
+        NumberScratch.shared.fill(source, count: count)
+        return .points(UnsafeBufferPointer(start: NumberScratch.shared.numbers, count: count))
+    }
+}
+
+/// The aligned copy of the last points message's numbers (the editor is used from the
+/// host's UI thread only).
+final class NumberScratch {
+    nonisolated(unsafe) static let shared = NumberScratch()
+    private(set) var numbers: UnsafeMutablePointer<Double>?
+    private var capacity = 0
+
+    func fill(_ source: UnsafeRawPointer, count: Int) {
+        if count > capacity {
+            numbers?.deallocate()
+            numbers = .allocate(capacity: count)
+            capacity = count
+        }
+        UnsafeMutableRawPointer(numbers!).copyMemory(from: source, byteCount: count * 8)
+    }
+}
