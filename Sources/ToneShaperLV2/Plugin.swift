@@ -440,13 +440,27 @@ struct Plugin {
         @_noLocks @_noAllocation
     #endif
     private mutating func writeFileToNotify() {
-        guard let notify, filePathLength > 0 else { return }
-        let paddedPath = (filePathLength + 7) & ~7
-        let objectSize = 8 + (16 + 8) + (16 + paddedPath)  // id, otype; patch:property; patch:value
+        guard filePathLength > 0,
+            let body = appendPatchSet(property: urids.file, valueType: urids.atomPath, valueSize: filePathLength)
+        else { return }
+        body.copyMemory(from: filePath, byteCount: filePathLength)
+        announceFile = false
+    }
+
+    /// Appends a patch:Set of `property` at frame 0 of the notify port's sequence, its value
+    /// an atom of `valueType` and `valueSize` bytes (the padding after it zeroed), and returns
+    /// where the value's body goes, for the caller to fill before run() returns; nil when the
+    /// port has no room this run. The one writer of the notify port's messages.
+    #if REALTIME_PROOF
+        @_noLocks @_noAllocation
+    #endif
+    mutating func appendPatchSet(property key: LV2_URID, valueType: LV2_URID, valueSize: Int) -> UnsafeMutableRawPointer? {
+        guard let notify else { return nil }
+        let padded = (valueSize + 7) & ~7
+        let objectSize = 8 + (16 + 8) + (16 + padded)  // id, otype; patch:property; patch:value
         let eventSize = 16 + objectSize  // frames, size, type
-        let sequenceSize = Int(notify.loadUnaligned(as: UInt32.self))  // what clearNotify wrote
-        let capacity = notifyCapacity
-        guard sequenceSize >= 8, 8 + sequenceSize + eventSize <= capacity else { return }
+        let sequenceSize = Int(notify.loadUnaligned(as: UInt32.self))  // what clearNotify wrote, and any event since
+        guard sequenceSize >= 8, 8 + sequenceSize + eventSize <= notifyCapacity else { return nil }
         let event = notify + 8 + sequenceSize
         event.storeBytes(of: Int64(0), as: Int64.self)
         event.storeBytes(of: UInt32(objectSize), toByteOffset: 8, as: UInt32.self)
@@ -459,17 +473,16 @@ struct Plugin {
         property.storeBytes(of: UInt32(0), toByteOffset: 4, as: UInt32.self)
         property.storeBytes(of: UInt32(4), toByteOffset: 8, as: UInt32.self)
         property.storeBytes(of: urids.atomURID, toByteOffset: 12, as: UInt32.self)
-        property.storeBytes(of: urids.file, toByteOffset: 16, as: UInt32.self)
+        property.storeBytes(of: key, toByteOffset: 16, as: UInt32.self)
         property.storeBytes(of: UInt32(0), toByteOffset: 20, as: UInt32.self)
         let value = property + 24
         value.storeBytes(of: urids.patchValue, as: UInt32.self)
         value.storeBytes(of: UInt32(0), toByteOffset: 4, as: UInt32.self)
-        value.storeBytes(of: UInt32(filePathLength), toByteOffset: 8, as: UInt32.self)
-        value.storeBytes(of: urids.atomPath, toByteOffset: 12, as: UInt32.self)
-        (value + 16).copyMemory(from: filePath, byteCount: filePathLength)
-        (value + 16 + filePathLength).initializeMemory(as: UInt8.self, repeating: 0, count: paddedPath - filePathLength)
+        value.storeBytes(of: UInt32(valueSize), toByteOffset: 8, as: UInt32.self)
+        value.storeBytes(of: valueType, toByteOffset: 12, as: UInt32.self)
+        (value + 16 + valueSize).initializeMemory(as: UInt8.self, repeating: 0, count: padded - valueSize)
         notify.storeBytes(of: UInt32(sequenceSize + eventSize), as: UInt32.self)
-        announceFile = false
+        return value + 16
     }
 
     /// At most one message a run: the counts, for the worker to log. (Mutating, as every

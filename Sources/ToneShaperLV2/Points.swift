@@ -103,37 +103,17 @@ extension Plugin {
     #endif
     mutating func writePointsToNotify(frames: Int) {
         writePlayhead(frames: frames)
-        guard let notify, points.outbox.pointee.beginRead() else { return }
+        guard notify != nil, points.outbox.pointee.beginRead() else { return }
         let count = points.outbox.pointee.count
-        let objectSize = 8 + 24 + 16 + 8 + 8 * count  // id, otype; patch:property; patch:value's header, the vector's, numbers
-        let eventSize = 16 + objectSize
-        let sequenceSize = Int(notify.loadUnaligned(as: UInt32.self))
-        guard sequenceSize >= 8, 8 + sequenceSize + eventSize <= notifyCapacity else {
+        // An atom:Vector of atom:Double: its body is the element size and type, then the numbers.
+        guard let body = appendPatchSet(property: urids.points, valueType: urids.atomVector, valueSize: 8 + 8 * count) else {
             points.outbox.pointee.endRead(taken: false)
             return
         }
-        let event = notify + 8 + sequenceSize
-        event.storeBytes(of: Int64(0), as: Int64.self)
-        event.storeBytes(of: UInt32(objectSize), toByteOffset: 8, as: UInt32.self)
-        event.storeBytes(of: urids.atomObject, toByteOffset: 12, as: UInt32.self)
-        let object = event + 16
-        object.storeBytes(of: UInt32(0), as: UInt32.self)
-        object.storeBytes(of: urids.patchSet, toByteOffset: 4, as: UInt32.self)
-        object.storeBytes(of: urids.patchProperty, toByteOffset: 8, as: UInt32.self)
-        object.storeBytes(of: UInt32(0), toByteOffset: 12, as: UInt32.self)
-        object.storeBytes(of: UInt32(4), toByteOffset: 16, as: UInt32.self)
-        object.storeBytes(of: urids.atomURID, toByteOffset: 20, as: UInt32.self)
-        object.storeBytes(of: urids.points, toByteOffset: 24, as: UInt32.self)
-        object.storeBytes(of: UInt32(0), toByteOffset: 28, as: UInt32.self)
-        object.storeBytes(of: urids.patchValue, toByteOffset: 32, as: UInt32.self)
-        object.storeBytes(of: UInt32(0), toByteOffset: 36, as: UInt32.self)
-        object.storeBytes(of: UInt32(8 + 8 * count), toByteOffset: 40, as: UInt32.self)
-        object.storeBytes(of: urids.atomVector, toByteOffset: 44, as: UInt32.self)
-        object.storeBytes(of: UInt32(8), toByteOffset: 48, as: UInt32.self)
-        object.storeBytes(of: urids.atomDouble, toByteOffset: 52, as: UInt32.self)
-        (object + 56).copyMemory(from: points.outbox.pointee.numbers, byteCount: count * 8)
+        body.storeBytes(of: UInt32(8), as: UInt32.self)
+        body.storeBytes(of: urids.atomDouble, toByteOffset: 4, as: UInt32.self)
+        (body + 8).copyMemory(from: points.outbox.pointee.numbers, byteCount: count * 8)
         points.outbox.pointee.endRead(taken: true)
-        notify.storeBytes(of: UInt32(sequenceSize + eventSize), as: UInt32.self)
     }
 }
 
@@ -159,31 +139,10 @@ extension Plugin {
     #endif
     private mutating func writePlayhead(frames: Int) {
         points.framesSincePlayhead += frames
-        guard let notify, points.outbox.pointee.isListening, Double(points.framesSincePlayhead) * 30 >= engine.sampleRate else { return }
-        let objectSize = 8 + 24 + 24  // id, otype; patch:property; patch:value (a Float, padded)
-        let eventSize = 16 + objectSize
-        let sequenceSize = Int(notify.loadUnaligned(as: UInt32.self))
-        guard sequenceSize >= 8, 8 + sequenceSize + eventSize <= notifyCapacity else { return }
+        guard points.outbox.pointee.isListening, Double(points.framesSincePlayhead) * 30 >= engine.sampleRate,
+            let body = appendPatchSet(property: urids.playhead, valueType: urids.atomFloat, valueSize: 4)
+        else { return }
         points.framesSincePlayhead = 0
-        let event = notify + 8 + sequenceSize
-        event.storeBytes(of: Int64(0), as: Int64.self)
-        event.storeBytes(of: UInt32(objectSize), toByteOffset: 8, as: UInt32.self)
-        event.storeBytes(of: urids.atomObject, toByteOffset: 12, as: UInt32.self)
-        let object = event + 16
-        object.storeBytes(of: UInt32(0), as: UInt32.self)
-        object.storeBytes(of: urids.patchSet, toByteOffset: 4, as: UInt32.self)
-        object.storeBytes(of: urids.patchProperty, toByteOffset: 8, as: UInt32.self)
-        object.storeBytes(of: UInt32(0), toByteOffset: 12, as: UInt32.self)
-        object.storeBytes(of: UInt32(4), toByteOffset: 16, as: UInt32.self)
-        object.storeBytes(of: urids.atomURID, toByteOffset: 20, as: UInt32.self)
-        object.storeBytes(of: urids.playhead, toByteOffset: 24, as: UInt32.self)
-        object.storeBytes(of: UInt32(0), toByteOffset: 28, as: UInt32.self)
-        object.storeBytes(of: urids.patchValue, toByteOffset: 32, as: UInt32.self)
-        object.storeBytes(of: UInt32(0), toByteOffset: 36, as: UInt32.self)
-        object.storeBytes(of: UInt32(4), toByteOffset: 40, as: UInt32.self)
-        object.storeBytes(of: urids.atomFloat, toByteOffset: 44, as: UInt32.self)
-        object.storeBytes(of: Float(engine.cyclePosition), toByteOffset: 48, as: Float.self)
-        object.storeBytes(of: UInt32(0), toByteOffset: 52, as: UInt32.self)
-        notify.storeBytes(of: UInt32(sequenceSize + eventSize), as: UInt32.self)
+        body.storeBytes(of: Float(engine.cyclePosition), as: Float.self)
     }
 }
