@@ -8,7 +8,8 @@
 #
 # The modules of Scripts/embedded-modules.sh are compiled as Scripts/build-lv2.sh compiles
 # them (whole-module, Embedded, position-independent, with the real-time proof on), then the
-# plugin's shell (Sources/ToneShaperCLAP/*.swift) over them and its C (the CLAP declarations
+# editor window (Sources/ToneShaperEditor, clap.gui's; Xlib and cairo), the plugin's shell
+# (Sources/ToneShaperCLAP/*.swift) over them and its C (the CLAP declarations
 # of Sources/ToneShaperCLAP/CCLAP, the entry and factory, the built-in documents compiled in
 # as data), and everything is linked with a version script that exports clap_entry alone.
 # The result is checked: no libswift* in ldd, no defined dynamic symbol but clap_entry.
@@ -58,7 +59,11 @@ MAP
     else
         embedded_compile_all "$objects"
     fi
+    embedded_compile_editor "$objects"
 fi
+# The editor window (Sources/ToneShaperEditor) again with the shell: --shell-only is for
+# working on either.
+((shell_only)) && embedded_compile ToneShaperEditor "" Sources/ToneShaperEditor/*.swift
 embedded_compile ToneShaperCLAP "" Sources/ToneShaperCLAP/*.swift
 
 cc -O2 -fPIC -c Sources/CPUFeatures/cpu_features.c -I Sources/CPUFeatures/include -o "$objects/cpu_features.o"
@@ -103,7 +108,7 @@ unicode_tables=$(dirname "$(command -v swiftc)")/../lib/swift/embedded/$(uname -
 [[ -f $unicode_tables ]] || die "no $unicode_tables (the Swift toolchain's Embedded stdlib)"
 so=$out/toneshaper.clap
 cc -shared -fPIC -O2 -Wl,--version-script="$objects/exports.map" -Wl,-z,defs -Wl,--gc-sections -o "$so.partial" "$objects"/*.o \
-    "$unicode_tables" -lm -lpthread
+    "$unicode_tables" -lcairo -lX11 -lm -lpthread
 mv "$so.partial" "$so"
 
 if ldd "$so" | grep -q 'libswift'; then

@@ -58,7 +58,8 @@ so=$bundle/toneshaper.so
 cc -shared -fPIC -O2 -Wl,--version-script="$objects/exports.map" -Wl,-z,defs -Wl,--gc-sections -o "$so" "$objects"/*.o \
     "$unicode_tables" -lm
 
-# The editor window (ui:X11UI): the UI shell over the same modules, Xlib and cairo, in a
+# The editor window (ui:X11UI): the window (Sources/ToneShaperEditor) and the LV2 UI shell
+# over the same modules, Xlib and cairo, in a
 # shared object of its own that exports lv2ui_descriptor alone (a host loads it only to
 # show the window, and the plugin's .so links no X11 or cairo).
 [[ -f /usr/include/cairo/cairo-xlib.h && -f /usr/include/X11/Xlib.h ]] || die "no Xlib or cairo headers (Debian: apt-get install libx11-dev libcairo2-dev, or bash Scripts/setup.sh)"
@@ -67,14 +68,13 @@ mkdir -p "$ui_objects"
 cat >"$ui_objects/module.modulemap" <<MAP
 module CLV2UI {
     header "$PWD/Sources/ToneShaperLV2UI/CLV2UI/clv2ui.h"
-    link "X11"
-    link "cairo"
     export *
 }
 MAP
-EMBEDDED_OUT=$ui_objects
 embedded_flags "$objects"
 EMBEDDED_FLAGS+=(-I "$ui_objects")
+# The window itself (Sources/ToneShaperEditor, format-neutral), then the LV2 shell over it.
+embedded_compile_editor "$ui_objects"
 embedded_compile ToneShaperLV2UI "" Sources/ToneShaperLV2UI/*.swift
 cat >"$ui_objects/exports.map" <<'MAP'
 {
@@ -88,7 +88,7 @@ for object in "$objects"/*.o; do
     [[ $object == "$objects/ToneShaperLV2.o" ]] || module_objects+=("$object")
 done
 cc -shared -fPIC -O2 -Wl,--version-script="$ui_objects/exports.map" -Wl,-z,defs -Wl,--gc-sections -o "$ui_so" \
-    "$ui_objects/ToneShaperLV2UI.o" "${module_objects[@]}" "$unicode_tables" -lcairo -lX11 -lm
+    "$ui_objects/ToneShaperLV2UI.o" "$ui_objects/ToneShaperEditor.o" "${module_objects[@]}" "$unicode_tables" -lcairo -lX11 -lm
 
 cp Sources/ToneShaperLV2/Bundle/*.ttl "$bundle/"
 # The built-in documents, which MIDI program changes pick by name order (as the node lists them).

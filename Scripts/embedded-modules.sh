@@ -57,6 +57,26 @@ embedded_compile() {
     printf '==> compiled %s in Embedded Swift (%s files)\n' "$name" "$#"
 }
 
+# The editor window (Sources/ToneShaperEditor): X11 and cairo, so it is compiled only into
+# what shows a window (the LV2 UI's shared object, the CLAP plugin), not with the audio
+# side's modules. Its C (module CEditor) is mapped into $1/module.modulemap, then the module
+# is compiled into $1 (EMBEDDED_FLAGS must already hold the directory of the audio side's
+# modules, which it imports).
+embedded_compile_editor() {
+    [[ -f /usr/include/cairo/cairo-xlib.h && -f /usr/include/X11/Xlib.h ]] ||
+        { printf 'no Xlib or cairo headers (Debian: apt-get install libx11-dev libcairo2-dev, or bash Scripts/setup.sh)\n' >&2; return 1; }
+    cat >>"$1/module.modulemap" <<MAP
+module CEditor {
+    header "$PWD/Sources/ToneShaperEditor/CEditor/ceditor.h"
+    link "X11"
+    link "cairo"
+    export *
+}
+MAP
+    EMBEDDED_OUT=$1
+    embedded_compile ToneShaperEditor "" Sources/ToneShaperEditor/*.swift
+}
+
 # Compiles every module of EMBEDDED_MODULES into directory $1.
 embedded_compile_all() {
     EMBEDDED_OUT=$1

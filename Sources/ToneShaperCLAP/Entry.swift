@@ -8,6 +8,8 @@ struct Shell {
     let host: UnsafePointer<toneshaper_clap_host>
     let stereo: Bool
     var plugin: UnsafeMutablePointer<Plugin>?
+    /// The editor window's side of clap.gui, between the host's create and destroy.
+    var editor: CLAPEditor?
 
     static func of(_ clap: UnsafePointer<toneshaper_clap_plugin>?) -> UnsafeMutablePointer<Shell>? {
         clap?.pointee.plugin_data?.assumingMemoryBound(to: Shell.self)
@@ -28,7 +30,7 @@ public func create(_ host: UnsafePointer<toneshaper_clap_host>?, _ stereo: Int32
                 destroy: Functions.destroy, activate: Functions.activate, deactivate: Functions.deactivate,
                 start_processing: Functions.startProcessing, stop_processing: Functions.stopProcessing, reset: Functions.reset,
                 process: Functions.process, get_extension: Functions.getExtension, on_main_thread: Functions.onMainThread),
-            host: host, stereo: stereo != 0, plugin: nil))
+            host: host, stereo: stereo != 0, plugin: nil, editor: nil))
     return UnsafeRawPointer(shell).assumingMemoryBound(to: toneshaper_clap_plugin.self)
 }
 
@@ -42,6 +44,9 @@ enum Functions {
 
     static let destroy: @convention(c) (UnsafePointer<toneshaper_clap_plugin>?) -> Void = { clap in
         guard let shell = Shell.of(clap) else { return }
+        // A host that destroys the plugin with its window open: the window goes first.
+        shell.pointee.editor?.close()
+        shell.pointee.editor = nil
         if let plugin = shell.pointee.plugin { Plugin.destroy(plugin) }
         shell.deinitialize(count: 1)
         shell.deallocate()
@@ -86,7 +91,10 @@ private func processInstance(_ clap: UnsafePointer<toneshaper_clap_plugin>?, _ p
 #if REALTIME_PROOF
     @_noLocks @_noAllocation
 #endif
-func flushInstance(_ clap: UnsafePointer<toneshaper_clap_plugin>?, _ input: UnsafePointer<toneshaper_clap_input_events>?) {
+func flushInstance(
+    _ clap: UnsafePointer<toneshaper_clap_plugin>?, _ input: UnsafePointer<toneshaper_clap_input_events>?,
+    _ output: UnsafePointer<toneshaper_clap_output_events>?
+) {
     guard let data = clap?.pointee.plugin_data, let plugin = data.assumingMemoryBound(to: Shell.self).pointee.plugin else { return }
-    plugin.pointee.flush(input)
+    plugin.pointee.flush(input, output)
 }

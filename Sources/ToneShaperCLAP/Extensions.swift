@@ -12,6 +12,8 @@ enum Extensions {
         if toneshaper_clap_equal(id, TONESHAPER_CLAP_EXT_STATE) != 0 { return UnsafeRawPointer(state) }
         if toneshaper_clap_equal(id, TONESHAPER_CLAP_EXT_LATENCY) != 0 { return UnsafeRawPointer(latency) }
         if toneshaper_clap_equal(id, TONESHAPER_CLAP_EXT_RENDER) != 0 { return UnsafeRawPointer(render) }
+        if toneshaper_clap_equal(id, TONESHAPER_CLAP_EXT_GUI) != 0 { return UnsafeRawPointer(EditorExtensions.gui) }
+        if toneshaper_clap_equal(id, TONESHAPER_CLAP_EXT_TIMER_SUPPORT) != 0 { return UnsafeRawPointer(EditorExtensions.timerSupport) }
         if toneshaper_clap_equal(id, TONESHAPER_CLAP_EXT_PRESET_LOAD) != 0 || toneshaper_clap_equal(id, TONESHAPER_CLAP_EXT_PRESET_LOAD_COMPAT) != 0 {
             return UnsafeRawPointer(presetLoad)
         }
@@ -71,7 +73,7 @@ enum Extensions {
                 value.pointee = parsed
                 return true
             },
-            flush: { clap, input, _ in flushInstance(clap, input) }))
+            flush: { clap, input, output in flushInstance(clap, input, output) }))
 
     static let state: UnsafeMutablePointer<toneshaper_clap_plugin_state> = make(
         toneshaper_clap_plugin_state(
@@ -106,7 +108,7 @@ enum Extensions {
                 return plugin.pointee.loadPreset(kind: kind, location: location, key: key)
             }))
 
-    private static func make<T>(_ value: T) -> UnsafeMutablePointer<T> {
+    static func make<T>(_ value: T) -> UnsafeMutablePointer<T> {
         let pointer = UnsafeMutablePointer<T>.allocate(capacity: 1)
         pointer.initialize(to: value)
         return pointer

@@ -47,6 +47,8 @@ struct Plugin {
     let problems: Problems<CLAPProblem>
     let heldProblems: HeldProblems<CLAPProblem>
     let problemMessage: UnsafeMutableRawPointer
+    /// What the editor window shares with the audio side (``EditorChannel``).
+    let editorChannel: EditorChannel
     /// Note expressions per voice (``NoteExpressions``).
     var expressions: NoteExpressions
     var active = false
@@ -82,10 +84,11 @@ struct Plugin {
         plugin.initialize(
             to: Plugin(
                 me: plugin, host: host, hostParams: hostParams, stereo: stereo, engine: engine, shared: engine, services: services,
-                fromWorker: MessageRing(slots: 256), fromMain: MessageRing(slots: 16), worker: worker, stopping: stopping, rescanWanted: rescanWanted,
+                fromWorker: MessageRing(slots: 256), fromMain: MessageRing(slots: 64), worker: worker, stopping: stopping, rescanWanted: rescanWanted,
                 limits: limits,
                 values: values, modulation: modulation, pending: pending, problems: Problems(), heldProblems: HeldProblems(),
-                problemMessage: .allocate(byteCount: Problems<CLAPProblem>.messageSize, alignment: 8), expressions: NoteExpressions()))
+                problemMessage: .allocate(byteCount: Problems<CLAPProblem>.messageSize, alignment: 8), editorChannel: EditorChannel.make(),
+                expressions: NoteExpressions()))
         plugin.pointee.startWorker()
         return plugin
     }
@@ -114,6 +117,7 @@ struct Plugin {
         plugin.pointee.heldProblems.free()
         plugin.pointee.problemMessage.deallocate()
         plugin.pointee.expressions.free()
+        plugin.pointee.editorChannel.free()
         plugin.deinitialize(count: 1)
         plugin.deallocate()
     }
@@ -151,6 +155,7 @@ struct Plugin {
             case .engine:
                 shared.work(payload, answer: answer)
                 if Plugin.changesDocument(payload) { askForRescan() }
+                if Plugin.changesCurve(payload) { sendPointsToEditor(always: false) }
             case .problems:
                 heldProblems.take(payload, now: toneshaper_clap_monotonic_seconds(), host: services)
             case nil: services.log(.error, "the work thread was given a message of an unknown kind; ignored")
@@ -219,6 +224,7 @@ struct Plugin {
         }
         takeAnswers()  // what came while no block ran, before the values set meanwhile
         takePending()
+        sendPointsToEditor(always: false)  // values set meanwhile may have stretched or mapped the curve
         active = true
         return true
     }
@@ -249,6 +255,7 @@ struct Plugin {
         else { return Int32(TONESHAPER_CLAP_PROCESS_ERROR) }
         let pushedBefore = services.counters[0].load(ordering: .relaxed)
         takeAnswers()
+        takeEdits(process.pointee.out_events)
         if let transport = process.pointee.transport { follow(transport) }
         var done = 0
         if let input = process.pointee.in_events {
@@ -280,6 +287,7 @@ struct Plugin {
             }
         }
         finishBlock(pushedBefore: pushedBefore)
+        editorChannel.playhead.pointee.store(engine.cyclePosition.bitPattern, ordering: .relaxed)
         return Int32(TONESHAPER_CLAP_PROCESS_CONTINUE)
     }
 
@@ -490,14 +498,16 @@ struct Plugin {
 
     // MARK: - Parameters off the block
 
-    /// params.flush: the events (parameters only count here; notes wait for a block), on
+    /// params.flush: the editor window's edits (reported in `output`), then the events
+    /// (parameters only count here; notes wait for a block), on
     /// the audio thread while active, else on the main thread (the values then wait for
     /// activation: ``takePending()``).
     #if REALTIME_PROOF
         @_noLocks @_noAllocation
     #endif
-    mutating func flush(_ input: UnsafePointer<toneshaper_clap_input_events>?) {
+    mutating func flush(_ input: UnsafePointer<toneshaper_clap_input_events>?, _ output: UnsafePointer<toneshaper_clap_output_events>?) {
         let pushedBefore = services.counters[0].load(ordering: .relaxed)
+        takeEdits(output)
         if let input {
             var count: UInt32 = 0
             _unsafePerformance { count = input.pointee.size?(input) ?? 0 }

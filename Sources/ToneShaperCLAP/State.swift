@@ -124,6 +124,7 @@ extension Plugin {
             pending[row] = false
         }
         if let hostParams, let rescan = hostParams.pointee.rescan { rescan(host, TONESHAPER_CLAP_PARAM_RESCAN_VALUES) }
+        sendPointsToEditor(always: false)
         return true
     }
 }

@@ -1,4 +1,6 @@
+import CEditor
 import CLV2UI
+import ToneShaperEditor
 import ToneShaperLV2Layout
 
 // The editor window's shared object exports this one symbol (the linker's version script
@@ -38,7 +40,7 @@ enum UIEntry {
             UnsafeMutablePointer<LV2UI_Widget?>?, UnsafePointer<UnsafePointer<LV2_Feature>?>?
         ) -> LV2UI_Handle? = { _, pluginURI, _, write, controller, widget, features in
             guard let write else { return nil }
-            var parent: Window = 0
+            var parent: UInt = 0
             var map: UnsafePointer<LV2_URID_Map>?
             var resize: UnsafePointer<LV2UI_Resize>?
             var options: UnsafePointer<LV2_Options_Option>?
@@ -48,7 +50,7 @@ enum UIEntry {
                 let uri = feature.pointee.URI
                 let data = feature.pointee.data
                 if toneshaper_ui_equal(uri, "http://lv2plug.in/ns/extensions/ui#parent") != 0 {
-                    parent = Window(UInt(bitPattern: data))
+                    parent = UInt(bitPattern: data)
                 } else if toneshaper_ui_equal(uri, "http://lv2plug.in/ns/ext/urid#map") != 0 {
                     map = data.map { UnsafePointer($0.assumingMemoryBound(to: LV2_URID_Map.self)) }
                 } else if toneshaper_ui_equal(uri, "http://lv2plug.in/ns/extensions/ui#resize") != 0 {
@@ -72,36 +74,34 @@ enum UIEntry {
                 option = current + 1
             }
             let stereoURI = UnsafeRawPointer(LV2Identity.stereoURI.utf8Start).assumingMemoryBound(to: CChar.self)
-            guard
-                let editor = EditorWindow(
-                    parent: parent, write: write, controller: controller, map: map, resize: resize, scale: scale,
-                    stereo: toneshaper_ui_equal(pluginURI, stereoURI) != 0)
-            else { return nil }
-            widget?.pointee = UnsafeMutableRawPointer(bitPattern: UInt(editor.window))
-            return Unmanaged.passRetained(editor).toOpaque()
+            let link = LV2Link(
+                write: write, controller: controller, urids: urids, resize: resize, stereo: toneshaper_ui_equal(pluginURI, stereoURI) != 0)
+            guard let window = EditorWindow(parent: parent, scale: scale, link: link) else { return nil }
+            widget?.pointee = UnsafeMutableRawPointer(bitPattern: window.window)
+            return Unmanaged.passRetained(LV2Editor(window: window, link: link)).toOpaque()
         }
 
     static let cleanup: @convention(c) (LV2UI_Handle?) -> Void = { handle in
         guard let handle else { return }
-        Unmanaged<EditorWindow>.fromOpaque(handle).release()
+        Unmanaged<LV2Editor>.fromOpaque(handle).release()
     }
 
     static let portEvent: @convention(c) (LV2UI_Handle?, UInt32, UInt32, UInt32, UnsafeRawPointer?) -> Void = {
         handle, port, size, format, buffer in
         guard let handle else { return }
-        Unmanaged<EditorWindow>.fromOpaque(handle).takeUnretainedValue().portEvent(port: port, size: size, format: format, buffer: buffer)
+        Unmanaged<LV2Editor>.fromOpaque(handle).takeUnretainedValue().portEvent(port: port, size: size, format: format, buffer: buffer)
     }
 
     static let idle: @convention(c) (LV2UI_Handle?) -> Int32 = { handle in
         guard let handle else { return 1 }
-        Unmanaged<EditorWindow>.fromOpaque(handle).takeUnretainedValue().idle()
+        Unmanaged<LV2Editor>.fromOpaque(handle).takeUnretainedValue().window.idle()
         return 0
     }
 
     /// ui:resize offered to the host: it gives the window a new size.
     static let hostResized: @convention(c) (LV2UI_Feature_Handle?, Int32, Int32) -> Int32 = { handle, w, h in
         guard let handle else { return 1 }
-        Unmanaged<EditorWindow>.fromOpaque(handle).takeUnretainedValue().setSize(Int(w), Int(h))
+        Unmanaged<LV2Editor>.fromOpaque(handle).takeUnretainedValue().window.setSize(Int(w), Int(h))
         return 0
     }
 

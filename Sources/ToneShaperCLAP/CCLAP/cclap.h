@@ -118,6 +118,12 @@ typedef struct toneshaper_clap_event_param_value {
     double value;
 } toneshaper_clap_event_param_value;
 
+/// PARAM_GESTURE_BEGIN and PARAM_GESTURE_END: the user took hold of a parameter, let go of it.
+typedef struct toneshaper_clap_event_param_gesture {
+    toneshaper_clap_event_header header;
+    toneshaper_clap_id param_id;
+} toneshaper_clap_event_param_gesture;
+
 typedef struct toneshaper_clap_event_param_mod {
     toneshaper_clap_event_header header;
     toneshaper_clap_id param_id;
@@ -391,6 +397,72 @@ typedef struct toneshaper_clap_plugin_preset_load {
     bool (*from_location)(const toneshaper_clap_plugin *plugin, uint32_t location_kind, const char *location, const char *load_key);
 } toneshaper_clap_plugin_preset_load;
 
+// ---- the editor window: clap.gui, clap.timer-support --------------------------------------
+
+#define TONESHAPER_CLAP_EXT_GUI "clap.gui"
+#define TONESHAPER_CLAP_EXT_TIMER_SUPPORT "clap.timer-support"
+/// The one window API the plugin offers: an X11 window embedded in the host's (physical
+/// pixels; the host's scale comes through set_scale).
+#define TONESHAPER_CLAP_WINDOW_API_X11 "x11"
+
+/// A host's window: the API's name, then its handle (for X11 the window's XID).
+typedef struct toneshaper_clap_window {
+    const char *api;
+    union {
+        void *cocoa;
+        unsigned long x11;
+        void *win32;
+        void *ptr;
+    };
+} toneshaper_clap_window;
+
+typedef struct toneshaper_clap_gui_resize_hints {
+    bool can_resize_horizontally;
+    bool can_resize_vertically;
+    bool preserve_aspect_ratio;
+    uint32_t aspect_ratio_width;
+    uint32_t aspect_ratio_height;
+} toneshaper_clap_gui_resize_hints;
+
+/// The plugin's side of clap.gui (every call on the main thread).
+typedef struct toneshaper_clap_plugin_gui {
+    bool (*is_api_supported)(const toneshaper_clap_plugin *plugin, const char *api, bool is_floating);
+    bool (*get_preferred_api)(const toneshaper_clap_plugin *plugin, const char **api, bool *is_floating);
+    bool (*create)(const toneshaper_clap_plugin *plugin, const char *api, bool is_floating);
+    void (*destroy)(const toneshaper_clap_plugin *plugin);
+    bool (*set_scale)(const toneshaper_clap_plugin *plugin, double scale);
+    bool (*get_size)(const toneshaper_clap_plugin *plugin, uint32_t *width, uint32_t *height);
+    bool (*can_resize)(const toneshaper_clap_plugin *plugin);
+    bool (*get_resize_hints)(const toneshaper_clap_plugin *plugin, toneshaper_clap_gui_resize_hints *hints);
+    bool (*adjust_size)(const toneshaper_clap_plugin *plugin, uint32_t *width, uint32_t *height);
+    bool (*set_size)(const toneshaper_clap_plugin *plugin, uint32_t width, uint32_t height);
+    bool (*set_parent)(const toneshaper_clap_plugin *plugin, const toneshaper_clap_window *window);
+    bool (*set_transient)(const toneshaper_clap_plugin *plugin, const toneshaper_clap_window *window);
+    void (*suggest_title)(const toneshaper_clap_plugin *plugin, const char *title);
+    bool (*show)(const toneshaper_clap_plugin *plugin);
+    bool (*hide)(const toneshaper_clap_plugin *plugin);
+} toneshaper_clap_plugin_gui;
+
+/// The host's side of clap.gui.
+typedef struct toneshaper_clap_host_gui {
+    void (*resize_hints_changed)(const toneshaper_clap_host *host);
+    bool (*request_resize)(const toneshaper_clap_host *host, uint32_t width, uint32_t height);
+    bool (*request_show)(const toneshaper_clap_host *host);
+    bool (*request_hide)(const toneshaper_clap_host *host);
+    void (*closed)(const toneshaper_clap_host *host, bool was_destroyed);
+} toneshaper_clap_host_gui;
+
+/// The plugin's side of clap.timer-support: the host calls on_timer on the main thread.
+typedef struct toneshaper_clap_plugin_timer_support {
+    void (*on_timer)(const toneshaper_clap_plugin *plugin, toneshaper_clap_id timer_id);
+} toneshaper_clap_plugin_timer_support;
+
+/// The host's side: a periodic timer on the main thread, or false when it cannot.
+typedef struct toneshaper_clap_host_timer_support {
+    bool (*register_timer)(const toneshaper_clap_host *host, uint32_t period_ms, toneshaper_clap_id *timer_id);
+    bool (*unregister_timer)(const toneshaper_clap_host *host, toneshaper_clap_id timer_id);
+} toneshaper_clap_host_timer_support;
+
 // ---- preset discovery (a factory of its own) ----------------------------------------------
 
 #define TONESHAPER_CLAP_PRESET_DISCOVERY_FACTORY_ID "clap.preset-discovery-factory/2"
@@ -509,6 +581,18 @@ _Static_assert(sizeof(toneshaper_clap_preset_provider_descriptor) == 40, "clap_p
 _Static_assert(sizeof(toneshaper_clap_preset_provider) == 48, "clap_preset_discovery_provider_t");
 _Static_assert(sizeof(toneshaper_clap_preset_indexer) == 88 && offsetof(toneshaper_clap_preset_indexer, declare_filetype) == 56,
                "clap_preset_discovery_indexer_t");
+_Static_assert(sizeof(toneshaper_clap_event_param_gesture) == 20 && offsetof(toneshaper_clap_event_param_gesture, param_id) == 16,
+               "clap_event_param_gesture_t");
+_Static_assert(sizeof(toneshaper_clap_window) == 16 && offsetof(toneshaper_clap_window, x11) == 8, "clap_window_t");
+_Static_assert(sizeof(toneshaper_clap_gui_resize_hints) == 12 && offsetof(toneshaper_clap_gui_resize_hints, aspect_ratio_width) == 4,
+               "clap_gui_resize_hints_t");
+_Static_assert(sizeof(toneshaper_clap_plugin_gui) == 120 && offsetof(toneshaper_clap_plugin_gui, set_parent) == 80 &&
+                   offsetof(toneshaper_clap_plugin_gui, hide) == 112,
+               "clap_plugin_gui_t");
+_Static_assert(sizeof(toneshaper_clap_host_gui) == 40 && offsetof(toneshaper_clap_host_gui, closed) == 32, "clap_host_gui_t");
+_Static_assert(sizeof(toneshaper_clap_plugin_timer_support) == 8, "clap_plugin_timer_support_t");
+_Static_assert(sizeof(toneshaper_clap_host_timer_support) == 16 && offsetof(toneshaper_clap_host_timer_support, unregister_timer) == 8,
+               "clap_host_timer_support_t");
 #endif
 
 // ---- helpers for Embedded Swift ----------------------------------------------------------

@@ -1,40 +1,36 @@
-import CLV2UI
-import ToneShaperLV2Layout
+import CEditor
 import ToneShaperModel
 
-/// One editor window: an X11 window (a child of the host's `ui:parent`, or top level) drawn
-/// with cairo, the curve editor on the left and the sound's controls on the right. The
-/// host calls it from its UI thread only: port_event with the ports' values and the
-/// plugin's messages, idle (`ui:idleInterface`) to read X events and send what changed.
+/// One editor window: an X11 window (a child of the host's window, or top level) drawn with
+/// cairo, the curve editor on the left and the sound's controls on the right. Its plugin's
+/// shell calls it from the host's UI thread only: the parameters' values and the curve as
+/// the plugin plays them, and idle (the LV2 host's idle call, the CLAP host's timer) to read
+/// X events and send what changed. It opens a display connection of its own, so it never
+/// shares the host's.
 ///
-/// What is a port (the range, the duration, the sound's controls) the window changes by
-/// writing the port, so the host records automation and undo as for any knob; the points
-/// go as patch:Set messages to the plugin (`UIAtoms`). What the host or the plugin says is
-/// shown and never sent back, so there is no echo loop.
-final class EditorWindow {
+/// The parameters (the range, the duration, the sound's controls) the window changes through
+/// its ``EditorLink``, so the host records automation and undo as for any knob; the points
+/// go to the plugin through it too. What the shell says is shown and never sent back, so
+/// there is no echo loop.
+public final class EditorWindow {
     let display: OpaquePointer
-    let window: Window
+    /// The X window's id (the LV2 host's widget).
+    public let window: UInt
     let surface: OpaquePointer
     /// Everything is drawn here, in the editor's memory, then copied to the window in one
     /// request: text and shapes never become X resources (glyphs, pictures) that could
     /// outlive the display connection when a window closes and another opens.
     var image: OpaquePointer
-    let urids: UIURIDs
-    let write: LV2UI_Write_Function
-    let controller: LV2UI_Controller?
-    let resize: UnsafePointer<LV2UI_Resize>?
-    let stereo: Bool
-    /// The scale of a HiDPI screen (ui:scaleFactor): every size is multiplied by it.
-    let scale: Double
-    var width: Int
-    var height: Int
+    let link: any EditorLink
+    /// The scale of a HiDPI screen (the host's scale factor): every size is multiplied by it.
+    public let scale: Double
+    public private(set) var width: Int
+    public private(set) var height: Int
 
     var editor = CurveEditor()
-    /// Every row's value as its port carries it, in the table's order.
+    /// Every row's value as the plugin's parameter carries it, in the table's order.
     var values: [Double]
     let rows = ControlRow.rows()
-    /// The port index of each row of the table (LV2PortLayout), -1 for none.
-    let portOfRow: [Int]
     /// The playhead, 0..<1 of the cycle (nil until the plugin sends one).
     var playhead: Double?
 
@@ -47,49 +43,49 @@ final class EditorWindow {
     var pressY = 0
     var lastPress: (time: UInt, x: Int, y: Int) = (0, -100, -100)
     /// Messages the plugin sent that the window refused (malformed, invalid points).
-    var refused = 0
+    public var refused = 0
     let timing = toneshaper_ui_env_flag("TONESHAPER_UI_TIMING") != 0
+    /// Each value taken from the plugin is printed (the tests read what the window shows).
+    let trace = toneshaper_ui_env_flag("TONESHAPER_UI_TRACE") != 0
 
-    static let baseWidth = 900.0
-    static let baseHeight = 420.0
+    public static let baseWidth = 900.0
+    public static let baseHeight = 420.0
+    /// The smallest size the layout still fits in, at scale 1.
+    public static let minimumWidth = 480.0
+    public static let minimumHeight = 240.0
+    /// The largest size taken (X11's limit is far above any screen).
+    public static let maximumSide = 16_384
 
-    init?(
-        parent: Window, write: @escaping LV2UI_Write_Function, controller: LV2UI_Controller?, map: UnsafePointer<LV2_URID_Map>,
-        resize: UnsafePointer<LV2UI_Resize>?, scale: Double, stereo: Bool
-    ) {
+    /// The scale a host gave, when it is one the window can draw at (else 1).
+    public static func usableScale(_ scale: Double) -> Double { scale.isFinite && scale >= 0.5 && scale <= 8 ? scale : 1 }
+
+    /// A window of `parent` (0: top level) at `scale`, `width` x `height` pixels (nil: the
+    /// base size at the scale), mapped at once unless `mapped` is false (then by ``show()``).
+    /// Nil when there is no X display or the window cannot be made.
+    public init?(parent: UInt, scale: Double, width: Int? = nil, height: Int? = nil, mapped: Bool = true, link: any EditorLink) {
         guard let display = XOpenDisplay(nil) else {
             toneshaper_ui_stderr("cannot open the X display (is DISPLAY set?)")
             return nil
         }
-        self.scale = scale.isFinite && scale >= 0.5 && scale <= 8 ? scale : 1
-        width = Int(EditorWindow.baseWidth * self.scale)
-        height = Int(EditorWindow.baseHeight * self.scale)
-        let window = toneshaper_ui_create_window(display, parent, Int32(width), Int32(height))
-        guard window != 0, let surface = cairo_xlib_surface_create(display, window, toneshaper_ui_visual(display), Int32(width), Int32(height))
+        self.scale = EditorWindow.usableScale(scale)
+        self.width = min(max(width ?? Int(EditorWindow.baseWidth * self.scale), 1), EditorWindow.maximumSide)
+        self.height = min(max(height ?? Int(EditorWindow.baseHeight * self.scale), 1), EditorWindow.maximumSide)
+        let window = toneshaper_ui_create_window(display, Window(parent), Int32(self.width), Int32(self.height), mapped ? 1 : 0)
+        guard window != 0, let surface = cairo_xlib_surface_create(display, window, toneshaper_ui_visual(display), Int32(self.width), Int32(self.height))
         else {
             XCloseDisplay(display)
             return nil
         }
         self.display = display
-        self.window = window
+        self.window = UInt(window)
         self.surface = surface
-        self.image = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(width), Int32(height))
-        self.urids = UIURIDs(map: map)
-        self.write = write
-        self.controller = controller
-        self.resize = resize
-        self.stereo = stereo
+        self.image = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(self.width), Int32(self.height))
+        self.link = link
         values = ParameterTable.all.map { $0.portValue(in: ToneShape.defaultShape) }
-        var ports = [Int](repeating: -1, count: ParameterTable.all.count)
-        for (index, port) in LV2PortLayout.ports(stereo: stereo).enumerated() {
-            if case .parameter(let row) = port { ports[row] = index }
-        }
-        portOfRow = ports
         editor.replace(with: ToneShape.defaultShape.points)
-        if let resize { _ = resize.pointee.ui_resize(resize.pointee.handle, Int32(width), Int32(height)) }
-        // Ask the plugin for its curve (the answer comes as a patch:Set on the notify port).
-        var get = UIAtoms.get(urids)
-        get.withUnsafeMutableBytes { write(controller, LV2PortLayout.control, UInt32($0.count), urids.atomEventTransfer, $0.baseAddress) }
+        link.requestSize(width: self.width, height: self.height)
+        // The curve the plugin plays comes back through pointsChanged.
+        link.requestPoints()
     }
 
     deinit {
@@ -98,51 +94,66 @@ final class EditorWindow {
         let device = cairo_surface_get_device(surface)
         cairo_surface_destroy(surface)
         if let device { cairo_device_finish(device) }
-        XDestroyWindow(display, window)
+        XDestroyWindow(display, Window(window))
         XCloseDisplay(display)
     }
 
-    // MARK: - The host's calls
+    // MARK: - The shell's calls
 
-    /// A port's value or a message from the plugin (port_event).
-    func portEvent(port: UInt32, size: UInt32, format: UInt32, buffer: UnsafeRawPointer?) {
-        guard let buffer else { return }
-        if format == 0 {
-            guard size == 4, let row = portOfRow.firstIndex(of: Int(port)) else { return }
-            let value = Double(buffer.loadUnaligned(as: Float.self))
-            guard value.isFinite else {
-                refused += 1
-                return
-            }
-            // A new duration from the host: the plugin stretches its points with it and sends
-            // them, so they are not stretched here.
-            values[row] = value
-            needsDraw = true
+    /// A parameter's value as the plugin has it (the host moved it, automation, a state or a
+    /// preset loaded): row `row` of the table. Refused when not finite or not a row.
+    public func parameterChanged(row: Int, value: Double) {
+        guard values.indices.contains(row), value.isFinite else {
+            refused += 1
             return
         }
-        guard format == urids.atomEventTransfer, port == LV2PortLayout.notify else { return }
-        switch UIAtoms.read(urids, buffer, size: Int(size)) {
-        case .points(let flat):
-            // The curve as the plugin plays it, unless a gesture holds the curve now.
-            guard !editor.isGesturing else { return }
-            // Checked against the longest cycle, not the duration port's value: the host may
-            // pass the port's new value after the plugin's points.
-            guard let points = PluginPoints.points(flat: flat, duration: ToneShapeLimits.maximumDuration) else {
-                refused += 1
-                return
-            }
-            editor.replace(with: points)
-            needsDraw = true
-        case .playhead(let phase):
-            playhead = min(max(phase, 0), 1)
-            needsDraw = true
-        case nil:
-            refused += 1
-        }
+        // A new duration from the host: the plugin stretches its points with it and sends
+        // them, so they are not stretched here.
+        guard values[row] != value else { return }
+        values[row] = value
+        if trace { toneshaper_ui_stderr("shows " + ParameterTable.all[row].flag + " " + UIText.number(value, decimals: 4, unit: "")) }
+        needsDraw = true
     }
 
-    /// ui:idleInterface: reads the window's events, sends the curve if it changed, draws.
-    func idle() {
+    /// The curve as the plugin plays it (t0, f0, t1, f1, ...), unless a gesture holds the
+    /// curve now; refused when the numbers are not a curve.
+    public func pointsChanged(_ flat: UnsafeBufferPointer<Double>) {
+        guard !editor.isGesturing else { return }
+        // Checked against the longest cycle, not the duration's value: the host may pass the
+        // duration's new value after the plugin's points.
+        guard let points = PluginPoints.points(flat: flat, duration: ToneShapeLimits.maximumDuration) else {
+            refused += 1
+            return
+        }
+        editor.replace(with: points)
+        if trace { toneshaper_ui_stderr("shows " + String(points.count) + " points") }
+        needsDraw = true
+    }
+
+    /// Where the cycle is now, 0..<1 (a phase that is not a number is refused).
+    public func playheadMoved(_ phase: Double) {
+        guard phase.isFinite else {
+            refused += 1
+            return
+        }
+        let clamped = min(max(phase, 0), 1)
+        guard clamped != playhead else { return }
+        playhead = clamped
+        needsDraw = true
+    }
+
+    /// Maps the window (a host that shows it after embedding it).
+    public func show() {
+        toneshaper_ui_show(display, Window(window), 1)
+        needsDraw = true
+    }
+
+    /// Unmaps the window; it keeps its state and is drawn again when shown.
+    public func hide() { toneshaper_ui_show(display, Window(window), 0) }
+
+    /// Reads the window's events, sends the curve if it changed, draws (the LV2 host's idle
+    /// call, the CLAP host's timer).
+    public func idle() {
         var event = toneshaper_ui_event()
         var handled = 0
         while handled < 1000, toneshaper_ui_next_event(display, &event) != 0 {
@@ -156,11 +167,14 @@ final class EditorWindow {
         if needsDraw { draw() }
     }
 
-    /// ui:resize from the host: the window takes the size given.
-    func setSize(_ w: Int, _ h: Int) {
-        guard w > 0, h > 0, w < 20000, h < 20000 else { return }
-        XResizeWindow(display, window, UInt32(w), UInt32(h))
+    /// The host gives the window a new size; false (nothing changes) when it is 0 or
+    /// beyond ``maximumSide``.
+    @discardableResult
+    public func setSize(_ w: Int, _ h: Int) -> Bool {
+        guard w > 0, h > 0, w <= EditorWindow.maximumSide, h <= EditorWindow.maximumSide else { return false }
+        XResizeWindow(display, Window(window), UInt32(w), UInt32(h))
         resized(w, h)
+        return true
     }
 
     // MARK: - Values
@@ -186,25 +200,28 @@ final class EditorWindow {
         return high > low ? low...high : frequencyAxis
     }
 
-    /// Writes a port through the host (write_function with format 0), so it records it.
+    /// Sets a parameter through the plugin's shell, so the host records it (within a
+    /// gesture the caller begins and ends).
     func writePort(row: Int, _ value: Double) {
-        let port = portOfRow[row]
-        guard port >= 0, value.isFinite else { return }
+        guard value.isFinite else { return }
         let old = values[row]
         values[row] = value
         if ParameterTable.all[row].id == .duration { editor.rescale(from: old, to: value) }
-        var float = Float(value)
-        write(controller, UInt32(port), 4, 0, &float)
+        link.setParameter(row: row, value: value)
         needsDraw = true
+    }
+
+    /// One value set as a whole gesture (a click on a switch, a wheel step).
+    func writeGesture(row: Int, _ value: Double) {
+        link.beginGesture(row: row)
+        writePort(row: row, value)
+        link.endGesture(row: row)
     }
 
     func sendPoints() {
         let points = PluginPoints.reduced(editor.points)
         if points.count != editor.points.count { editor.replace(with: points) }
-        var bytes = UIAtoms.setPoints(urids, points)
-        bytes.withUnsafeMutableBytes {
-            write(controller, LV2PortLayout.control, UInt32($0.count), urids.atomEventTransfer, $0.baseAddress)
-        }
+        link.sendPoints(points)
     }
 
     // MARK: - Events
@@ -238,12 +255,12 @@ final class EditorWindow {
         if event.button == 4 || event.button == 5 {
             if let control = layout.control(atX: x, y: y) {
                 let row = rows[control]
-                writePort(row: row.row, row.stepped(values[row.row], by: event.button == 4 ? 1 : -1, duration: value(.duration)))
+                writeGesture(row: row.row, row.stepped(values[row.row], by: event.button == 4 ? 1 : -1, duration: value(.duration)))
             }
             return
         }
         guard event.button == 1 else { return }
-        toneshaper_ui_take_focus(display, window)
+        toneshaper_ui_take_focus(display, Window(window))
         pressX = x
         pressY = y
         if let button = layout.button(atX: x, y: y) {
@@ -253,9 +270,10 @@ final class EditorWindow {
         if let control = layout.control(atX: x, y: y) {
             let row = rows[control]
             if case .flag = row.kind {
-                writePort(row: row.row, values[row.row] > 0 ? 0 : 1)
+                writeGesture(row: row.row, values[row.row] > 0 ? 0 : 1)
             } else {
                 draggedControl = control
+                link.beginGesture(row: row.row)
                 writePort(row: row.row, row.value(at: layout.barPosition(x), duration: value(.duration)))
             }
             return
@@ -302,8 +320,9 @@ final class EditorWindow {
 
     func release(_ event: toneshaper_ui_event) {
         guard event.button == 1 else { return }
-        if draggedControl != nil {
+        if let control = draggedControl {
             draggedControl = nil
+            link.endGesture(row: rows[control].row)
             return
         }
         if editor.release() { pointsToSend = true }

@@ -1,4 +1,4 @@
-import CLV2UI
+import CEditor
 import ToneShaperModel
 
 /// The curve as the editor window edits it: the points (seconds within the cycle, Hz as

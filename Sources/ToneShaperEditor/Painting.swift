@@ -1,4 +1,4 @@
-import CLV2UI
+import CEditor
 import ToneShaperModel
 
 /// A rectangle in window pixels.

@@ -1,4 +1,4 @@
-import CLV2UI
+import CEditor
 import ToneShaperModel
 
 /// The sound's controls beside the curve: one row of the parameter table each, its range,

@@ -1,0 +1,251 @@
+import CCLAP
+import Synchronization
+import ToneShaperEditor
+import ToneShaperModel
+import ToneShaperPlugin
+
+/// The editor window's link to the CLAP plugin (main thread): a parameter edit goes to the
+/// audio side on the ``EditorChannel``'s queue, which applies it and reports it to the host
+/// as output events, and the host is asked to flush so it gets there while nothing plays;
+/// the points go to the engine through the inbox, taken here as a state is.
+final class CLAPEditorLink: EditorLink {
+    let plugin: UnsafeMutablePointer<Plugin>
+    /// Edits the queue had no room for, sent at the next timer.
+    var backlog: [(kind: EditorChannel.Kind, id: UInt32, value: Double)] = []
+
+    init(plugin: UnsafeMutablePointer<Plugin>) { self.plugin = plugin }
+
+    func beginGesture(row: Int) { send(.begin, row: row, value: 0) }
+    func setParameter(row: Int, value: Double) { send(.value, row: row, value: value) }
+    func endGesture(row: Int) { send(.end, row: row, value: 0) }
+
+    func send(_ kind: EditorChannel.Kind, row: Int, value: Double) {
+        guard ParameterTable.all.indices.contains(row) else { return }
+        backlog.append((kind, UInt32(ParameterTable.all[row].number), value))
+        sendBacklog()
+    }
+
+    /// The edits waiting, in order, as far as the queue has room; the host is asked for a
+    /// flush (request_flush, never from the audio thread) when any went.
+    func sendBacklog() {
+        guard !backlog.isEmpty else { return }
+        let channel = plugin.pointee.editorChannel
+        var sent = 0
+        while sent < backlog.count, channel.push(backlog[sent].kind, id: backlog[sent].id, value: backlog[sent].value) { sent += 1 }
+        backlog.removeFirst(sent)
+        let host = plugin.pointee.host
+        if sent > 0, let params = plugin.pointee.hostParams, let flush = params.pointee.request_flush { flush(host) }
+    }
+
+    func sendPoints(_ points: [CurvePoint]) {
+        guard !points.isEmpty else { return }
+        let inbox = plugin.pointee.editorChannel.inbox
+        // The main thread is the inbox's only writer and reader: it is never busy here.
+        guard inbox.pointee.beginFill() else { return }
+        var k = 0
+        for point in points.prefix(PluginPoints.maximumSent) {
+            inbox.pointee.numbers[k] = point.time
+            inbox.pointee.numbers[k + 1] = point.frequency
+            k += 2
+        }
+        inbox.pointee.endFill(count: k)
+        plugin.pointee.takeEditorPoints()
+    }
+
+    /// The curve goes into the outbox now; the window reads it at the next timer.
+    func requestPoints() {
+        plugin.pointee.waitForWorker()
+        plugin.pointee.sendPointsToEditor(always: true)
+    }
+
+    /// The host asks for the size with get_size, after create: nothing to ask here.
+    func requestSize(width: Int, height: Int) {}
+}
+
+/// clap.gui's state between create and destroy (main thread): the window once the host
+/// gives it a parent, the scale and size asked for before then, the host's timer, and what
+/// the window last learned of the plugin.
+final class CLAPEditor {
+    let plugin: UnsafeMutablePointer<Plugin>
+    let link: CLAPEditorLink
+    let timers: UnsafePointer<toneshaper_clap_host_timer_support>
+    let timer: toneshaper_clap_id
+    var window: EditorWindow?
+    var scale = 1.0
+    var size: (width: Int, height: Int)?
+    /// Each parameter's value as the window was last told it.
+    var shown: [Double]
+    var playhead = Double.nan.bitPattern
+
+    /// How often the window reads its events and the plugin's changes (about 50 times a second).
+    static let period: UInt32 = 20
+
+    init(plugin: UnsafeMutablePointer<Plugin>, timers: UnsafePointer<toneshaper_clap_host_timer_support>, timer: toneshaper_clap_id) {
+        self.plugin = plugin
+        self.timers = timers
+        self.timer = timer
+        link = CLAPEditorLink(plugin: plugin)
+        shown = [Double](repeating: .nan, count: plugin.pointee.limits.count)
+    }
+
+    /// destroy: the timer stopped, the window closed.
+    func close() {
+        _ = timers.pointee.unregister_timer?(plugin.pointee.host, timer)
+        window = nil
+    }
+
+    /// The size the window has, or will have when it is made.
+    var currentSize: (width: Int, height: Int) {
+        if let window { return (window.width, window.height) }
+        return size ?? (Int(EditorWindow.baseWidth * scale), Int(EditorWindow.baseHeight * scale))
+    }
+
+    /// set_parent: the window, a child of the host's, not shown until show.
+    func open(parent: UInt) -> Bool {
+        guard window == nil, parent != 0 else { return false }
+        let size = currentSize
+        guard let made = EditorWindow(parent: parent, scale: scale, width: size.width, height: size.height, mapped: false, link: link)
+        else { return false }
+        window = made
+        follow()
+        return true
+    }
+
+    /// on_timer: the edits that waited, what changed in the plugin since the last timer
+    /// (values, the curve, the playhead: read without a lock), then the window's events and
+    /// drawing.
+    func follow() {
+        guard let window else { return }
+        link.sendBacklog()
+        let channel = plugin.pointee.editorChannel
+        // While the audio side has not taken the window's own edits, its values are older
+        // than the window's: they are read once it has.
+        if link.backlog.isEmpty, channel.settled {
+            for row in 0..<shown.count {
+                let value = plugin.pointee.values[row]
+                guard value != shown[row] else { continue }
+                shown[row] = value
+                window.parameterChanged(row: row, value: value)
+            }
+        }
+        if channel.outbox.pointee.beginRead() {
+            window.pointsChanged(UnsafeBufferPointer(start: channel.outbox.pointee.numbers, count: channel.outbox.pointee.count))
+            channel.outbox.pointee.endRead(taken: true)
+        }
+        let bits = channel.playhead.pointee.load(ordering: .relaxed)
+        if bits != playhead {
+            playhead = bits
+            let phase = Double(bitPattern: bits)
+            if phase.isFinite { window.playheadMoved(phase) }
+        }
+        window.idle()
+    }
+}
+
+/// clap.gui and clap.timer-support, handed out by get_extension. Calls the host makes out
+/// of turn (set_parent before create, a second create, an API other than embedded X11, a
+/// size of 0) are refused and change nothing.
+enum EditorExtensions {
+    static let gui: UnsafeMutablePointer<toneshaper_clap_plugin_gui> = Extensions.make(
+        toneshaper_clap_plugin_gui(
+            is_api_supported: { _, api, floating in supported(api, floating) },
+            get_preferred_api: { _, api, floating in
+                guard let api, let floating else { return false }
+                api.pointee = UnsafeRawPointer(x11.utf8Start).assumingMemoryBound(to: CChar.self)
+                floating.pointee = false
+                return true
+            },
+            create: { clap, api, floating in
+                guard let shell = Shell.of(clap), let plugin = shell.pointee.plugin, shell.pointee.editor == nil, supported(api, floating) else {
+                    return false
+                }
+                let host = shell.pointee.host
+                guard
+                    let timers = host.pointee.get_extension?(host, TONESHAPER_CLAP_EXT_TIMER_SUPPORT)?.assumingMemoryBound(
+                        to: toneshaper_clap_host_timer_support.self)
+                else {
+                    plugin.pointee.services.log(.error, "the host offers no clap.timer-support, which the editor window needs; no window")
+                    return false
+                }
+                var timer: toneshaper_clap_id = TONESHAPER_CLAP_INVALID_ID
+                guard timers.pointee.register_timer?(host, CLAPEditor.period, &timer) == true else {
+                    plugin.pointee.services.log(.error, "the host refused the editor window's timer; no window")
+                    return false
+                }
+                shell.pointee.editor = CLAPEditor(plugin: plugin, timers: timers, timer: timer)
+                return true
+            },
+            destroy: { clap in
+                guard let shell = Shell.of(clap) else { return }
+                shell.pointee.editor?.close()
+                shell.pointee.editor = nil
+            },
+            set_scale: { clap, scale in
+                // Only before the window is made, at a scale it can draw at.
+                guard let editor = Shell.of(clap)?.pointee.editor, editor.window == nil, EditorWindow.usableScale(scale) == scale else {
+                    return false
+                }
+                editor.scale = scale
+                return true
+            },
+            get_size: { clap, width, height in
+                guard let editor = Shell.of(clap)?.pointee.editor, let width, let height else { return false }
+                let size = editor.currentSize
+                width.pointee = UInt32(size.width)
+                height.pointee = UInt32(size.height)
+                return true
+            },
+            can_resize: { clap in Shell.of(clap)?.pointee.editor != nil },
+            get_resize_hints: { clap, hints in
+                guard Shell.of(clap)?.pointee.editor != nil, let hints else { return false }
+                hints.pointee = toneshaper_clap_gui_resize_hints(
+                    can_resize_horizontally: true, can_resize_vertically: true, preserve_aspect_ratio: false, aspect_ratio_width: 0,
+                    aspect_ratio_height: 0)
+                return true
+            },
+            adjust_size: { clap, width, height in
+                guard let editor = Shell.of(clap)?.pointee.editor, let width, let height else { return false }
+                let low = (Int(EditorWindow.minimumWidth * editor.scale), Int(EditorWindow.minimumHeight * editor.scale))
+                width.pointee = UInt32(min(max(Int(width.pointee), low.0), EditorWindow.maximumSide))
+                height.pointee = UInt32(min(max(Int(height.pointee), low.1), EditorWindow.maximumSide))
+                return true
+            },
+            set_size: { clap, width, height in
+                guard let editor = Shell.of(clap)?.pointee.editor, width > 0, height > 0, Int(width) <= EditorWindow.maximumSide,
+                    Int(height) <= EditorWindow.maximumSide
+                else { return false }
+                if let window = editor.window { return window.setSize(Int(width), Int(height)) }
+                editor.size = (Int(width), Int(height))
+                return true
+            },
+            set_parent: { clap, window in
+                guard let editor = Shell.of(clap)?.pointee.editor, let window, supported(window.pointee.api, false)
+                else { return false }
+                return editor.open(parent: UInt(window.pointee.x11))
+            },
+            // Floating windows only; this window is embedded.
+            set_transient: { _, _ in false },
+            suggest_title: { _, _ in },
+            show: { clap in
+                guard let window = Shell.of(clap)?.pointee.editor?.window else { return false }
+                window.show()
+                return true
+            },
+            hide: { clap in
+                guard let window = Shell.of(clap)?.pointee.editor?.window else { return false }
+                window.hide()
+                return true
+            }))
+
+    static let timerSupport: UnsafeMutablePointer<toneshaper_clap_plugin_timer_support> = Extensions.make(
+        toneshaper_clap_plugin_timer_support(on_timer: { clap, timer in
+            guard let editor = Shell.of(clap)?.pointee.editor, editor.timer == timer else { return }
+            editor.follow()
+        }))
+
+    static let x11: StaticString = "x11"
+
+    static func supported(_ api: UnsafePointer<CChar>?, _ floating: Bool) -> Bool {
+        !floating && toneshaper_clap_equal(api, UnsafeRawPointer(x11.utf8Start).assumingMemoryBound(to: CChar.self)) != 0
+    }
+}

@@ -1,0 +1,158 @@
+#ifndef TONESHAPER_CEDITOR_H
+#define TONESHAPER_CEDITOR_H
+
+// What the editor window (Embedded Swift, whichever plugin format shows it) needs of C:
+// Xlib and cairo, and small helpers for what Swift cannot import or call: Xlib's
+// function-like macros, its event union read into one plain struct, and printf-style
+// number text (variadic). The build scripts give this header a module map (CEditor).
+
+#include <X11/Xlib.h>
+#include <X11/Xutil.h>
+#include <X11/keysym.h>
+#include <cairo/cairo.h>
+#include <cairo/cairo-xlib.h>
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/// The kinds of event the editor reads (toneshaper_ui_next_event).
+enum {
+    TONESHAPER_UI_NONE = 0,
+    TONESHAPER_UI_EXPOSE = 1,
+    TONESHAPER_UI_PRESS = 2,
+    TONESHAPER_UI_RELEASE = 3,
+    TONESHAPER_UI_MOTION = 4,
+    TONESHAPER_UI_KEY = 5,
+    TONESHAPER_UI_SIZE = 6,
+    TONESHAPER_UI_OTHER = 7,
+};
+
+/// Modifier bits of toneshaper_ui_event.modifiers.
+enum {
+    TONESHAPER_UI_SHIFT = 1,
+    TONESHAPER_UI_CONTROL = 2,
+};
+
+/// One X event, flattened: positions in window pixels, the button (1 left, 3 right, 4/5
+/// the wheel), the key's keysym (lower case), the time in ms, the new size.
+typedef struct {
+    int kind;
+    int x, y;
+    int button;
+    int modifiers;
+    unsigned long keysym;
+    unsigned long time;
+    int width, height;
+} toneshaper_ui_event;
+
+/// A child window of `parent` (0: a top-level window) of w x h pixels, taking the events the
+/// editor reads, mapped at once when `mapped` (else when shown). Returns 0 when it cannot.
+static inline Window toneshaper_ui_create_window(Display *display, Window parent, int w, int h, int mapped) {
+    int screen = DefaultScreen(display);
+    if (!parent) parent = RootWindow(display, screen);
+    XSetWindowAttributes attributes;
+    memset(&attributes, 0, sizeof attributes);
+    attributes.background_pixel = BlackPixel(display, screen);
+    attributes.event_mask = ExposureMask | ButtonPressMask | ButtonReleaseMask | PointerMotionMask | KeyPressMask
+        | StructureNotifyMask | EnterWindowMask;
+    Window window = XCreateWindow(display, parent, 0, 0, (unsigned)w, (unsigned)h, 0, CopyFromParent, InputOutput, CopyFromParent,
+                                  CWBackPixel | CWEventMask, &attributes);
+    if (!window) return 0;
+    XStoreName(display, window, "ToneShaper editor");
+    if (mapped) XMapRaised(display, window);
+    XFlush(display);
+    return window;
+}
+
+/// Keys go to `window` from now on (a click in it asks for them, as a text field does: the
+/// host's window keeps the keyboard otherwise).
+static inline void toneshaper_ui_take_focus(Display *display, Window window) {
+    XSetInputFocus(display, window, RevertToParent, CurrentTime);
+}
+
+/// Shows (maps) or hides (unmaps) the window.
+static inline void toneshaper_ui_show(Display *display, Window window, int shown) {
+    if (shown) XMapRaised(display, window);
+    else XUnmapWindow(display, window);
+    XFlush(display);
+}
+
+static inline Visual *toneshaper_ui_visual(Display *display) { return DefaultVisual(display, DefaultScreen(display)); }
+
+/// Reads the next pending event into *event: 0 when none is pending.
+static inline int toneshaper_ui_next_event(Display *display, toneshaper_ui_event *event) {
+    memset(event, 0, sizeof *event);
+    if (!XPending(display)) return 0;
+    XEvent x;
+    XNextEvent(display, &x);
+    switch (x.type) {
+    case Expose:
+        event->kind = x.xexpose.count == 0 ? TONESHAPER_UI_EXPOSE : TONESHAPER_UI_OTHER;
+        break;
+    case ButtonPress:
+    case ButtonRelease:
+        event->kind = x.type == ButtonPress ? TONESHAPER_UI_PRESS : TONESHAPER_UI_RELEASE;
+        event->x = x.xbutton.x;
+        event->y = x.xbutton.y;
+        event->button = (int)x.xbutton.button;
+        event->time = x.xbutton.time;
+        event->modifiers = ((x.xbutton.state & ShiftMask) ? TONESHAPER_UI_SHIFT : 0) | ((x.xbutton.state & ControlMask) ? TONESHAPER_UI_CONTROL : 0);
+        break;
+    case MotionNotify:
+        event->kind = TONESHAPER_UI_MOTION;
+        event->x = x.xmotion.x;
+        event->y = x.xmotion.y;
+        event->time = x.xmotion.time;
+        event->modifiers = ((x.xmotion.state & ShiftMask) ? TONESHAPER_UI_SHIFT : 0) | ((x.xmotion.state & ControlMask) ? TONESHAPER_UI_CONTROL : 0);
+        break;
+    case KeyPress: {
+        event->kind = TONESHAPER_UI_KEY;
+        KeySym sym = XLookupKeysym(&x.xkey, 0);
+        event->keysym = (unsigned long)sym;
+        event->time = x.xkey.time;
+        event->modifiers = ((x.xkey.state & ShiftMask) ? TONESHAPER_UI_SHIFT : 0) | ((x.xkey.state & ControlMask) ? TONESHAPER_UI_CONTROL : 0);
+        break;
+    }
+    case ConfigureNotify:
+        event->kind = TONESHAPER_UI_SIZE;
+        event->width = x.xconfigure.width;
+        event->height = x.xconfigure.height;
+        break;
+    case EnterNotify:
+        // Keys go to the window under the pointer (a host that embeds the window forwards them).
+        event->kind = TONESHAPER_UI_OTHER;
+        break;
+    default:
+        event->kind = TONESHAPER_UI_OTHER;
+        break;
+    }
+    return 1;
+}
+
+/// `value` as text with `decimals` digits after the point, then `unit` (may be empty).
+static inline void toneshaper_ui_format(char *text, size_t capacity, double value, int decimals, const char *unit) {
+    snprintf(text, capacity, "%.*f%s%s", decimals, value, unit && unit[0] ? " " : "", unit ? unit : "");
+}
+
+/// Seconds on the monotonic clock (double-clicks, the redraw's timing).
+static inline double toneshaper_ui_seconds(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)now.tv_sec + (double)now.tv_nsec * 1e-9;
+}
+
+/// Whether the environment variable `name` is set to something other than "" or "0".
+static inline int toneshaper_ui_env_flag(const char *name) {
+    const char *value = getenv(name);
+    return value && value[0] && strcmp(value, "0") != 0;
+}
+
+static inline void toneshaper_ui_stderr(const char *message) { fprintf(stderr, "toneshaper UI: %s\n", message); }
+
+static inline int toneshaper_ui_equal(const char *a, const char *b) { return a && b && strcmp(a, b) == 0; }
+
+#endif

@@ -1,0 +1,30 @@
+import ToneShaperModel
+
+/// How the editor window reaches its plugin, whatever the format: the plugin's shell (the
+/// LV2 UI, the CLAP plugin's clap.gui) implements it over its own messages. Parameters are
+/// named by their row of ``ParameterTable/all``; a change made with the mouse comes between
+/// ``beginGesture(row:)`` and ``endGesture(row:)`` (a click or a wheel step too, as a gesture
+/// of one value), so a host records one automation pass and one undo step for it.
+///
+/// The other way, the shell calls the window: ``EditorWindow/parameterChanged(row:value:)``,
+/// ``EditorWindow/pointsChanged(_:)``, ``EditorWindow/playheadMoved(_:)``,
+/// ``EditorWindow/idle()``, ``EditorWindow/setSize(_:_:)``. What the shell tells the window
+/// is shown and never sent back, so there is no echo loop.
+///
+/// Class-bound: the window holds it as `any EditorLink`, which Embedded Swift allows of a
+/// class-bound protocol only.
+public protocol EditorLink: AnyObject {
+    /// The user took hold of a control (the mouse button went down on it).
+    func beginGesture(row: Int)
+    /// A control's new value, within the row's range.
+    func setParameter(row: Int, value: Double)
+    /// The user let go of the control.
+    func endGesture(row: Int)
+    /// The curve as edited (seconds within the cycle, Hz as heard), for the plugin to play.
+    func sendPoints(_ points: [CurvePoint])
+    /// The window wants the curve the plugin plays (it answers through
+    /// ``EditorWindow/pointsChanged(_:)``, now or later).
+    func requestPoints()
+    /// The window was made at this size and asks the host for it.
+    func requestSize(width: Int, height: Int)
+}
