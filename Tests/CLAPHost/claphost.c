@@ -37,10 +37,13 @@
 
 #include "../../Sources/ToneShaperCLAP/CCLAP/cclap.h"
 
+#include <X11/Xlib.h>
+#include <dirent.h>
 #include <dlfcn.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdatomic.h>
+#include <unistd.h>
 
 static void die(const char *fmt, ...) {
     va_list ap;
@@ -75,13 +78,60 @@ static void params_clear(const toneshaper_clap_host *host, toneshaper_clap_id id
     (void)id;
     (void)flags;
 }
-static void params_request_flush(const toneshaper_clap_host *host) { (void)host; }
+static atomic_int flush_requests;
+static void params_request_flush(const toneshaper_clap_host *host) {
+    (void)host;
+    atomic_fetch_add(&flush_requests, 1);
+}
 static const toneshaper_clap_host_params params_extension = {params_rescan, params_clear, params_request_flush};
+
+// clap.timer-support: timers the main loop calls (on_timer) when due.
+typedef struct {
+    toneshaper_clap_id id;
+    uint32_t period_ms;
+    double due;
+    int live;
+} Timer;
+static Timer timers[8];
+static int timers_live, timers_registered;
+static toneshaper_clap_id next_timer_id = 100;
+
+static double monotonic(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)now.tv_sec + (double)now.tv_nsec * 1e-9;
+}
+
+static bool timer_register(const toneshaper_clap_host *host, uint32_t period_ms, toneshaper_clap_id *id) {
+    (void)host;
+    if (!id || period_ms == 0) return false;
+    for (int t = 0; t < 8; t++) {
+        if (timers[t].live) continue;
+        timers[t] = (Timer){next_timer_id++, period_ms, monotonic() + period_ms / 1000.0, 1};
+        *id = timers[t].id;
+        timers_live++;
+        timers_registered++;
+        return true;
+    }
+    return false;
+}
+static bool timer_unregister(const toneshaper_clap_host *host, toneshaper_clap_id id) {
+    (void)host;
+    for (int t = 0; t < 8; t++) {
+        if (!timers[t].live || timers[t].id != id) continue;
+        timers[t].live = 0;
+        timers_live--;
+        return true;
+    }
+    return false;
+}
+static const toneshaper_clap_host_timer_support timer_extension = {timer_register, timer_unregister};
 
 static const void *host_extension(const toneshaper_clap_host *host, const char *id) {
     (void)host;
     if (strcmp(id, TONESHAPER_CLAP_EXT_LOG) == 0) return &log_extension;
     if (strcmp(id, TONESHAPER_CLAP_EXT_PARAMS) == 0) return &params_extension;
+    if (strcmp(id, TONESHAPER_CLAP_EXT_TIMER_SUPPORT) == 0) return &timer_extension;
     return NULL;
 }
 static void host_request_restart(const toneshaper_clap_host *host) { (void)host; }
@@ -120,9 +170,38 @@ static const toneshaper_clap_event_header *list_get(const toneshaper_clap_input_
     EventList *events = list->ctx;
     return index < events->count ? &events->events[index].header : NULL;
 }
+// What the plugin reported (its output events): parameter values, and the gestures around
+// them, checked as they come: a value of a parameter with no gesture open, or an end with
+// no begin, is counted.
+static long out_values, out_begins, out_ends, out_outside, out_unmatched;
+static int gesture_open[64];
+static double out_last[64];
+static int out_has_last[64];
+
 static bool list_push(const toneshaper_clap_output_events *list, const toneshaper_clap_event_header *event) {
     (void)list;
-    (void)event;
+    if (!event || event->space_id != TONESHAPER_CLAP_CORE_EVENT_SPACE) return true;
+    if (event->type == TONESHAPER_CLAP_EVENT_PARAM_GESTURE_BEGIN || event->type == TONESHAPER_CLAP_EVENT_PARAM_GESTURE_END) {
+        if (event->size < sizeof(toneshaper_clap_event_param_gesture)) return false;
+        uint32_t id = ((const toneshaper_clap_event_param_gesture *)event)->param_id;
+        if (event->type == TONESHAPER_CLAP_EVENT_PARAM_GESTURE_BEGIN) {
+            out_begins++;
+            if (id < 64) gesture_open[id]++;
+        } else {
+            out_ends++;
+            if (id < 64 && gesture_open[id] > 0) gesture_open[id]--;
+            else out_unmatched++;
+        }
+    } else if (event->type == TONESHAPER_CLAP_EVENT_PARAM_VALUE) {
+        if (event->size < sizeof(toneshaper_clap_event_param_value)) return false;
+        const toneshaper_clap_event_param_value *value = (const toneshaper_clap_event_param_value *)event;
+        out_values++;
+        if (value->param_id >= 64 || gesture_open[value->param_id] == 0) out_outside++;
+        if (value->param_id < 64) {
+            out_last[value->param_id] = value->value;
+            out_has_last[value->param_id] = 1;
+        }
+    }
     return true;
 }
 
@@ -383,6 +462,119 @@ static void load_state(Instance *instance, Buffer buffer, int must) {
     if (must && !loaded) exit(3);
 }
 
+// ---- the editor window (--gui) ------------------------------------------------------------
+
+// A top-level X window of the host's own, as a DAW's plugin window, in which the plugin's
+// editor is embedded (clap.gui, "x11", not floating); the host's timers drive it.
+static Display *gui_display;
+static Window gui_parent;
+static const toneshaper_clap_plugin_gui *gui;
+static const toneshaper_clap_plugin_timer_support *gui_timers;
+
+/// The file descriptors this process has open (the X connections a window leaves behind show here).
+static int open_fds(void) {
+    DIR *directory = opendir("/proc/self/fd");
+    if (!directory) return -1;
+    int count = 0;
+    while (readdir(directory)) count++;
+    closedir(directory);
+    return count;
+}
+
+static void gui_prepare(Instance *instance) {
+    gui = instance->plugin->get_extension(instance->plugin, TONESHAPER_CLAP_EXT_GUI);
+    gui_timers = instance->plugin->get_extension(instance->plugin, TONESHAPER_CLAP_EXT_TIMER_SUPPORT);
+    if (!gui || !gui_timers) die("the plugin offers no clap.gui or clap.timer-support");
+    if (!gui_display) {
+        gui_display = XOpenDisplay(NULL);
+        if (!gui_display) die("cannot open the X display (DISPLAY)");
+        gui_parent = XCreateSimpleWindow(gui_display, DefaultRootWindow(gui_display), 0, 0, 900, 420, 0, 0, 0);
+        XStoreName(gui_display, gui_parent, "claphost");
+        XMapWindow(gui_display, gui_parent);
+        XFlush(gui_display);
+    }
+}
+
+/// The timers that are due, and the host's own X events (read and dropped).
+static void gui_pump(Instance *instance) {
+    double now = monotonic();
+    for (int t = 0; t < 8; t++) {
+        if (!timers[t].live || now < timers[t].due) continue;
+        timers[t].due = now + timers[t].period_ms / 1000.0;
+        gui_timers->on_timer(instance->plugin, timers[t].id);
+    }
+    while (gui_display && XPending(gui_display)) {
+        XEvent event;
+        XNextEvent(gui_display, &event);
+    }
+}
+
+/// create, the size asked (the parent takes it), set_parent, show.
+static void gui_open(Instance *instance, double scale) {
+    if (!gui->is_api_supported(instance->plugin, TONESHAPER_CLAP_WINDOW_API_X11, false)) die("the plugin refused x11");
+    const char *api = NULL;
+    bool floating = true;
+    if (!gui->get_preferred_api(instance->plugin, &api, &floating) || !api || strcmp(api, "x11") || floating) die("preferred api not x11");
+    if (!gui->create(instance->plugin, TONESHAPER_CLAP_WINDOW_API_X11, false)) die("gui create refused");
+    if (scale > 0 && !gui->set_scale(instance->plugin, scale)) die("set_scale %g refused", scale);
+    uint32_t width = 0, height = 0;
+    if (!gui->get_size(instance->plugin, &width, &height) || width == 0 || height == 0) die("get_size refused");
+    XResizeWindow(gui_display, gui_parent, width, height);
+    toneshaper_clap_window window = {TONESHAPER_CLAP_WINDOW_API_X11, {.x11 = gui_parent}};
+    if (!gui->set_parent(instance->plugin, &window)) die("set_parent refused");
+    if (!gui->show(instance->plugin)) die("show refused");
+    XFlush(gui_display);
+    printf("gui_size: %ux%u\ngui_parent: 0x%lx\n", width, height, gui_parent);
+    fflush(stdout);
+}
+
+/// Calls out of turn and malformed ones, each of which the plugin must refuse; prints how
+/// many it refused of those tried. The window is made and destroyed twice on the way.
+static void gui_hostile(Instance *instance) {
+    const toneshaper_clap_plugin *p = instance->plugin;
+    toneshaper_clap_window window = {TONESHAPER_CLAP_WINDOW_API_X11, {.x11 = gui_parent}};
+    toneshaper_clap_window foreign = {"win32", {.x11 = gui_parent}};
+    toneshaper_clap_window none = {TONESHAPER_CLAP_WINDOW_API_X11, {.x11 = 0}};
+    uint32_t w = 0, h = 0;
+    int tried = 0, refused = 0;
+#define REFUSED(call) (tried++, refused += !(call))
+    REFUSED(gui->set_parent(p, &window));
+    REFUSED(gui->show(p));
+    REFUSED(gui->get_size(p, &w, &h));
+    REFUSED(gui->set_size(p, 300, 200));
+    REFUSED(gui->create(p, "cocoa", false));
+    REFUSED(gui->create(p, TONESHAPER_CLAP_WINDOW_API_X11, true));
+    REFUSED(gui->create(p, NULL, false));
+    REFUSED(gui->is_api_supported(p, TONESHAPER_CLAP_WINDOW_API_X11, true));
+    REFUSED(gui->is_api_supported(p, "wayland", false));
+    gui->destroy(p);  // nothing made: nothing to do
+    if (!gui->create(p, TONESHAPER_CLAP_WINDOW_API_X11, false)) die("gui create refused");
+    REFUSED(gui->create(p, TONESHAPER_CLAP_WINDOW_API_X11, false));
+    REFUSED(gui->set_size(p, 0, 200));
+    REFUSED(gui->set_size(p, 100000, 200));
+    REFUSED(gui->show(p));
+    REFUSED(gui->set_parent(p, &foreign));
+    REFUSED(gui->set_parent(p, &none));
+    REFUSED(gui->set_parent(p, NULL));
+    REFUSED(gui->set_scale(p, NAN));
+    REFUSED(gui->set_scale(p, 1000));
+    REFUSED(gui->set_transient(p, &window));
+    REFUSED(gui->get_size(p, NULL, &h));
+    gui->suggest_title(p, NULL);
+    if (!gui->set_parent(p, &window)) die("set_parent refused");
+    REFUSED(gui->set_parent(p, &window));
+    REFUSED(gui->set_scale(p, 2));
+    if (!gui->set_size(p, 640, 300) || !gui->get_size(p, &w, &h) || w != 640 || h != 300) die("set_size 640x300 not taken");
+    uint32_t small_w = 1, small_h = 1;
+    if (!gui->adjust_size(p, &small_w, &small_h) || small_w < 100 || small_h < 100) die("adjust_size let 1x1 through");
+    if (!gui->show(p) || !gui->hide(p) || !gui->show(p)) die("show or hide refused");
+    for (int k = 0; k < 5; k++) gui_pump(instance);
+    gui->destroy(p);
+    gui->destroy(p);
+#undef REFUSED
+    printf("gui_hostile_refused: %d of %d\n", refused, tried);
+}
+
 // ---- preset discovery ------------------------------------------------------------------
 
 static int preset_plugins;
@@ -471,6 +663,8 @@ int main(int argc, char **argv) {
     double rate = 48000;
     long block = 256, frames = 0, bench_runs = 0;
     int instances = 1, realtime = 0, want_describe = 0, process_transport = 0, paced = 0, mpe = 0;
+    double gui_seconds = 0, gui_scale = 0;
+    int gui_reopen = 0, gui_hostile_calls = 0;
     double process_playing = 0, process_tempo = 120;
     uint32_t report_ids[64];
     int report_count = 0;
@@ -495,6 +689,10 @@ int main(int argc, char **argv) {
         else if (!strcmp(a, "--second-clap")) second = NEXT;
         else if (!strcmp(a, "--instances")) instances = atoi(NEXT);
         else if (!strcmp(a, "--realtime")) realtime = 1;
+        else if (!strcmp(a, "--gui")) gui_seconds = atof(NEXT);
+        else if (!strcmp(a, "--gui-scale")) gui_scale = atof(NEXT);
+        else if (!strcmp(a, "--gui-reopen")) gui_reopen = atoi(NEXT);
+        else if (!strcmp(a, "--gui-hostile")) gui_hostile_calls = 1;
         else if (!strcmp(a, "--describe")) want_describe = 1;
         else if (!strcmp(a, "--list-presets")) return path ? list_presets(path) : (die("--clap first"), 1);
         else if (!strcmp(a, "--bench-runs")) bench_runs = atol(NEXT);
@@ -570,6 +768,12 @@ int main(int argc, char **argv) {
     }
     if (!path) die("--clap PATH is required");
     if (bench_runs > 0) frames = (long)rate + bench_runs * block;
+    int with_gui = gui_seconds > 0 || gui_reopen > 0 || gui_hostile_calls;
+    if (gui_seconds > 0) {
+        // The window is used while the plugin plays in real time, block by block.
+        frames = (long)(gui_seconds * rate);
+        realtime = 1;
+    }
     if (frames <= 0 || block <= 0 || block > 8192) die("--frames N (and a --block of 1...8192) are required");
     if (instances < 1 || instances > 2) die("--instances is 1 or 2");
     int count = second ? 2 : instances;
@@ -630,6 +834,25 @@ int main(int argc, char **argv) {
     if (!ports || ports->count(inst[0].plugin, false) != 1 || !ports->get(inst[0].plugin, 0, false, &port)) die("no audio output port");
     uint32_t channel_count = port.channel_count;
 
+    if (with_gui) gui_prepare(&inst[0]);
+    if (gui_hostile_calls) gui_hostile(&inst[0]);
+    if (gui_reopen > 0) {
+        // Made and destroyed again and again, each time shown and driven for a few timers:
+        // every X connection it opened is closed again (the open files show it).
+        int before = open_fds();
+        for (int r = 0; r < gui_reopen; r++) {
+            gui_open(&inst[0], gui_scale);
+            double until = monotonic() + 0.1;
+            while (monotonic() < until) {
+                gui_pump(&inst[0]);
+                usleep(5000);
+            }
+            gui->destroy(inst[0].plugin);
+        }
+        printf("gui_reopened: %d\ngui_fds_before: %d\ngui_fds_after: %d\ngui_timers_live: %d\n", gui_reopen, before, open_fds(), timers_live);
+    }
+    if (gui_seconds > 0) gui_open(&inst[0], gui_scale);
+    double gui_start = monotonic();
     FILE *output = out ? fopen(out, "wb") : NULL;
     if (out && !output) die("cannot write %s", out);
     long nonfinite = 0, out_of_range = 0, first_sound = -1, first_nonzero = -1, differ = 0, stereo_differ = 0;
@@ -711,6 +934,15 @@ int main(int argc, char **argv) {
                 e->expression.value = 0.5 * sin((double)start / rate * 6.0 + k);
             }
         }
+        if (gui_seconds > 0) {
+            // One block a period, the timers called between blocks as a host's main thread would.
+            double due = gui_start + (double)start / rate;
+            while (monotonic() < due) {
+                gui_pump(&inst[0]);
+                usleep(1000);
+            }
+            gui_pump(&inst[0]);
+        }
         if (paced && start >= warmup) {
             // One block a period: wait for this block's time.
             static struct timespec origin;
@@ -764,6 +996,17 @@ int main(int argc, char **argv) {
         if (output) fwrite(inst[0].channels[0], sizeof(float), n, output);
     }
     if (output) fclose(output);
+    if (gui_seconds > 0) {
+        gui->destroy(inst[0].plugin);
+        printf("gui_timers_live: %d\n", timers_live);
+    }
+    if (with_gui) {
+        printf("out_values: %ld\nout_gesture_begins: %ld\nout_gesture_ends: %ld\nout_values_outside_gesture: %ld\nout_unmatched_ends: %ld\n",
+               out_values, out_begins, out_ends, out_outside, out_unmatched);
+        printf("flush_requests: %d\ntimers_registered: %d\n", atomic_load(&flush_requests), timers_registered);
+        for (int k = 0; k < 64; k++)
+            if (out_has_last[k]) printf("out_last_%d: %g\n", k, out_last[k]);
+    }
     if (save) {
         Buffer buffer = {0};
         toneshaper_clap_ostream stream = {&buffer, stream_write};

@@ -1,8 +1,10 @@
 // xshot: writes a window of an X display (the root window unless given) as a PNG, through
 // cairo, for the editor window's tests (the test image has no ImageMagick or xwd).
 //
-//   xshot OUT.png [WINDOW-ID]
+//   xshot OUT.png [WINDOW-ID [X Y WIDTH HEIGHT]]
 //
+// With a rectangle, only that part of the window is written (a control, without the
+// playhead that moves beside it).
 // Prints the share of pixels that differ from the first pixel's color: a blank window
 // prints 0.
 #include <X11/Xlib.h>
@@ -14,7 +16,7 @@
 
 int main(int argc, char **argv) {
     if (argc < 2) {
-        fprintf(stderr, "usage: xshot OUT.png [WINDOW-ID]\n");
+        fprintf(stderr, "usage: xshot OUT.png [WINDOW-ID [X Y WIDTH HEIGHT]]\n");
         return 2;
     }
     Display *display = XOpenDisplay(NULL);
@@ -29,9 +31,20 @@ int main(int argc, char **argv) {
         return 1;
     }
     cairo_surface_t *source = cairo_xlib_surface_create(display, window, attributes.visual, attributes.width, attributes.height);
+    int left = 0, top = 0;
+    if (argc > 6) {
+        left = atoi(argv[3]);
+        top = atoi(argv[4]);
+        attributes.width = atoi(argv[5]);
+        attributes.height = atoi(argv[6]);
+        if (attributes.width <= 0 || attributes.height <= 0) {
+            fprintf(stderr, "xshot: an empty rectangle\n");
+            return 2;
+        }
+    }
     cairo_surface_t *image = cairo_image_surface_create(CAIRO_FORMAT_RGB24, attributes.width, attributes.height);
     cairo_t *cr = cairo_create(image);
-    cairo_set_source_surface(cr, source, 0, 0);
+    cairo_set_source_surface(cr, source, -left, -top);
     cairo_paint(cr);
     cairo_destroy(cr);
     cairo_surface_flush(image);
