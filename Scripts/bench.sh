@@ -274,7 +274,7 @@ if [[ $what == all || $what == clap ]]; then
     [[ -f .build/clap/toneshaper.clap ]] || bash Scripts/build-clap.sh >/dev/null
     [[ -f .build/lv2/toneshaper.lv2/toneshaper.so ]] || bash Scripts/build-lv2.sh >/dev/null
     mkdir -p .build/clap-host .build/lv2-host
-    cc -std=gnu11 -Wall -Wextra -Werror -O1 -g -o .build/clap-host/claphost Tests/CLAPHost/claphost.c -ldl -lm -lpthread
+    cc -std=gnu11 -Wall -Wextra -Werror -O1 -g -o .build/clap-host/claphost Tests/CLAPHost/claphost.c -ldl -lm -lpthread -lX11
     cc -std=c11 -Wall -Wextra -Werror -O1 -g -o .build/lv2-host/lv2host Tests/LV2Host/lv2host.c -ldl -lm -lpthread
     clap=.build/clap/toneshaper.clap; so=.build/lv2/toneshaper.lv2/toneshaper.so
     field() { awk -v k="$1:" '$1 == k {print $2}'; }

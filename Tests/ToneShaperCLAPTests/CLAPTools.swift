@@ -37,14 +37,14 @@ enum CLAPTools {
     static func prepare() throws { try prepared.get() }
 
     /// Compiles a test host when it is missing or older than its source.
-    static func compile(_ source: URL, into binary: URL) throws {
+    static func compile(_ source: URL, into binary: URL, libraries: [String] = ["-ldl", "-lm", "-lpthread", "-lX11"]) throws {
         let sourceDate = try source.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate ?? .distantFuture
         let binaryDate = (try? binary.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate) ?? .distantPast
         guard binaryDate < sourceDate else { return }
         try FileManager.default.createDirectory(at: binary.deletingLastPathComponent(), withIntermediateDirectories: true)
         let partial = binary.path + ".\(getpid())"
         let result = try run(
-            "/usr/bin/cc", ["-std=gnu11", "-Wall", "-Wextra", "-Werror", "-O1", "-g", "-o", partial, source.path, "-ldl", "-lm", "-lpthread"])
+            "/usr/bin/cc", ["-std=gnu11", "-Wall", "-Wextra", "-Werror", "-O1", "-g", "-o", partial, source.path] + libraries)
         guard result.status == 0 else { throw CLAPTestError("cc \(source.lastPathComponent) failed:\n\(result.output)") }
         _ = rename(partial, binary.path)
     }
@@ -71,7 +71,7 @@ enum CLAPTools {
 
     /// Runs a tool to completion (killed after `timeout` seconds), in the repository (the
     /// hostile states read Sessions/).
-    static func run(_ tool: String, _ arguments: [String], timeout: Double = 60) throws -> ToolResult {
+    static func run(_ tool: String, _ arguments: [String], environment: [String: String] = [:], timeout: Double = 60) throws -> ToolResult {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("clap-run-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
@@ -83,6 +83,7 @@ enum CLAPTools {
         process.executableURL = URL(fileURLWithPath: tool)
         process.arguments = arguments
         process.currentDirectoryURL = repository
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = try FileHandle(forWritingTo: out)
         process.standardError = try FileHandle(forWritingTo: err)

@@ -1,0 +1,286 @@
+import Foundation
+import Synchronization
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The editor window through clap.gui, in the project's CLAP host (Tests/CLAPHost) on a
+/// private X display (Xvfb): embedded in the host's window, driven by the host's timers,
+/// used with the mouse (xdotool) while the plugin plays; screenshots of it are kept in
+/// /tmp/clap-gui-shots.
+@Suite struct CLAPEditorTests {
+    static var available: Bool { ["Xvfb", "xdotool", "cc"].allSatisfy { CLAPDisplay.path(of: $0) != nil } }
+    static let shots = URL(fileURLWithPath: "/tmp/clap-gui-shots")
+
+    /// The editor's layout at scale 1 (EditorWindow's, 900x420): the plot's left and top
+    /// edges and its bottom margin, the panel of controls on the right 260 pixels, rows of 36.
+    static let plotLeft = 52.0
+    static let plotTop = 40.0
+    static let plotBottomMargin = 30.0
+    static let panelWidth = 260
+
+    /// Where the default shape's point (1 s, 330 Hz) is, and where 165 Hz is, on the plot
+    /// (2 s across; 110 to 440 Hz up, logarithmic).
+    static func plotPoint(time: Double, frequency: Double, width: Int, height: Int) -> (x: Int, y: Int) {
+        let plotWidth = Double(width - panelWidth) - plotLeft - 14
+        let plotHeight = Double(height) - plotTop - plotBottomMargin
+        let x = plotLeft + time / 2 * plotWidth
+        let y = plotTop + plotHeight - log(frequency / 110) / log(4) * plotHeight
+        return (Int(x.rounded()), Int(y.rounded()))
+    }
+
+    /// The amplitude's row (the eighth control) of the panel: its bar's middle, and the
+    /// rectangle of the row (label, value and bar) for a screenshot.
+    static func amplitudeRow(width: Int) -> (barX: Int, barY: Int, barWidth: Int, box: [Int]) {
+        let row = 7
+        let panel = width - panelWidth
+        return (panel + 12, 10 + row * 36 + 18 + 6, panelWidth - 24, [panel, 10 + row * 36, panelWidth, 36])
+    }
+
+    /// A point dragged with the mouse reaches the plugin (its state holds it), a click on a
+    /// control reaches the host as a value between a gesture's begin and end, and a value
+    /// the host sets is shown (the control's row on the screen changes, and the window says
+    /// what it shows).
+    @Test(.enabled(if: available))
+    func editsInTheWindowReachThePluginAndTheHostAndTheWindowFollowsTheHost() throws {
+        try CLAPTools.prepare()
+        let display = try CLAPDisplay()
+        let directory = try CLAPTools.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: Self.shots, withIntermediateDirectories: true)
+        let state = directory.appendingPathComponent("state.toneshaper")
+        // The host sets the amplitude to 0.9 five seconds in.
+        let host = try display.start(
+            CLAPTools.host.path,
+            ["--clap", CLAPTools.plugin.path, "--gui", "8", "--param", "6=0.9@240000", "--save-state", state.path],
+            environment: ["TONESHAPER_UI_TRACE": "1"], in: directory)
+        let editor = try display.waitForEditor()
+        #expect(editor.width == 900 && editor.height == 420, "\(editor)")
+        let opened = Date()
+        usleep(500_000)
+        _ = try display.screenshot(Self.shots.appendingPathComponent("1-opened.png"), window: editor.window)
+
+        // The point at 1 s, 330 Hz dragged down to 165 Hz.
+        let from = Self.plotPoint(time: 1, frequency: 330, width: editor.width, height: editor.height)
+        let to = Self.plotPoint(time: 1, frequency: 165, width: editor.width, height: editor.height)
+        try display.xdotool([
+            "mousemove", "--sync", "\(editor.x + from.x)", "\(editor.y + from.y)", "mousedown", "1", "sleep", "0.1", "mousemove",
+            "\(editor.x + from.x)", "\(editor.y + (from.y + to.y) / 2)", "sleep", "0.05", "mousemove", "\(editor.x + to.x)", "\(editor.y + to.y)",
+            "sleep", "0.1", "mouseup", "1",
+        ])
+        // A click a tenth along the amplitude's bar (0...1): about 0.1.
+        let amplitude = Self.amplitudeRow(width: editor.width)
+        try display.xdotool([
+            "mousemove", "--sync", "\(editor.x + amplitude.barX + amplitude.barWidth / 10)", "\(editor.y + amplitude.barY)", "click", "1",
+        ])
+        usleep(400_000)
+        _ = try display.screenshot(Self.shots.appendingPathComponent("2-edited.png"), window: editor.window)
+        let rowBefore = directory.appendingPathComponent("row-before.png")
+        let rowSteady = directory.appendingPathComponent("row-steady.png")
+        _ = try display.screenshot(rowBefore, window: editor.window, box: amplitude.box)
+        usleep(300_000)
+        _ = try display.screenshot(rowSteady, window: editor.window, box: amplitude.box)
+        #expect(try Data(contentsOf: rowBefore) == Data(contentsOf: rowSteady), "the amplitude's row changed with nothing moving it")
+        // After the host's value (5 s in, as the host counts from the window's opening).
+        let wait = 6.0 - Date().timeIntervalSince(opened)
+        if wait > 0 { usleep(UInt32(wait * 1_000_000)) }
+        let rowAfter = directory.appendingPathComponent("row-after.png")
+        _ = try display.screenshot(rowAfter, window: editor.window, box: amplitude.box)
+        _ = try display.screenshot(Self.shots.appendingPathComponent("3-host-set-amplitude.png"), window: editor.window)
+        #expect(try Data(contentsOf: rowBefore) != Data(contentsOf: rowAfter), "the amplitude's row did not change with the host's value")
+
+        let result = try host.finish(timeout: 30)
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.stderr.contains("shows amplitude 0.9000"), "the window did not show the host's amplitude:\n\(result.stderr)")
+        // The host got the click as a value within one gesture.
+        #expect(result.number("out_gesture_begins") ?? 0 >= 1, "\(result.stdout)")
+        #expect(result.number("out_gesture_begins") == result.number("out_gesture_ends"), "\(result.stdout)")
+        #expect(result.number("out_values_outside_gesture") == 0, "\(result.stdout)")
+        #expect(result.number("out_unmatched_ends") == 0, "\(result.stdout)")
+        let clicked = try #require(result.number("out_last_6"), "no amplitude reached the host: \(result.stdout)")
+        #expect(abs(clicked - 0.1) < 0.03, "the click a tenth along the bar gave \(clicked)")
+        #expect(result.number("flush_requests") ?? 0 >= 3, "the plugin never asked the host to flush: \(result.stdout)")
+        #expect(result.number("gui_timers_live") == 0, "destroy left a timer: \(result.stdout)")
+        #expect(result.number("log_messages") == 0, "\(result.stderr)")
+        // The plugin plays the dragged curve: its state has the point at 1 s moved to about
+        // 165 Hz, and the host's amplitude.
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: state)) as? [String: Any])
+        let points = try #require(document["points"] as? [[Double]], "\(document)")
+        #expect(!points.contains { abs($0[1] - 330) < 1 }, "the point at 330 Hz was not moved: \(points)")
+        #expect(points.contains { abs($0[0] - 1) < 0.05 && abs($0[1] - 165) < 12 }, "no point near (1 s, 165 Hz): \(points)")
+        #expect((document["amplitude"] as? Double).map { abs($0 - 0.9) < 1e-9 } == true, "\(document)")
+    }
+
+    /// Calls out of turn and malformed ones are refused (set_parent, show or get_size before
+    /// create; another API, a floating window, a second create, a size of 0 or too large,
+    /// a parent of another API or none, a scale not a number or after the window is made);
+    /// then the window is made, shown at scale 2 and destroyed 20 times: every X connection
+    /// and every timer it opened is closed again.
+    @Test(.enabled(if: available))
+    func theWindowRefusesCallsOutOfTurnAndIsMadeAgainWithoutLeaks() throws {
+        try CLAPTools.prepare()
+        let display = try CLAPDisplay()
+        let result = try CLAPTools.run(
+            CLAPTools.host.path,
+            ["--clap", CLAPTools.plugin.path, "--frames", "4800", "--gui-hostile", "--gui-reopen", "20", "--gui-scale", "2"],
+            environment: ["DISPLAY": display.name], timeout: 120)
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.report["gui_hostile_refused"] == "22 of 22", "\(result.stdout)")
+        #expect(result.number("gui_reopened") == 20, "\(result.stdout)")
+        #expect(result.report["gui_size"] == "1800x840", "scale 2 doubles the window: \(result.stdout)")
+        #expect(result.number("gui_fds_before") == result.number("gui_fds_after"), "a window left files open: \(result.stdout)")
+        #expect(result.number("gui_timers_live") == 0, "\(result.stdout)")
+        #expect(result.number("timers_registered") == 21, "\(result.stdout)")
+        #expect(result.number("nonfinite") == 0 && result.number("log_errors") == 0, "\(result.output)")
+    }
+}
+
+/// A private X display (Xvfb) for a test, stopped with it; xdotool and screenshots
+/// (Tests/LV2Host/xshot.c) on it. Numbers are taken in turn within the process, away from
+/// the LV2 tests' (300...799), and the next one is tried when Xvfb finds one taken.
+final class CLAPDisplay {
+    private static let taken = Atomic<Int>(0)
+    private(set) var number = 0
+    private var process = Process()
+    var name: String { ":\(number)" }
+
+    static func path(of tool: String) -> String? {
+        let directories = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+        return directories.map { "\($0)/\(tool)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    init() throws {
+        for _ in 0..<20 {
+            let turn = CLAPDisplay.taken.add(1, ordering: .relaxed).newValue
+            let candidate = 800 + (Int(getpid()) * 7 + turn * 13) % 150
+            guard !FileManager.default.fileExists(atPath: "/tmp/.X\(candidate)-lock"),
+                !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(candidate)")
+            else { continue }
+            let xvfb = Process()
+            xvfb.executableURL = URL(fileURLWithPath: CLAPDisplay.path(of: "Xvfb") ?? "/usr/bin/Xvfb")
+            xvfb.arguments = [":\(candidate)", "-nolisten", "tcp", "-screen", "0", "1920x1080x24"]
+            xvfb.standardOutput = FileHandle.nullDevice
+            xvfb.standardError = FileHandle.nullDevice
+            try xvfb.run()
+            let deadline = Date().addingTimeInterval(10)
+            while xvfb.isRunning && !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(candidate)") && Date() < deadline {
+                usleep(20_000)
+            }
+            usleep(100_000)
+            if xvfb.isRunning && FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(candidate)") {
+                number = candidate
+                process = xvfb
+                return
+            }
+            if xvfb.isRunning { kill(xvfb.processIdentifier, SIGKILL) }
+            xvfb.waitUntilExit()
+        }
+        throw CLAPTestError("no X display number could be had for Xvfb")
+    }
+
+    deinit {
+        guard number != 0, process.processIdentifier > 0 else { return }
+        kill(process.processIdentifier, SIGTERM)
+        let deadline = Date().addingTimeInterval(3)
+        while process.isRunning && Date() < deadline { usleep(10_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+    }
+
+    @discardableResult
+    func xdotool(_ arguments: [String]) throws -> String {
+        let result = try CLAPTools.run(CLAPDisplay.path(of: "xdotool") ?? "/usr/bin/xdotool", arguments, environment: ["DISPLAY": name], timeout: 20)
+        guard result.status == 0 else { throw CLAPTestError("xdotool \(arguments.joined(separator: " ")): \(result.output)") }
+        return result.stdout
+    }
+
+    struct Editor: CustomStringConvertible {
+        let window: String
+        let x: Int
+        let y: Int
+        let width: Int
+        let height: Int
+        var description: String { "window \(window) at \(x),\(y) \(width)x\(height)" }
+    }
+
+    /// The editor's window (named "ToneShaper editor"), once it is mapped, and where it is.
+    func waitForEditor(timeout: Double = 20) throws -> Editor {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            let found = try CLAPTools.run(
+                CLAPDisplay.path(of: "xdotool") ?? "/usr/bin/xdotool", ["search", "--onlyvisible", "--name", "^ToneShaper editor$"],
+                environment: ["DISPLAY": name], timeout: 10)
+            if found.status == 0, let window = found.stdout.split(separator: "\n").first.map(String.init) {
+                var values: [String: Int] = [:]
+                for line in try xdotool(["getwindowgeometry", "--shell", window]).split(separator: "\n") {
+                    let parts = line.split(separator: "=")
+                    if parts.count == 2 { values[String(parts[0])] = Int(parts[1]) }
+                }
+                if let x = values["X"], let y = values["Y"], let w = values["WIDTH"], let h = values["HEIGHT"] {
+                    return Editor(window: window, x: x, y: y, width: w, height: h)
+                }
+            }
+            usleep(100_000)
+        }
+        throw CLAPTestError("the editor window did not appear within \(timeout) s")
+    }
+
+    /// Writes `window` (or the rectangle `box`: x, y, width, height of it) as a PNG and
+    /// returns the share of its pixels that differ from the first one's color.
+    @discardableResult
+    func screenshot(_ file: URL, window: String, box: [Int] = []) throws -> Double {
+        let tool = CLAPTools.repository.appendingPathComponent(".build/clap-host/xshot")
+        try CLAPTools.compile(CLAPTools.repository.appendingPathComponent("Tests/LV2Host/xshot.c"), into: tool, libraries: ["-lX11", "-lcairo"])
+        let result = try CLAPTools.run(tool.path, [file.path, window] + box.map(String.init), environment: ["DISPLAY": name], timeout: 20)
+        guard result.status == 0, let share = Double(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            throw CLAPTestError("xshot: \(result.output)")
+        }
+        return share
+    }
+
+    /// A tool started on this display, running while the test goes on.
+    final class Running {
+        let process: Process
+        let out: URL
+        let err: URL
+
+        init(process: Process, out: URL, err: URL) {
+            self.process = process
+            self.out = out
+            self.err = err
+        }
+
+        func finish(timeout: Double) throws -> CLAPTools.ToolResult {
+            let deadline = Date().addingTimeInterval(timeout)
+            while process.isRunning && Date() < deadline { usleep(10_000) }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+            return CLAPTools.ToolResult(
+                status: process.terminationStatus, signalled: process.terminationReason == .uncaughtSignal,
+                stdout: (try? String(contentsOf: out, encoding: .utf8)) ?? "", stderr: (try? String(contentsOf: err, encoding: .utf8)) ?? "")
+        }
+
+        deinit {
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        }
+    }
+
+    func start(_ tool: String, _ arguments: [String], environment: [String: String], in directory: URL) throws -> Running {
+        let out = directory.appendingPathComponent("stdout")
+        let err = directory.appendingPathComponent("stderr")
+        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = arguments
+        process.currentDirectoryURL = CLAPTools.repository
+        process.environment = ProcessInfo.processInfo.environment.merging(environment.merging(["DISPLAY": name]) { $1 }) { $1 }
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = try FileHandle(forWritingTo: out)
+        process.standardError = try FileHandle(forWritingTo: err)
+        try process.run()
+        return Running(process: process, out: out, err: err)
+    }
+}
