@@ -56,7 +56,7 @@ import Testing
             CLAPTools.host.path,
             ["--clap", CLAPTools.plugin.path, "--gui", "8", "--param", "6=0.9@240000", "--save-state", state.path],
             environment: ["TONESHAPER_UI_TRACE": "1"], in: directory)
-        let editor = try display.waitForEditor()
+        let editor = try display.waitForEditor(of: host)
         #expect(editor.width == 900 && editor.height == 420, "\(editor)")
         let opened = Date()
         usleep(500_000)
@@ -205,10 +205,15 @@ final class CLAPDisplay {
         var description: String { "window \(window) at \(x),\(y) \(width)x\(height)" }
     }
 
-    /// The editor's window (named "ToneShaper editor"), once it is mapped, and where it is.
-    func waitForEditor(timeout: Double = 20) throws -> Editor {
+    /// The editor's window (named "ToneShaper editor") that `host` shows, once it is mapped,
+    /// and where it is.
+    func waitForEditor(of host: Running, timeout: Double = 30) throws -> Editor {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
+            guard host.process.isRunning else {
+                let result = try host.finish(timeout: 0)
+                throw CLAPTestError("the host ended before its editor window appeared:\n\(result.output)")
+            }
             let found = try CLAPTools.run(
                 CLAPDisplay.path(of: "xdotool") ?? "/usr/bin/xdotool", ["search", "--onlyvisible", "--name", "^ToneShaper editor$"],
                 environment: ["DISPLAY": name], timeout: 10)
@@ -224,7 +229,8 @@ final class CLAPDisplay {
             }
             usleep(100_000)
         }
-        throw CLAPTestError("the editor window did not appear within \(timeout) s")
+        let result = try host.finish(timeout: 0)
+        throw CLAPTestError("the editor window did not appear within \(timeout) s:\n\(result.output)")
     }
 
     /// Writes `window` (or the rectangle `box`: x, y, width, height of it) as a PNG and
