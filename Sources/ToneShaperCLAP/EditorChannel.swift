@@ -42,7 +42,8 @@ struct EditorChannel {
         (counts + 1).initialize(to: Atomic(0))
         let playhead = UnsafeMutablePointer<Atomic<UInt64>>.allocate(capacity: 1)
         playhead.initialize(to: Atomic(Double.nan.bitPattern))
-        return EditorChannel(edits: MessageRing(slots: 64), counts: counts, playhead: playhead, inbox: PointsMailbox.make(), outbox: PointsMailbox.make())
+        return EditorChannel(
+            edits: MessageRing(slots: 64), counts: counts, playhead: playhead, inbox: PointsMailbox.make(), outbox: PointsMailbox.make())
     }
 
     func free() {

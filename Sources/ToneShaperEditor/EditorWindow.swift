@@ -71,7 +71,8 @@ public final class EditorWindow {
         self.width = min(max(width ?? Int(EditorWindow.baseWidth * self.scale), 1), EditorWindow.maximumSide)
         self.height = min(max(height ?? Int(EditorWindow.baseHeight * self.scale), 1), EditorWindow.maximumSide)
         let window = toneshaper_ui_create_window(display, Window(parent), Int32(self.width), Int32(self.height), mapped ? 1 : 0)
-        guard window != 0, let surface = cairo_xlib_surface_create(display, window, toneshaper_ui_visual(display), Int32(self.width), Int32(self.height))
+        guard window != 0,
+            let surface = cairo_xlib_surface_create(display, window, toneshaper_ui_visual(display), Int32(self.width), Int32(self.height))
         else {
             XCloseDisplay(display)
             return nil

@@ -24,6 +24,7 @@ import Testing
         let lines = result.stdout.split(separator: "\n").map { $0.split(separator: "|").prefix(8).joined(separator: "|") }
         let path = CLAPTools.plugin.path
         #expect(
-            lines == ["CLAP|ToneShaper|0:1|1:0|20:0|GUI,EXT,RT|\(path)|0", "CLAP|ToneShaper (stereo)|0:2|1:0|20:0|GUI,EXT,RT|\(path)|1"], "\(result.output)")
+            lines == ["CLAP|ToneShaper|0:1|1:0|20:0|GUI,EXT,RT|\(path)|0", "CLAP|ToneShaper (stereo)|0:2|1:0|20:0|GUI,EXT,RT|\(path)|1"],
+            "\(result.output)")
     }
 }
