@@ -91,6 +91,7 @@ final class CLAPEditor {
     /// destroy: the timer stopped, the window closed.
     func close() {
         _ = timers.pointee.unregister_timer?(plugin.pointee.host, timer)
+        window?.letGo()
         window = nil
     }
 

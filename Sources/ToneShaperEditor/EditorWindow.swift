@@ -149,8 +149,20 @@ public final class EditorWindow {
         needsDraw = true
     }
 
-    /// Unmaps the window; it keeps its state and is drawn again when shown.
-    public func hide() { toneshaper_ui_show(display, Window(window), 0) }
+    /// Unmaps the window; it keeps its state and is drawn again when shown. A control held
+    /// is let go.
+    public func hide() {
+        letGo()
+        toneshaper_ui_show(display, Window(window), 0)
+    }
+
+    /// The host takes the window away in the middle of a control's gesture (hidden,
+    /// destroyed): the gesture ends, so the host is not left with one open.
+    public func letGo() {
+        guard let control = draggedControl else { return }
+        draggedControl = nil
+        link.endGesture(row: rows[control].row)
+    }
 
     /// Reads the window's events, sends the curve if it changed, draws (the LV2 host's idle
     /// call, the CLAP host's timer).

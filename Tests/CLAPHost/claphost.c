@@ -79,6 +79,8 @@ static void params_clear(const toneshaper_clap_host *host, toneshaper_clap_id id
     (void)flags;
 }
 static atomic_int flush_requests;
+static long gui_flushes, out_in_process;
+static int in_process;
 static void params_request_flush(const toneshaper_clap_host *host) {
     (void)host;
     atomic_fetch_add(&flush_requests, 1);
@@ -181,6 +183,7 @@ static int out_has_last[64];
 static bool list_push(const toneshaper_clap_output_events *list, const toneshaper_clap_event_header *event) {
     (void)list;
     if (!event || event->space_id != TONESHAPER_CLAP_CORE_EVENT_SPACE) return true;
+    if (in_process) out_in_process++;
     if (event->type == TONESHAPER_CLAP_EVENT_PARAM_GESTURE_BEGIN || event->type == TONESHAPER_CLAP_EVENT_PARAM_GESTURE_END) {
         if (event->size < sizeof(toneshaper_clap_event_param_gesture)) return false;
         uint32_t id = ((const toneshaper_clap_event_param_gesture *)event)->param_id;
@@ -664,7 +667,7 @@ int main(int argc, char **argv) {
     long block = 256, frames = 0, bench_runs = 0;
     int instances = 1, realtime = 0, want_describe = 0, process_transport = 0, paced = 0, mpe = 0;
     double gui_seconds = 0, gui_scale = 0;
-    int gui_reopen = 0, gui_hostile_calls = 0;
+    int gui_reopen = 0, gui_hostile_calls = 0, gui_flush = 0, flushed = 0;
     double process_playing = 0, process_tempo = 120;
     uint32_t report_ids[64];
     int report_count = 0;
@@ -693,6 +696,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(a, "--gui-scale")) gui_scale = atof(NEXT);
         else if (!strcmp(a, "--gui-reopen")) gui_reopen = atoi(NEXT);
         else if (!strcmp(a, "--gui-hostile")) gui_hostile_calls = 1;
+        else if (!strcmp(a, "--gui-flush")) gui_flush = 1;
         else if (!strcmp(a, "--describe")) want_describe = 1;
         else if (!strcmp(a, "--list-presets")) return path ? list_presets(path) : (die("--clap first"), 1);
         else if (!strcmp(a, "--bench-runs")) bench_runs = atol(NEXT);
@@ -942,6 +946,16 @@ int main(int argc, char **argv) {
                 usleep(1000);
             }
             gui_pump(&inst[0]);
+            // --gui-flush: the flush the plugin asked for, between blocks (as a host that is
+            // not processing does), so the window's edits reach the host through it.
+            while (gui_flush && atomic_load(&flush_requests) > flushed) {
+                flushed = atomic_load(&flush_requests);
+                EventList empty = {0};
+                toneshaper_clap_input_events in = {&empty, list_size, list_get};
+                toneshaper_clap_output_events outs = {NULL, list_push};
+                inst[0].params->flush(inst[0].plugin, &in, &outs);
+                gui_flushes++;
+            }
         }
         if (paced && start >= warmup) {
             // One block a period: wait for this block's time.
@@ -970,7 +984,9 @@ int main(int argc, char **argv) {
             toneshaper_clap_process process = {start, n, process_transport ? &transport : NULL, NULL, &buffer, 0, 1, &in, &outs};
             struct timespec before, after;
             clock_gettime(CLOCK_MONOTONIC, &before);
+            in_process = 1;
             int32_t status = inst[k].plugin->process(inst[k].plugin, &process);
+            in_process = 0;
             clock_gettime(CLOCK_MONOTONIC, &after);
             if (k == 0 && times && start >= warmup && timed < bench_runs)
                 times[timed++] = (double)(after.tv_sec - before.tv_sec) * 1e9 + (double)(after.tv_nsec - before.tv_nsec);
@@ -1003,7 +1019,8 @@ int main(int argc, char **argv) {
     if (with_gui) {
         printf("out_values: %ld\nout_gesture_begins: %ld\nout_gesture_ends: %ld\nout_values_outside_gesture: %ld\nout_unmatched_ends: %ld\n",
                out_values, out_begins, out_ends, out_outside, out_unmatched);
-        printf("flush_requests: %d\ntimers_registered: %d\n", atomic_load(&flush_requests), timers_registered);
+        printf("flush_requests: %d\nflushes: %ld\ntimers_registered: %d\nout_in_process: %ld\n", atomic_load(&flush_requests), gui_flushes,
+               timers_registered, out_in_process);
         for (int k = 0; k < 64; k++)
             if (out_has_last[k]) printf("out_last_%d: %g\n", k, out_last[k]);
     }

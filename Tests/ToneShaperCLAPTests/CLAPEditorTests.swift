@@ -102,6 +102,7 @@ import Testing
         let clicked = try #require(result.number("out_last_6"), "no amplitude reached the host: \(result.stdout)")
         #expect(abs(clicked - 0.1) < 0.03, "the click a tenth along the bar gave \(clicked)")
         #expect(result.number("flush_requests") ?? 0 >= 3, "the plugin never asked the host to flush: \(result.stdout)")
+        #expect(result.number("out_in_process") ?? 0 >= 3, "the edits did not come out of process(): \(result.stdout)")
         #expect(result.number("gui_timers_live") == 0, "destroy left a timer: \(result.stdout)")
         #expect(result.number("log_messages") == 0, "\(result.stderr)")
         // The plugin plays the dragged curve: its state has the point at 1 s moved to about
@@ -111,6 +112,37 @@ import Testing
         #expect(!points.contains { abs($0[1] - 330) < 1 }, "the point at 330 Hz was not moved: \(points)")
         #expect(points.contains { abs($0[0] - 1) < 0.05 && abs($0[1] - 165) < 12 }, "no point near (1 s, 165 Hz): \(points)")
         #expect((document["amplitude"] as? Double).map { abs($0 - 0.9) < 1e-9 } == true, "\(document)")
+    }
+
+    /// A host that flushes when the plugin asks (as one does while it is not processing)
+    /// gets the window's edits out of params.flush, within their gestures: a click, and a
+    /// drag along the bar.
+    @Test(.enabled(if: available))
+    func editsReachTheHostThroughParamsFlush() throws {
+        try CLAPTools.prepare()
+        let display = try CLAPDisplay()
+        let directory = try CLAPTools.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let host = try display.start(
+            CLAPTools.host.path, ["--clap", CLAPTools.plugin.path, "--gui", "4", "--gui-flush"], environment: [:], in: directory)
+        let editor = try display.waitForEditor(of: host)
+        let amplitude = Self.amplitudeRow(width: editor.width)
+        let y = "\(editor.y + amplitude.barY)"
+        try display.xdotool(["mousemove", "--sync", "\(editor.x + amplitude.barX + amplitude.barWidth / 2)", y, "click", "1"])
+        try display.xdotool([
+            "mousemove", "--sync", "\(editor.x + amplitude.barX + amplitude.barWidth / 4)", y, "mousedown", "1", "sleep", "0.1", "mousemove",
+            "\(editor.x + amplitude.barX + amplitude.barWidth / 3)", y, "sleep", "0.1", "mousemove",
+            "\(editor.x + amplitude.barX + amplitude.barWidth * 3 / 10)",
+            y, "sleep", "0.1", "mouseup", "1",
+        ])
+        let result = try host.finish(timeout: 30)
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.number("out_gesture_begins") == 2 && result.number("out_gesture_ends") == 2, "\(result.stdout)")
+        #expect(result.number("out_values") ?? 0 >= 3, "\(result.stdout)")
+        #expect(result.number("out_values_outside_gesture") == 0 && result.number("out_unmatched_ends") == 0, "\(result.stdout)")
+        #expect(result.number("flushes") ?? 0 >= 1 && result.number("out_in_process") == 0, "\(result.stdout)")
+        let last = try #require(result.number("out_last_6"), "\(result.stdout)")
+        #expect(abs(last - 0.3) < 0.03, "the drag ended at 0.3 of the bar, the host got \(last)")
     }
 
     /// Calls out of turn and malformed ones are refused (set_parent, show or get_size before
