@@ -15,7 +15,7 @@ cd "$(dirname "$0")/.."
 # lilv-utils: lv2info and lv2bench; jalv: the plugin's tests in a real host; xvfb: a
 # display for jalv.gtk3, whose start the quiet-host test reads; qtractor: its plugin
 # scanner, the third-party CLAP loader that checks the CLAP plugin's own ABI declarations;
-# libx11-dev and libcairo2-dev: the LV2 plugin's editor window; xdotool: its tests' gestures).
+# libx11-dev and libcairo2-dev: the editor window, LV2 and CLAP; xdotool: its tests' gestures).
 packages=(libsndfile1-dev libjack-jackd2-dev liblo-dev jackd2 jack-capture liblo-tools sox desktop-file-utils chromium chromium-driver libcurl4-openssl-dev libavahi-client-dev avahi-utils avahi-daemon dbus iproute2 lv2-dev lilv-utils jalv sordi xvfb qtractor libx11-dev libcairo2-dev xdotool)
 
 say() { printf '==> %s\n' "$*"; }

@@ -484,6 +484,18 @@ static int open_fds(void) {
     return count;
 }
 
+/// The resident memory in KB (VmRSS of /proc/self/status), -1 when unknown.
+static long resident_kb(void) {
+    FILE *status = fopen("/proc/self/status", "r");
+    if (!status) return -1;
+    char line[256];
+    long kb = -1;
+    while (fgets(line, sizeof line, status))
+        if (sscanf(line, "VmRSS: %ld", &kb) == 1) break;
+    fclose(status);
+    return kb;
+}
+
 static void gui_prepare(Instance *instance) {
     gui = instance->plugin->get_extension(instance->plugin, TONESHAPER_CLAP_EXT_GUI);
     gui_timers = instance->plugin->get_extension(instance->plugin, TONESHAPER_CLAP_EXT_TIMER_SUPPORT);
@@ -844,7 +856,10 @@ int main(int argc, char **argv) {
         // Made and destroyed again and again, each time shown and driven for a few timers:
         // every X connection it opened is closed again (the open files show it).
         int before = open_fds();
+        long first_kb = 0, half_kb = 0, resident_before = resident_kb();
         for (int r = 0; r < gui_reopen; r++) {
+            if (r == 1) first_kb = resident_kb();
+            if (r == gui_reopen / 2) half_kb = resident_kb();
             gui_open(&inst[0], gui_scale);
             double until = monotonic() + 0.1;
             while (monotonic() < until) {
@@ -853,6 +868,8 @@ int main(int argc, char **argv) {
             }
             gui->destroy(inst[0].plugin);
         }
+        printf("gui_resident_kb: before %ld, after the first window %ld, after half %ld, after all %ld\n", resident_before, first_kb, half_kb,
+               resident_kb());
         printf("gui_reopened: %d\ngui_fds_before: %d\ngui_fds_after: %d\ngui_timers_live: %d\n", gui_reopen, before, open_fds(), timers_live);
     }
     if (gui_seconds > 0) gui_open(&inst[0], gui_scale);
