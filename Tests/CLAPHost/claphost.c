@@ -680,6 +680,8 @@ int main(int argc, char **argv) {
     int instances = 1, realtime = 0, want_describe = 0, process_transport = 0, paced = 0, mpe = 0;
     double gui_seconds = 0, gui_scale = 0;
     int gui_reopen = 0, gui_hostile_calls = 0, gui_flush = 0, flushed = 0;
+    const char *gui_preset = NULL;
+    double gui_preset_at = 0;
     double process_playing = 0, process_tempo = 120;
     uint32_t report_ids[64];
     int report_count = 0;
@@ -709,6 +711,12 @@ int main(int argc, char **argv) {
         else if (!strcmp(a, "--gui-reopen")) gui_reopen = atoi(NEXT);
         else if (!strcmp(a, "--gui-hostile")) gui_hostile_calls = 1;
         else if (!strcmp(a, "--gui-flush")) gui_flush = 1;
+        else if (!strcmp(a, "--gui-preset")) {
+            // NAME@SECONDS: a built-in preset loaded (main thread) while the window is open.
+            static char name[128];
+            if (sscanf(NEXT, "%127[^@]@%lf", name, &gui_preset_at) != 2) die("bad --gui-preset");
+            gui_preset = name;
+        }
         else if (!strcmp(a, "--describe")) want_describe = 1;
         else if (!strcmp(a, "--list-presets")) return path ? list_presets(path) : (die("--clap first"), 1);
         else if (!strcmp(a, "--bench-runs")) bench_runs = atol(NEXT);
@@ -963,6 +971,11 @@ int main(int argc, char **argv) {
                 usleep(1000);
             }
             gui_pump(&inst[0]);
+            if (gui_preset && monotonic() - gui_start >= gui_preset_at) {
+                const toneshaper_clap_plugin_preset_load *presets = inst[0].plugin->get_extension(inst[0].plugin, TONESHAPER_CLAP_EXT_PRESET_LOAD);
+                printf("gui_preset_loaded: %d\n", presets && presets->from_location(inst[0].plugin, TONESHAPER_CLAP_PRESET_LOCATION_PLUGIN, NULL, gui_preset));
+                gui_preset = NULL;
+            }
             // --gui-flush: the flush the plugin asked for, between blocks (as a host that is
             // not processing does), so the window's edits reach the host through it.
             while (gui_flush && atomic_load(&flush_requests) > flushed) {

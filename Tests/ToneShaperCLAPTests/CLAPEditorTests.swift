@@ -145,6 +145,30 @@ import Testing
         #expect(abs(last - 0.3) < 0.03, "the drag ended at 0.3 of the bar, the host got \(last)")
     }
 
+    /// A preset the host loads while the window is open (on the main thread, as a preset
+    /// browser does) reaches the window: it shows the preset's curve and its values.
+    @Test(.enabled(if: available))
+    func theWindowFollowsAPresetTheHostLoads() throws {
+        try CLAPTools.prepare()
+        let display = try CLAPDisplay()
+        let directory = try CLAPTools.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let songbird = CLAPTools.repository.appendingPathComponent("Sessions/songbird.toneshaper")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: songbird)) as? [String: Any])
+        let count = try #require((document["points"] as? [Any])?.count)
+        let host = try display.start(
+            CLAPTools.host.path, ["--clap", CLAPTools.plugin.path, "--gui", "3", "--gui-preset", "songbird@1.5"],
+            environment: ["TONESHAPER_UI_TRACE": "1"], in: directory)
+        let editor = try display.waitForEditor(of: host)
+        usleep(2_200_000)
+        _ = try display.screenshot(Self.shots.appendingPathComponent("4-preset-songbird.png"), window: editor.window)
+        let result = try host.finish(timeout: 30)
+        #expect(result.status == 0 && result.number("gui_preset_loaded") == 1, "\(result.output)")
+        #expect(result.stderr.contains("shows \(count) points"), "the window did not show songbird's \(count) points:\n\(result.stderr)")
+        let duration = try #require(document["duration"] as? Double)
+        #expect(result.stderr.contains("shows duration \(String(format: "%.4f", duration))"), "\(result.stderr)")
+    }
+
     /// Calls out of turn and malformed ones are refused (set_parent, show or get_size before
     /// create; another API, a floating window, a second create, a size of 0 or too large,
     /// a parent of another API or none, a scale not a number or after the window is made);
