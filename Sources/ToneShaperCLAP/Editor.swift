@@ -63,14 +63,18 @@ final class CLAPEditorLink: EditorLink {
 }
 
 /// clap.gui's state between create and destroy (main thread): the window once the host
-/// gives it a parent, the scale and size asked for before then, the host's timer, and what
-/// the window last learned of the plugin.
+/// gives it a parent, the scale and size asked for before then, the host's timer (and its
+/// watch on the window's display connection, when it offers clap.posix-fd-support: events
+/// are then read as they come, not at the next timer), and what the window last learned of
+/// the plugin.
 final class CLAPEditor {
     let plugin: UnsafeMutablePointer<Plugin>
     let link: CLAPEditorLink
     let timers: UnsafePointer<toneshaper_clap_host_timer_support>
     let timer: toneshaper_clap_id
     var window: EditorWindow?
+    /// The window's display connection, while the host watches it.
+    var watched: Int32?
     var scale = 1.0
     var size: (width: Int, height: Int)?
     /// Each parameter's value as the window was last told it.
@@ -90,7 +94,10 @@ final class CLAPEditor {
 
     /// destroy: the timer stopped, the window closed.
     func close() {
-        _ = timers.pointee.unregister_timer?(plugin.pointee.host, timer)
+        let host = plugin.pointee.host
+        _ = timers.pointee.unregister_timer?(host, timer)
+        if let watched, let fds = EditorExtensions.hostFDs(host) { _ = fds.pointee.unregister_fd?(host, watched) }
+        watched = nil
         window?.letGo()
         window = nil
     }
@@ -108,6 +115,10 @@ final class CLAPEditor {
         guard let made = EditorWindow(parent: parent, scale: scale, width: size.width, height: size.height, mapped: false, link: link)
         else { return false }
         window = made
+        let host = plugin.pointee.host
+        if let fds = EditorExtensions.hostFDs(host), fds.pointee.register_fd?(host, made.connection, UInt32(TONESHAPER_CLAP_POSIX_FD_READ)) == true {
+            watched = made.connection
+        }
         follow()
         return true
     }
@@ -243,6 +254,19 @@ enum EditorExtensions {
             guard let editor = Shell.of(clap)?.pointee.editor, editor.timer == timer else { return }
             editor.follow()
         }))
+
+    static let posixFDSupport: UnsafeMutablePointer<toneshaper_clap_plugin_posix_fd_support> = Extensions.make(
+        toneshaper_clap_plugin_posix_fd_support(on_fd: { clap, fd, _ in
+            guard let editor = Shell.of(clap)?.pointee.editor, editor.watched == fd else { return }
+            editor.follow()
+        }))
+
+    /// The host's clap.posix-fd-support, if it offers it.
+    static func hostFDs(_ host: UnsafePointer<toneshaper_clap_host>) -> UnsafePointer<toneshaper_clap_host_posix_fd_support>? {
+        host.pointee.get_extension?(host, TONESHAPER_CLAP_EXT_POSIX_FD_SUPPORT).map {
+            UnsafePointer($0.assumingMemoryBound(to: toneshaper_clap_host_posix_fd_support.self))
+        }
+    }
 
     static let x11: StaticString = "x11"
 

@@ -14,6 +14,7 @@ enum Extensions {
         if toneshaper_clap_equal(id, TONESHAPER_CLAP_EXT_RENDER) != 0 { return UnsafeRawPointer(render) }
         if toneshaper_clap_equal(id, TONESHAPER_CLAP_EXT_GUI) != 0 { return UnsafeRawPointer(EditorExtensions.gui) }
         if toneshaper_clap_equal(id, TONESHAPER_CLAP_EXT_TIMER_SUPPORT) != 0 { return UnsafeRawPointer(EditorExtensions.timerSupport) }
+        if toneshaper_clap_equal(id, TONESHAPER_CLAP_EXT_POSIX_FD_SUPPORT) != 0 { return UnsafeRawPointer(EditorExtensions.posixFDSupport) }
         if toneshaper_clap_equal(id, TONESHAPER_CLAP_EXT_PRESET_LOAD) != 0 || toneshaper_clap_equal(id, TONESHAPER_CLAP_EXT_PRESET_LOAD_COMPAT) != 0 {
             return UnsafeRawPointer(presetLoad)
         }

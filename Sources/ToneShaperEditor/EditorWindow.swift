@@ -180,6 +180,10 @@ public final class EditorWindow {
         if needsDraw { draw() }
     }
 
+    /// The file descriptor of the window's own display connection: readable when X events
+    /// wait (a host that watches it calls ``idle()`` then, sooner than its timer would).
+    public var connection: Int32 { toneshaper_ui_connection(display) }
+
     /// The host gives the window a new size; false (nothing changes) when it is 0 or
     /// beyond ``maximumSide``.
     @discardableResult

@@ -39,6 +39,7 @@
 
 #include <X11/Xlib.h>
 #include <dirent.h>
+#include <poll.h>
 #include <dlfcn.h>
 #include <math.h>
 #include <stdarg.h>
@@ -129,11 +130,42 @@ static bool timer_unregister(const toneshaper_clap_host *host, toneshaper_clap_i
 }
 static const toneshaper_clap_host_timer_support timer_extension = {timer_register, timer_unregister};
 
+// clap.posix-fd-support: descriptors the main loop polls (without waiting) and reports ready
+// with on_fd. --no-fd-support leaves it out, so the plugin has its timer alone.
+static int watched_fds[8], watched_count, fds_registered, fd_calls, offer_fds = 1;
+
+static bool fd_register(const toneshaper_clap_host *host, int fd, uint32_t flags) {
+    (void)host;
+    if (fd < 0 || watched_count == 8 || !(flags & TONESHAPER_CLAP_POSIX_FD_READ)) return false;
+    for (int k = 0; k < watched_count; k++)
+        if (watched_fds[k] == fd) return false;
+    watched_fds[watched_count++] = fd;
+    fds_registered++;
+    return true;
+}
+static bool fd_modify(const toneshaper_clap_host *host, int fd, uint32_t flags) {
+    (void)host;
+    (void)fd;
+    (void)flags;
+    return false;
+}
+static bool fd_unregister(const toneshaper_clap_host *host, int fd) {
+    (void)host;
+    for (int k = 0; k < watched_count; k++) {
+        if (watched_fds[k] != fd) continue;
+        watched_fds[k] = watched_fds[--watched_count];
+        return true;
+    }
+    return false;
+}
+static const toneshaper_clap_host_posix_fd_support fd_extension = {fd_register, fd_modify, fd_unregister};
+
 static const void *host_extension(const toneshaper_clap_host *host, const char *id) {
     (void)host;
     if (strcmp(id, TONESHAPER_CLAP_EXT_LOG) == 0) return &log_extension;
     if (strcmp(id, TONESHAPER_CLAP_EXT_PARAMS) == 0) return &params_extension;
     if (strcmp(id, TONESHAPER_CLAP_EXT_TIMER_SUPPORT) == 0) return &timer_extension;
+    if (strcmp(id, TONESHAPER_CLAP_EXT_POSIX_FD_SUPPORT) == 0 && offer_fds) return &fd_extension;
     return NULL;
 }
 static void host_request_restart(const toneshaper_clap_host *host) { (void)host; }
@@ -473,6 +505,7 @@ static Display *gui_display;
 static Window gui_parent;
 static const toneshaper_clap_plugin_gui *gui;
 static const toneshaper_clap_plugin_timer_support *gui_timers;
+static const toneshaper_clap_plugin_posix_fd_support *gui_fds;
 
 /// The file descriptors this process has open (the X connections a window leaves behind show here).
 static int open_fds(void) {
@@ -499,7 +532,9 @@ static long resident_kb(void) {
 static void gui_prepare(Instance *instance) {
     gui = instance->plugin->get_extension(instance->plugin, TONESHAPER_CLAP_EXT_GUI);
     gui_timers = instance->plugin->get_extension(instance->plugin, TONESHAPER_CLAP_EXT_TIMER_SUPPORT);
+    gui_fds = instance->plugin->get_extension(instance->plugin, TONESHAPER_CLAP_EXT_POSIX_FD_SUPPORT);
     if (!gui || !gui_timers) die("the plugin offers no clap.gui or clap.timer-support");
+    if (offer_fds && !gui_fds) die("the plugin offers no clap.posix-fd-support");
     if (!gui_display) {
         gui_display = XOpenDisplay(NULL);
         if (!gui_display) die("cannot open the X display (DISPLAY)");
@@ -510,8 +545,16 @@ static void gui_prepare(Instance *instance) {
     }
 }
 
-/// The timers that are due, and the host's own X events (read and dropped).
+/// The descriptors that are ready, the timers that are due, and the host's own X events
+/// (read and dropped).
 static void gui_pump(Instance *instance) {
+    for (int k = 0; k < watched_count; k++) {
+        struct pollfd ready = {watched_fds[k], POLLIN, 0};
+        if (poll(&ready, 1, 0) == 1 && (ready.revents & (POLLIN | POLLERR | POLLHUP))) {
+            fd_calls++;
+            gui_fds->on_fd(instance->plugin, watched_fds[k], ready.revents & POLLIN ? TONESHAPER_CLAP_POSIX_FD_READ : TONESHAPER_CLAP_POSIX_FD_ERROR);
+        }
+    }
     double now = monotonic();
     for (int t = 0; t < 8; t++) {
         if (!timers[t].live || now < timers[t].due) continue;
@@ -711,6 +754,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(a, "--gui-reopen")) gui_reopen = atoi(NEXT);
         else if (!strcmp(a, "--gui-hostile")) gui_hostile_calls = 1;
         else if (!strcmp(a, "--gui-flush")) gui_flush = 1;
+        else if (!strcmp(a, "--no-fd-support")) offer_fds = 0;
         else if (!strcmp(a, "--gui-preset")) {
             // NAME@SECONDS: a built-in preset loaded (main thread) while the window is open.
             static char name[128];
@@ -878,6 +922,7 @@ int main(int argc, char **argv) {
         }
         printf("gui_resident_kb: before %ld, after the first window %ld, after half %ld, after all %ld\n", resident_before, first_kb, half_kb,
                resident_kb());
+        printf("fds_watched: %d\n", watched_count);
         printf("gui_reopened: %d\ngui_fds_before: %d\ngui_fds_after: %d\ngui_timers_live: %d\n", gui_reopen, before, open_fds(), timers_live);
     }
     if (gui_seconds > 0) gui_open(&inst[0], gui_scale);
@@ -1044,11 +1089,12 @@ int main(int argc, char **argv) {
     if (output) fclose(output);
     if (gui_seconds > 0) {
         gui->destroy(inst[0].plugin);
-        printf("gui_timers_live: %d\n", timers_live);
+        printf("gui_timers_live: %d\nfds_watched: %d\n", timers_live, watched_count);
     }
     if (with_gui) {
         printf("out_values: %ld\nout_gesture_begins: %ld\nout_gesture_ends: %ld\nout_values_outside_gesture: %ld\nout_unmatched_ends: %ld\n",
                out_values, out_begins, out_ends, out_outside, out_unmatched);
+        printf("fds_registered: %d\nfd_calls: %d\n", fds_registered, fd_calls);
         printf("flush_requests: %d\nflushes: %ld\ntimers_registered: %d\nout_in_process: %ld\n", atomic_load(&flush_requests), gui_flushes,
                timers_registered, out_in_process);
         for (int k = 0; k < 64; k++)

@@ -104,6 +104,9 @@ import Testing
         #expect(result.number("flush_requests") ?? 0 >= 3, "the plugin never asked the host to flush: \(result.stdout)")
         #expect(result.number("out_in_process") ?? 0 >= 3, "the edits did not come out of process(): \(result.stdout)")
         #expect(result.number("gui_timers_live") == 0, "destroy left a timer: \(result.stdout)")
+        // The host watched the window's display connection and called on_fd as events came.
+        #expect(result.number("fds_registered") == 1 && result.number("fds_watched") == 0, "\(result.stdout)")
+        #expect(result.number("fd_calls") ?? 0 >= 3, "\(result.stdout)")
         #expect(result.number("log_messages") == 0, "\(result.stderr)")
         // The plugin plays the dragged curve: its state has the point at 1 s moved to about
         // 165 Hz, and the host's amplitude.
@@ -116,7 +119,8 @@ import Testing
 
     /// A host that flushes when the plugin asks (as one does while it is not processing)
     /// gets the window's edits out of params.flush, within their gestures: a click, and a
-    /// drag along the bar.
+    /// drag along the bar. This host offers no clap.posix-fd-support: the window's events
+    /// are read on the timer alone.
     @Test(.enabled(if: available))
     func editsReachTheHostThroughParamsFlush() throws {
         try CLAPTools.prepare()
@@ -124,7 +128,7 @@ import Testing
         let directory = try CLAPTools.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let host = try display.start(
-            CLAPTools.host.path, ["--clap", CLAPTools.plugin.path, "--gui", "4", "--gui-flush"], environment: [:], in: directory)
+            CLAPTools.host.path, ["--clap", CLAPTools.plugin.path, "--gui", "4", "--gui-flush", "--no-fd-support"], environment: [:], in: directory)
         let editor = try display.waitForEditor(of: host)
         let amplitude = Self.amplitudeRow(width: editor.width)
         let y = "\(editor.y + amplitude.barY)"
@@ -141,6 +145,7 @@ import Testing
         #expect(result.number("out_values") ?? 0 >= 3, "\(result.stdout)")
         #expect(result.number("out_values_outside_gesture") == 0 && result.number("out_unmatched_ends") == 0, "\(result.stdout)")
         #expect(result.number("flushes") ?? 0 >= 1 && result.number("out_in_process") == 0, "\(result.stdout)")
+        #expect(result.number("fds_registered") == 0 && result.number("fd_calls") == 0, "\(result.stdout)")
         let last = try #require(result.number("out_last_6"), "\(result.stdout)")
         #expect(abs(last - 0.3) < 0.03, "the drag ended at 0.3 of the bar, the host got \(last)")
     }
@@ -187,7 +192,8 @@ import Testing
         #expect(result.number("gui_reopened") == 20, "\(result.stdout)")
         #expect(result.report["gui_size"] == "1800x840", "scale 2 doubles the window: \(result.stdout)")
         #expect(result.number("gui_fds_before") == result.number("gui_fds_after"), "a window left files open: \(result.stdout)")
-        #expect(result.number("gui_timers_live") == 0, "\(result.stdout)")
+        #expect(result.number("gui_timers_live") == 0 && result.number("fds_watched") == 0, "\(result.stdout)")
+        #expect(result.number("fds_registered") == 21, "one watch a window (the hostile calls' one, then 20): \(result.stdout)")
         // Memory: the first windows load Xlib's and cairo's fonts and caches, and the
         // allocator keeps the largest images' memory; from then on it stays (the second ten
         // windows may not add a window's worth: 1800x840 pixels are 6 MB).
@@ -232,11 +238,18 @@ final class CLAPDisplay {
             while xvfb.isRunning && !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(candidate)") && Date() < deadline {
                 usleep(20_000)
             }
-            usleep(100_000)
-            if xvfb.isRunning && FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(candidate)") {
-                number = candidate
-                process = xvfb
-                return
+            // The socket is there before the server takes connections: ready once a client
+            // gets an answer (xdotool asks for the screen's size).
+            while xvfb.isRunning && Date() < deadline {
+                let probe = try CLAPTools.run(
+                    CLAPDisplay.path(of: "xdotool") ?? "/usr/bin/xdotool", ["getdisplaygeometry"], environment: ["DISPLAY": ":\(candidate)"],
+                    timeout: 5)
+                if probe.status == 0 {
+                    number = candidate
+                    process = xvfb
+                    return
+                }
+                usleep(50_000)
             }
             if xvfb.isRunning { kill(xvfb.processIdentifier, SIGKILL) }
             xvfb.waitUntilExit()

@@ -401,6 +401,7 @@ typedef struct toneshaper_clap_plugin_preset_load {
 
 #define TONESHAPER_CLAP_EXT_GUI "clap.gui"
 #define TONESHAPER_CLAP_EXT_TIMER_SUPPORT "clap.timer-support"
+#define TONESHAPER_CLAP_EXT_POSIX_FD_SUPPORT "clap.posix-fd-support"
 /// The one window API the plugin offers: an X11 window embedded in the host's (physical
 /// pixels; the host's scale comes through set_scale).
 #define TONESHAPER_CLAP_WINDOW_API_X11 "x11"
@@ -462,6 +463,25 @@ typedef struct toneshaper_clap_host_timer_support {
     bool (*register_timer)(const toneshaper_clap_host *host, uint32_t period_ms, toneshaper_clap_id *timer_id);
     bool (*unregister_timer)(const toneshaper_clap_host *host, toneshaper_clap_id timer_id);
 } toneshaper_clap_host_timer_support;
+
+/// What a file descriptor is watched for (clap.posix-fd-support's flags).
+enum {
+    TONESHAPER_CLAP_POSIX_FD_READ = 1 << 0,
+    TONESHAPER_CLAP_POSIX_FD_WRITE = 1 << 1,
+    TONESHAPER_CLAP_POSIX_FD_ERROR = 1 << 2,
+};
+
+/// The plugin's side of clap.posix-fd-support: the host calls on_fd on the main thread when
+/// a registered descriptor is ready.
+typedef struct toneshaper_clap_plugin_posix_fd_support {
+    void (*on_fd)(const toneshaper_clap_plugin *plugin, int fd, uint32_t flags);
+} toneshaper_clap_plugin_posix_fd_support;
+
+typedef struct toneshaper_clap_host_posix_fd_support {
+    bool (*register_fd)(const toneshaper_clap_host *host, int fd, uint32_t flags);
+    bool (*modify_fd)(const toneshaper_clap_host *host, int fd, uint32_t flags);
+    bool (*unregister_fd)(const toneshaper_clap_host *host, int fd);
+} toneshaper_clap_host_posix_fd_support;
 
 // ---- preset discovery (a factory of its own) ----------------------------------------------
 
@@ -591,6 +611,9 @@ _Static_assert(sizeof(toneshaper_clap_plugin_gui) == 120 && offsetof(toneshaper_
                "clap_plugin_gui_t");
 _Static_assert(sizeof(toneshaper_clap_host_gui) == 40 && offsetof(toneshaper_clap_host_gui, closed) == 32, "clap_host_gui_t");
 _Static_assert(sizeof(toneshaper_clap_plugin_timer_support) == 8, "clap_plugin_timer_support_t");
+_Static_assert(sizeof(toneshaper_clap_plugin_posix_fd_support) == 8, "clap_plugin_posix_fd_support_t");
+_Static_assert(sizeof(toneshaper_clap_host_posix_fd_support) == 24 && offsetof(toneshaper_clap_host_posix_fd_support, unregister_fd) == 16,
+               "clap_host_posix_fd_support_t");
 _Static_assert(sizeof(toneshaper_clap_host_timer_support) == 16 && offsetof(toneshaper_clap_host_timer_support, unregister_timer) == 8,
                "clap_host_timer_support_t");
 #endif

@@ -81,6 +81,9 @@ static inline void toneshaper_ui_show(Display *display, Window window, int shown
     XFlush(display);
 }
 
+/// The display connection's file descriptor (a host can watch it for the window's events).
+static inline int toneshaper_ui_connection(Display *display) { return ConnectionNumber(display); }
+
 static inline Visual *toneshaper_ui_visual(Display *display) { return DefaultVisual(display, DefaultScreen(display)); }
 
 /// Reads the next pending event into *event: 0 when none is pending.
