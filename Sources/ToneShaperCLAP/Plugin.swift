@@ -7,7 +7,8 @@ import ToneShaperPlugin
 /// process() touches, allocated in init. A plain struct behind a pointer (the plugin's
 /// `plugin_data`), so process() does no reference counting.
 ///
-/// Threads: the main thread (init, activate, params' info and text, state, preset load),
+/// Threads: the main thread (init, activate, params' info and text, state, preset load, the
+/// editor window: clap.gui, its timer and descriptor, ``EditorChannel``),
 /// the audio thread (process, and flush while active), and the plugin's own work thread
 /// (plans built and freed, problems logged), which talks to the audio thread through two
 /// lock-free queues (``MessageRing``).
