@@ -198,7 +198,7 @@ let package = Package(
             dependencies: ["ToneShaperCore", "ToneShaperPluginDescription", "ToneShaperTestSupport", "JackTimeline", "toneshaper-lv2-ttl"]),
         // The CLAP plugin (built by Scripts/build-clap.sh, not by SwiftPM) in the project's own
         // CLAP host (Tests/CLAPHost), beside the LV2 plugin and the node's offline renderer.
-        .testTarget(name: "ToneShaperCLAPTests", dependencies: ["ToneShaperCore", "ToneShaperTestSupport"]),
+        .testTarget(name: "ToneShaperCLAPTests", dependencies: ["ToneShaperCore", "ToneShaperTestSupport", "JackTimeline"]),
         .testTarget(name: "ToneShaperFilesTests", dependencies: ["ToneShaperFiles", "ToneShaperCore", "ToneShaperTestSupport", "toneshaper"]),
     ]
 )
