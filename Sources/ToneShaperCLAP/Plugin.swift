@@ -49,6 +49,9 @@ struct Plugin {
     let problemMessage: UnsafeMutableRawPointer
     /// Note expressions per voice (``NoteExpressions``).
     var expressions: NoteExpressions
+    /// The CLAP notes whose ends the host is owed (``NoteEnds``), and the block's list to tell it in.
+    var noteEnds = NoteEnds()
+    var outEvents: UnsafePointer<toneshaper_clap_output_events>?
     var active = false
     /// The host renders offline (clap.render): process() waits for the work thread's plans
     /// at the end of each block, as a synchronous worker would give them.
@@ -114,6 +117,7 @@ struct Plugin {
         plugin.pointee.heldProblems.free()
         plugin.pointee.problemMessage.deallocate()
         plugin.pointee.expressions.free()
+        plugin.pointee.noteEnds.free()
         plugin.deinitialize(count: 1)
         plugin.deallocate()
     }
@@ -219,6 +223,7 @@ struct Plugin {
         }
         takeAnswers()  // what came while no block ran, before the values set meanwhile
         takePending()
+        noteEnds.clear()
         active = true
         return true
     }
@@ -250,6 +255,7 @@ struct Plugin {
         let pushedBefore = services.counters[0].load(ordering: .relaxed)
         takeAnswers()
         if let transport = process.pointee.transport { follow(transport) }
+        outEvents = process.pointee.out_events
         var done = 0
         if let input = process.pointee.in_events {
             var count: UInt32 = 0
@@ -273,6 +279,8 @@ struct Plugin {
             }
         }
         render(left + done, frames: frames - done)
+        endSilentNotes(frames: frames, out: outEvents)
+        outEvents = nil
         let channelCount = Int(outputs.pointee.channel_count)
         if channelCount > 1 {
             for channel in 1..<channelCount {
@@ -397,6 +405,7 @@ struct Plugin {
             // Velocity 0 would be a note-off in MIDI: the softest note-on is 1.
             let velocity = UInt8(max(1, min(127, (note.velocity * 127).rounded())))
             expressions.noteOn(key: key, channel: channel, noteID: note.note_id)
+            noteStarted(note, key: key, channel: channel, out: outEvents)
             send(0x90 | channel, key, velocity, at: frame)
         } else {
             send(0x80 | channel, key, UInt8(min(127, (note.velocity * 127).rounded())), at: frame)

@@ -29,7 +29,8 @@
 //
 // The report on standard output, one "key: value" a line: frames, peak, nonfinite,
 // out_of_range, first_sound (first |x| > 1e-4), first_nonzero, log_messages, log_errors,
-// stereo_differ, instances_differ, state_bytes, main_callbacks, rescans; --describe adds each
+// stereo_differ, instances_differ, state_bytes, main_callbacks, rescans, out_events (the
+// plugin's output events, and a note_end line for each note end); --describe adds each
 // parameter and whether value_to_text and text_to_value read each other back. Exit status:
 // 0 ok, 2 the output had a non-finite or out-of-range sample or instances differ, 3 the
 // plugin refused something the host asked (init, activate, a state the test expects to
@@ -120,9 +121,24 @@ static const toneshaper_clap_event_header *list_get(const toneshaper_clap_input_
     EventList *events = list->ctx;
     return index < events->count ? &events->events[index].header : NULL;
 }
+// The plugin's output events: the first instance's note ends are printed, one
+// "note_end: FRAME NOTE_ID PORT CHANNEL KEY" line each (FRAME from the run's start), and
+// counted with every other event in out_events.
+typedef struct OutputContext {
+    long start;
+    int instance;
+} OutputContext;
+
+static long output_events;
+
 static bool list_push(const toneshaper_clap_output_events *list, const toneshaper_clap_event_header *event) {
-    (void)list;
-    (void)event;
+    const OutputContext *context = list->ctx;
+    output_events++;
+    if (context && context->instance == 0 && event->space_id == TONESHAPER_CLAP_CORE_EVENT_SPACE &&
+        event->type == TONESHAPER_CLAP_EVENT_NOTE_END && event->size >= sizeof(toneshaper_clap_event_note)) {
+        const toneshaper_clap_event_note *note = (const toneshaper_clap_event_note *)event;
+        printf("note_end: %ld %d %d %d %d\n", context->start + (long)event->time, note->note_id, note->port_index, note->channel, note->key);
+    }
     return true;
 }
 
@@ -733,7 +749,8 @@ int main(int argc, char **argv) {
         }
         for (int k = 0; k < count; k++) {
             toneshaper_clap_input_events in = {&list, list_size, list_get};
-            toneshaper_clap_output_events outs = {NULL, list_push};
+            OutputContext context = {start, k};
+            toneshaper_clap_output_events outs = {&context, list_push};
             toneshaper_clap_audio_buffer buffer = {inst[k].channels, NULL, channel_count, 0, 0};
             toneshaper_clap_process process = {start, n, process_transport ? &transport : NULL, NULL, &buffer, 0, 1, &in, &outs};
             struct timespec before, after;
@@ -788,6 +805,7 @@ int main(int argc, char **argv) {
                times[timed / 2], sum / (double)timed, times[(long)((double)timed * 0.999)], times[timed - 1]);
         printf("process_ns_per_sample_median: %.4f\n", times[timed / 2] / (double)block);
     }
+    printf("out_events: %ld\n", output_events);
     for (int r = 0; r < report_count; r++) {
         double value = NAN;
         inst[0].params->get_value(inst[0].plugin, report_ids[r], &value);
