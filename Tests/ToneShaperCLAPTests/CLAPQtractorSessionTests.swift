@@ -252,7 +252,7 @@ final class QtractorRig: @unchecked Sendable {
         jackd.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         jackd.standardOutput = FileHandle.nullDevice
         jackd.standardError = FileHandle.nullDevice
-        try jackd.run()
+        try Self.runWithoutBlockedSignals(jackd)  // SIGTERM then ends it cleanly, its shared memory removed
         server = jackd
         guard waitFor(seconds: 10, { self.ports() != nil }) else {
             stop()
@@ -301,7 +301,8 @@ final class QtractorRig: @unchecked Sendable {
 
     /// Starts `process` from a thread of its own that blocks no signal. A child inherits
     /// the signals its spawning thread blocks, and the test runner's threads block most
-    /// (SIGUSR1 and SIGTERM among them): Qtractor would never see the signal to save.
+    /// (SIGUSR1 and SIGTERM among them): Qtractor would never see the signal to save, and
+    /// jackd, killed when SIGTERM did not reach it, would leave its shared memory behind.
     static func runWithoutBlockedSignals(_ process: Process) throws {
         final class Start: @unchecked Sendable {
             let process: Process
