@@ -488,7 +488,11 @@ struct Plugin {
         {
             // The signature's beat is 4/denominator quarter notes.
             let quartersPerBeat = 4 / Double(t.tsig_denom)
-            bar = Double(t.bar_number)
+            // The bar counted from where it starts on the beat timeline (bar 0 at song position
+            // 0), not read from bar_number, which hosts number differently: Qtractor 0.9.31
+            // gives 1 at song position 0, where CLAP says 0, and the cycle in beats then
+            // started a bar late.
+            bar = (Double(t.bar_start) / factor / (Double(t.tsig_num) * quartersPerBeat)).rounded()
             barBeat = Double(t.song_pos_beats - t.bar_start) / factor / quartersPerBeat
             beatsPerBar = Double(t.tsig_num)
             beatsPerMinute = t.tempo / quartersPerBeat

@@ -34,12 +34,13 @@ extension WithJackServer {
 
         /// The shape the state holds: every value differs from the default shape's (110...440
         /// Hz, amplitude 0.25, a sine-scaled level, transport off): a 2 s cycle, its first
-        /// half at 300 Hz and its second at 600 Hz, at a steady 0.4, following the transport.
-        static let cycleSeconds = 2.0
+        /// half at 300 Hz and its second at 600 Hz, at a steady 0.4, following the transport;
+        /// with `beats`, a cycle of that many beats of the host's tempo instead.
         static let lowHz = 300.0
         static let highHz = 600.0
         static let amplitude = 0.4
-        static let document = """
+        static func document(beats: Int = 0) -> String {
+            """
             {
               "name": "qtractor-session",
               "duration": 2,
@@ -52,9 +53,11 @@ extension WithJackServer {
               "fidelity": 2000,
               "amplitude": 0.4,
               "transport": true,
+              "beats": \(beats),
               "points": [[0, 300], [0.999, 300], [1, 600], [2, 600]]
             }
             """
+        }
 
         /// Qtractor loads the session, the plugin takes its state, and through JACK: silence
         /// while the transport stands (located 1.5 s into the cycle); from that place in the
@@ -67,7 +70,7 @@ extension WithJackServer {
         @Test(.enabled(if: available, "needs qtractor, jack_transport and cc"))
         func qtractorPlaysTheStateAndFollowsJackTransport() async throws {
             try CLAPTools.prepare()
-            let rig = try QtractorRig(document: Self.document)
+            let rig = try QtractorRig(document: Self.document())
             defer { rig.stop() }
             let recorder = try TimelineRecorder(serverName: rig.serverName, name: "qtrrec", channels: 1, seconds: 30)
             try recorder.connect([try rig.waitForMasterOutput()])
@@ -93,9 +96,26 @@ extension WithJackServer {
             #expect(!log.contains("clap_log: Error"), "the plugin logged an error:\n\(log.suffix(3000))")
         }
 
+        /// With `beats` set, the cycle lasts that many beats of Qtractor's tempo (5 beats at its
+        /// 120 bpm: 2.5 s), and its place comes from Qtractor's bars and beats, bar 1 beat 1 at
+        /// the cycle's start: at a steady tempo, the transport's frame modulo 2.5 s again. (A
+        /// bar's number read from the host's bar_number put the cycle a bar, 4 beats, late:
+        /// Qtractor numbers bars from 1.)
+        @Test(.enabled(if: available, "needs qtractor, jack_transport and cc"))
+        func qtractorsBarsAndBeatsPlaceACycleOfBeats() async throws {
+            try CLAPTools.prepare()
+            let rig = try QtractorRig(document: Self.document(beats: 5))
+            defer { rig.stop() }
+            let recorder = try TimelineRecorder(serverName: rig.serverName, name: "qtrrec", channels: 1, seconds: 30)
+            try recorder.connect([try rig.waitForMasterOutput()])
+            let judged = try await Self.take(rig, recorder, "a cycle of 5 beats", cycleSeconds: 2.5)
+            print("Qtractor session, a cycle of 5 beats: \(judged) windows judged")
+            #expect(!rig.log.contains("clap_log: Error"), "the plugin logged an error:\n\(rig.log.suffix(3000))")
+        }
+
         /// One take: the transport located into the cycle's second half while it stands,
         /// rolled, located into the first half while rolling, stopped; judged (``judge``).
-        static func take(_ rig: QtractorRig, _ recorder: TimelineRecorder, _ what: String) async throws -> Int {
+        static func take(_ rig: QtractorRig, _ recorder: TimelineRecorder, _ what: String, cycleSeconds: Double = 2) async throws -> Int {
             let rate = recorder.rate
             let cycle = Int(cycleSeconds * rate)
             let located = 3 * cycle / 4  // the 600 Hz half, 0.5 s before the cycle wraps
