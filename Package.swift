@@ -197,8 +197,9 @@ let package = Package(
             name: "ToneShaperLV2Tests",
             dependencies: ["ToneShaperCore", "ToneShaperPluginDescription", "ToneShaperTestSupport", "JackTimeline", "toneshaper-lv2-ttl"]),
         // The CLAP plugin (built by Scripts/build-clap.sh, not by SwiftPM) in the project's own
-        // CLAP host (Tests/CLAPHost), beside the LV2 plugin and the node's offline renderer.
-        .testTarget(name: "ToneShaperCLAPTests", dependencies: ["ToneShaperCore", "ToneShaperTestSupport"]),
+        // CLAP host (Tests/CLAPHost), beside the LV2 plugin and the node's offline renderer, and
+        // in a running Qtractor session on a private JACK server (recorded on JACK's timeline).
+        .testTarget(name: "ToneShaperCLAPTests", dependencies: ["ToneShaperCore", "ToneShaperTestSupport", "JackTimeline"]),
         .testTarget(name: "ToneShaperFilesTests", dependencies: ["ToneShaperFiles", "ToneShaperCore", "ToneShaperTestSupport", "toneshaper"]),
     ]
 )

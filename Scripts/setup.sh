@@ -14,7 +14,8 @@ cd "$(dirname "$0")/.."
 # LV2 headers the plugin is built against and lv2_validate; sordi: what lv2_validate runs;
 # lilv-utils: lv2info and lv2bench; jalv: the plugin's tests in a real host; xvfb: a
 # display for jalv.gtk3, whose start the quiet-host test reads; qtractor: its plugin
-# scanner, the third-party CLAP loader that checks the CLAP plugin's own ABI declarations;
+# scanner, the third-party CLAP loader that checks the CLAP plugin's own ABI declarations,
+# and a running Qtractor session that plays the CLAP plugin on JACK transport;
 # libx11-dev and libcairo2-dev: the editor window, LV2 and CLAP; xdotool: its tests' gestures).
 packages=(libsndfile1-dev libjack-jackd2-dev liblo-dev jackd2 jack-capture liblo-tools sox desktop-file-utils chromium chromium-driver libcurl4-openssl-dev libavahi-client-dev avahi-utils avahi-daemon dbus iproute2 lv2-dev lilv-utils jalv sordi xvfb qtractor libx11-dev libcairo2-dev xdotool)
 

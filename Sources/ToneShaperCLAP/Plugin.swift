@@ -52,6 +52,9 @@ struct Plugin {
     let editorChannel: EditorChannel
     /// Note expressions per voice (``NoteExpressions``).
     var expressions: NoteExpressions
+    /// The CLAP notes whose ends the host is owed (``NoteEnds``), and the block's list to tell it in.
+    var noteEnds = NoteEnds()
+    var outEvents: UnsafePointer<toneshaper_clap_output_events>?
     var active = false
     /// The host renders offline (clap.render): process() waits for the work thread's plans
     /// at the end of each block, as a synchronous worker would give them.
@@ -119,6 +122,7 @@ struct Plugin {
         plugin.pointee.problemMessage.deallocate()
         plugin.pointee.expressions.free()
         plugin.pointee.editorChannel.free()
+        plugin.pointee.noteEnds.free()
         plugin.deinitialize(count: 1)
         plugin.deallocate()
     }
@@ -226,6 +230,7 @@ struct Plugin {
         takeAnswers()  // what came while no block ran, before the values set meanwhile
         takePending()
         sendPointsToEditor(always: false)  // values set meanwhile may have stretched or mapped the curve
+        noteEnds.clear()
         active = true
         return true
     }
@@ -258,6 +263,7 @@ struct Plugin {
         takeAnswers()
         takeEdits(process.pointee.out_events)
         if let transport = process.pointee.transport { follow(transport) }
+        outEvents = process.pointee.out_events
         var done = 0
         if let input = process.pointee.in_events {
             var count: UInt32 = 0
@@ -281,6 +287,8 @@ struct Plugin {
             }
         }
         render(left + done, frames: frames - done)
+        endSilentNotes(frames: frames, out: outEvents)
+        outEvents = nil
         let channelCount = Int(outputs.pointee.channel_count)
         if channelCount > 1 {
             for channel in 1..<channelCount {
@@ -406,6 +414,7 @@ struct Plugin {
             // Velocity 0 would be a note-off in MIDI: the softest note-on is 1.
             let velocity = UInt8(max(1, min(127, (note.velocity * 127).rounded())))
             expressions.noteOn(key: key, channel: channel, noteID: note.note_id)
+            noteStarted(note, key: key, channel: channel, out: outEvents)
             send(0x90 | channel, key, velocity, at: frame)
         } else {
             send(0x80 | channel, key, UInt8(min(127, (note.velocity * 127).rounded())), at: frame)
@@ -488,7 +497,11 @@ struct Plugin {
         {
             // The signature's beat is 4/denominator quarter notes.
             let quartersPerBeat = 4 / Double(t.tsig_denom)
-            bar = Double(t.bar_number)
+            // The bar counted from where it starts on the beat timeline (bar 0 at song position
+            // 0), not read from bar_number, which hosts number differently: Qtractor 0.9.31
+            // gives 1 at song position 0, where CLAP says 0, and the cycle in beats then
+            // started a bar late.
+            bar = (Double(t.bar_start) / factor / (Double(t.tsig_num) * quartersPerBeat)).rounded()
             barBeat = Double(t.song_pos_beats - t.bar_start) / factor / quartersPerBeat
             beatsPerBar = Double(t.tsig_num)
             beatsPerMinute = t.tempo / quartersPerBeat

@@ -12,3 +12,14 @@ extension PluginEngine {
         player.pointee.renderer.performer.express(key: key, channel: channel, tuning: tuning, volume: volume)
     }
 }
+
+extension PluginEngine {
+    /// Whether notes start voices of their own (instrument mode), as the audio side plays now.
+    public var playsVoices: Bool { player.pointee.renderer.performer.settings.instrument }
+
+    /// On the audio thread, after a render: marks the keys whose voices still sound
+    /// (``MIDIPerformer/markSoundingNotes(_:)``).
+    public func markSoundingNotes(_ notes: UnsafeMutablePointer<UInt64>) {
+        player.pointee.renderer.performer.markSoundingNotes(notes)
+    }
+}

@@ -29,7 +29,8 @@
 //
 // The report on standard output, one "key: value" a line: frames, peak, nonfinite,
 // out_of_range, first_sound (first |x| > 1e-4), first_nonzero, log_messages, log_errors,
-// stereo_differ, instances_differ, state_bytes, main_callbacks, rescans; --describe adds each
+// stereo_differ, instances_differ, state_bytes, main_callbacks, rescans, out_events (the
+// plugin's output events, and a note_end line for each note end); --describe adds each
 // parameter and whether value_to_text and text_to_value read each other back. Exit status:
 // 0 ok, 2 the output had a non-finite or out-of-range sample or instances differ, 3 the
 // plugin refused something the host asked (init, activate, a state the test expects to
@@ -204,19 +205,34 @@ static const toneshaper_clap_event_header *list_get(const toneshaper_clap_input_
     EventList *events = list->ctx;
     return index < events->count ? &events->events[index].header : NULL;
 }
-// What the plugin reported (its output events): parameter values, and the gestures around
-// them, checked as they come: a value of a parameter with no gesture open, or an end with
-// no begin, is counted.
+// The plugin's output events. Parameter values, and the gestures around them, are checked
+// as they come: a value of a parameter with no gesture open, or an end with no begin, is
+// counted. The first instance's note ends are printed, one
+// "note_end: FRAME NOTE_ID PORT CHANNEL KEY" line each (FRAME from the run's start, the list's
+// context: an OutputContext, or NULL outside process()). Every event is counted in out_events.
+typedef struct OutputContext {
+    long start;
+    int instance;
+} OutputContext;
+
+static long output_events;
 static long out_values, out_begins, out_ends, out_outside, out_unmatched;
 static int gesture_open[64];
 static double out_last[64];
 static int out_has_last[64];
 
 static bool list_push(const toneshaper_clap_output_events *list, const toneshaper_clap_event_header *event) {
-    (void)list;
-    if (!event || event->space_id != TONESHAPER_CLAP_CORE_EVENT_SPACE) return true;
+    const OutputContext *context = list->ctx;
+    if (!event) return false;
+    output_events++;
+    if (event->space_id != TONESHAPER_CLAP_CORE_EVENT_SPACE) return true;
     if (in_process) out_in_process++;
-    if (event->type == TONESHAPER_CLAP_EVENT_PARAM_GESTURE_BEGIN || event->type == TONESHAPER_CLAP_EVENT_PARAM_GESTURE_END) {
+    if (event->type == TONESHAPER_CLAP_EVENT_NOTE_END) {
+        if (event->size < sizeof(toneshaper_clap_event_note)) return false;
+        const toneshaper_clap_event_note *note = (const toneshaper_clap_event_note *)event;
+        if (context && context->instance == 0)
+            printf("note_end: %ld %d %d %d %d\n", context->start + (long)event->time, note->note_id, note->port_index, note->channel, note->key);
+    } else if (event->type == TONESHAPER_CLAP_EVENT_PARAM_GESTURE_BEGIN || event->type == TONESHAPER_CLAP_EVENT_PARAM_GESTURE_END) {
         if (event->size < sizeof(toneshaper_clap_event_param_gesture)) return false;
         uint32_t id = ((const toneshaper_clap_event_param_gesture *)event)->param_id;
         if (event->type == TONESHAPER_CLAP_EVENT_PARAM_GESTURE_BEGIN) {
@@ -1054,7 +1070,8 @@ int main(int argc, char **argv) {
         }
         for (int k = 0; k < count; k++) {
             toneshaper_clap_input_events in = {&list, list_size, list_get};
-            toneshaper_clap_output_events outs = {NULL, list_push};
+            OutputContext context = {start, k};
+            toneshaper_clap_output_events outs = {&context, list_push};
             toneshaper_clap_audio_buffer buffer = {inst[k].channels, NULL, channel_count, 0, 0};
             toneshaper_clap_process process = {start, n, process_transport ? &transport : NULL, NULL, &buffer, 0, 1, &in, &outs};
             struct timespec before, after;
@@ -1124,6 +1141,7 @@ int main(int argc, char **argv) {
                times[timed / 2], sum / (double)timed, times[(long)((double)timed * 0.999)], times[timed - 1]);
         printf("process_ns_per_sample_median: %.4f\n", times[timed / 2] / (double)block);
     }
+    printf("out_events: %ld\n", output_events);
     for (int r = 0; r < report_count; r++) {
         double value = NAN;
         inst[0].params->get_value(inst[0].plugin, report_ids[r], &value);

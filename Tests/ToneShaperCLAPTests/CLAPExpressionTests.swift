@@ -42,4 +42,37 @@ import ToneShaperTestSupport
         #expect(abs(after[1].hz / before[1].hz - 2) < 0.04, "E4 did not move an octave: \(before) then \(after)")
         #expect(abs(after[1].level / before[1].level - 1) < 0.05, "E4's level changed: \(before) then \(after)")
     }
+
+    /// The note ends the plugin sent: (frame, note id, port, channel, key) per note_end line.
+    static func noteEnds(_ result: CLAPTools.ToolResult) -> [[Int]] {
+        result.stdout.split(separator: "\n").filter { $0.hasPrefix("note_end: ") }.map { line in
+            line.dropFirst("note_end: ".count).split(separator: " ").compactMap { Int($0) }
+        }
+    }
+
+    /// In instrument mode a CLAP note's end is sent to the host (CLAP_EVENT_NOTE_END, with
+    /// its note-on's id, port, channel and key) once its voice has faded out, in the block
+    /// that rendered the fade's end: the 30 ms release (1,440 frames) after the note-off.
+    /// A held note is not ended; a new note on a key still fading ends the earlier one at its
+    /// frame (one voice per key and channel is what a note id can reach); notes in drone
+    /// mode and notes of the MIDI dialect are not the host's to end.
+    @Test func aNoteEndIsSentWhenItsVoiceHasFadedOut() throws {
+        let instrument = ["--flush", "11=1", "--flush", "3=0"]
+        let notes = ["--note", "100:60:100:2000:5", "--note", "100:64:100:-1:6", "--note", "300:67:100:400:7", "--note", "600:67:100:1000:8"]
+        let (result, _) = try CLAPTools.play(CLAPTools.monoID, instrument + notes + ["--midi-note", "100:72:100:1000"], frames: 9_600)
+        #expect(result.status == 0 && result.number("log_messages") == 0, "\(result.output)")
+        let ends = Self.noteEnds(result)
+        #expect(ends.map { $0[1] } == [7, 8, 5], "note ends: \(ends)")
+        #expect(ends.allSatisfy { $0.count == 5 && $0[2] == 0 && $0[3] == 0 }, "port and channel as the note-on's: \(ends)")
+        let end = Dictionary(uniqueKeysWithValues: ends.map { ($0[1], $0) })
+        #expect(end[7]?[0] == 600 && end[7]?[4] == 67, "the earlier note on key 67 ends when the next starts: \(ends)")
+        for (id, off, key) in [(8, 1_000, 67), (5, 2_000, 60)] {
+            let frame = end[id]?[0] ?? -1
+            #expect(end[id]?[4] == key && frame >= off + 1_440 && frame < off + 1_440 + 2 * 256, "note \(id) released at \(off): ended at \(frame)")
+        }
+        #expect(result.number("out_events") == 3, "\(result.stdout)")
+
+        let (drone, _) = try CLAPTools.play(CLAPTools.monoID, ["--flush", "3=0"] + notes, frames: 9_600)
+        #expect(drone.status == 0 && Self.noteEnds(drone).isEmpty && drone.number("out_events") == 0, "drone mode: \(drone.stdout)")
+    }
 }

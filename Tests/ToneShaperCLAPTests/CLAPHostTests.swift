@@ -182,6 +182,40 @@ import ToneShaperTestSupport
         #expect(text.contains("\"amplitude\" : 0.5,"), "\(text)")
     }
 
+    /// The state carries every parameter, not only the curve: a host that restores a plugin
+    /// through its state alone (Qtractor keeps nothing else of a CLAP plugin) gets each value
+    /// back. Every parameter is set away from its default, the state saved, and a new
+    /// instance that loads it reports each value as set.
+    @Test func theStateCarriesEveryParameter() throws {
+        let values: [(id: Int, value: Double)] = [
+            (0, 250), (1, 700), (2, 3), (3, 4), (7, 3), (4, 0.5), (5, 0.5), (6, 0.3), (8, 100), (9, 5), (10, 0), (11, 1), (12, 60), (13, 7),
+            (14, 4), (15, 200), (16, 1), (17, 1), (18, 8), (19, 25),
+        ]
+        #expect(Set(values.map(\.id)) == Set(0..<20), "every parameter of the 20")
+        // Each away from the default the plugin describes ("param: ID \"Name\" LOW..HIGH default VALUE …").
+        let (described, _) = try CLAPTools.play(CLAPTools.monoID, ["--describe"])
+        var defaults: [Int: Double] = [:]
+        for line in described.stdout.split(separator: "\n") where line.hasPrefix("param: ") {
+            let words = line.split(separator: " ")
+            if let id = Int(words[1]), let at = words.firstIndex(of: "default"), let value = Double(words[at + 1]) { defaults[id] = value }
+        }
+        for (id, value) in values {
+            #expect(defaults[id] != nil && defaults[id] != value, "parameter \(id): \(value), default \(String(describing: defaults[id]))")
+        }
+        let directory = try CLAPTools.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let state = directory.appendingPathComponent("state.toneshaper")
+        let (saved, _) = try CLAPTools.play(
+            CLAPTools.monoID, values.flatMap { ["--param", "\($0.id)=\($0.value)@0"] } + ["--save-state", state.path])
+        #expect(saved.status == 0 && saved.number("log_errors") == 0, "\(saved.output)")
+        let (loaded, _) = try CLAPTools.play(CLAPTools.monoID, ["--load-state", state.path] + values.flatMap { ["--report-value", "\($0.id)"] })
+        #expect(loaded.status == 0 && loaded.number("log_errors") == 0, "\(loaded.output)")
+        for (id, value) in values {
+            #expect(
+                loaded.number("value_\(id)") == value, "parameter \(id) came back as \(loaded.report["value_\(id)"] ?? "nothing"), set to \(value)")
+        }
+    }
+
     /// A MIDI program change plays a built-in shape (program 7: the siren, 500...1500 Hz);
     /// the plugin asks for the main-thread callback, in which the parameters take the new
     /// document's values and the host is told to rescan them.

@@ -28,3 +28,19 @@ extension MIDIPerformer {
         }
     }
 }
+
+extension MIDIPerformer {
+    /// Marks in `notes` (a bit set of 16 × 128 bits, as 32 words: bit `channel * 128 + key`)
+    /// the keys whose voices still sound, a stolen voice fading included: what a host that
+    /// follows notes (CLAP's note end) needs to know once a block is rendered.
+    #if REALTIME_PROOF
+        @_noLocks @_noAllocation
+    #endif
+    public func markSoundingNotes(_ notes: UnsafeMutablePointer<UInt64>) {
+        guard busyVoices > 0 else { return }
+        for i in 0..<MIDIPerformer.poolSize where pool[i].sounds {
+            let bit = Int(pool[i].channel & 0x0F) << 7 | Int(pool[i].note & 0x7F)
+            notes[bit >> 6] |= 1 << UInt64(bit & 63)
+        }
+    }
+}
