@@ -41,14 +41,7 @@ final class CLAPEditorLink: EditorLink {
         guard !points.isEmpty else { return }
         let inbox = plugin.pointee.editorChannel.inbox
         // The main thread is the inbox's only writer and reader: it is never busy here.
-        guard inbox.pointee.beginFill() else { return }
-        var k = 0
-        for point in points.prefix(PluginPoints.maximumSent) {
-            inbox.pointee.numbers[k] = point.time
-            inbox.pointee.numbers[k + 1] = point.frequency
-            k += 2
-        }
-        inbox.pointee.endFill(count: k)
+        guard inbox.pointee.fill(with: points) else { return }
         plugin.pointee.takeEditorPoints()
     }
 

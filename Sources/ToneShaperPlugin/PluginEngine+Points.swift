@@ -59,6 +59,21 @@ public struct PointsMailbox: ~Copyable {
         state.store(self.count > 0 ? 2 : 0, ordering: .releasing)
     }
 
+    /// Off the audio thread, the writer's whole turn: `points` (at most
+    /// ``PluginPoints/maximumSent`` of them) as t0, f0, t1, f1, ...; false while the reader
+    /// reads (nothing written).
+    public mutating func fill(with points: [CurvePoint]) -> Bool {
+        guard beginFill() else { return false }
+        var k = 0
+        for point in points.prefix(PluginPoints.maximumSent) {
+            numbers[k] = point.time
+            numbers[k + 1] = point.frequency
+            k += 2
+        }
+        endFill(count: k)
+        return true
+    }
+
     /// The reader's turn: true when a list is there to read (`numbers`, `count`).
     #if REALTIME_PROOF
         @_noLocks @_noAllocation
@@ -114,13 +129,6 @@ extension PluginEngine {
     /// editor window. Waits while the audio thread is reading the box (a bounded copy).
     public func sendPoints(into box: UnsafeMutablePointer<PointsMailbox>) {
         let points = BuilderSide.with(side) { side in PluginPoints.reduced(side.builder.shape.playedPoints) }
-        while !box.pointee.beginFill() {}
-        var k = 0
-        for point in points.prefix(PluginPoints.maximumSent) {
-            box.pointee.numbers[k] = point.time
-            box.pointee.numbers[k + 1] = point.frequency
-            k += 2
-        }
-        box.pointee.endFill(count: k)
+        while !box.pointee.fill(with: points) {}
     }
 }
