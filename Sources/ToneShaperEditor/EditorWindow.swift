@@ -67,6 +67,7 @@ public final class EditorWindow {
             toneshaper_ui_stderr("cannot open the X display (is DISPLAY set?)")
             return nil
         }
+        XErrorGuard.guardConnection(display)
         self.scale = EditorWindow.usableScale(scale)
         self.width = min(max(width ?? Int(EditorWindow.baseWidth * self.scale), 1), EditorWindow.maximumSide)
         self.height = min(max(height ?? Int(EditorWindow.baseHeight * self.scale), 1), EditorWindow.maximumSide)
@@ -74,6 +75,7 @@ public final class EditorWindow {
         guard window != 0,
             let surface = cairo_xlib_surface_create(display, window, toneshaper_ui_visual(display), Int32(self.width), Int32(self.height))
         else {
+            XErrorGuard.release(display)
             XCloseDisplay(display)
             return nil
         }
@@ -96,6 +98,7 @@ public final class EditorWindow {
         cairo_surface_destroy(surface)
         if let device { cairo_device_finish(device) }
         XDestroyWindow(display, Window(window))
+        XErrorGuard.release(display)
         XCloseDisplay(display)
     }
 

@@ -738,7 +738,7 @@ int main(int argc, char **argv) {
     long block = 256, frames = 0, bench_runs = 0;
     int instances = 1, realtime = 0, want_describe = 0, process_transport = 0, paced = 0, mpe = 0;
     double gui_seconds = 0, gui_scale = 0;
-    int gui_reopen = 0, gui_hostile_calls = 0, gui_flush = 0, flushed = 0;
+    int gui_reopen = 0, gui_hostile_calls = 0, gui_flush = 0, flushed = 0, gui_parent_gone = 0;
     const char *gui_preset = NULL;
     double gui_preset_at = 0;
     double process_playing = 0, process_tempo = 120;
@@ -770,6 +770,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(a, "--gui-reopen")) gui_reopen = atoi(NEXT);
         else if (!strcmp(a, "--gui-hostile")) gui_hostile_calls = 1;
         else if (!strcmp(a, "--gui-flush")) gui_flush = 1;
+        else if (!strcmp(a, "--gui-parent-gone")) gui_parent_gone = 1;
         else if (!strcmp(a, "--no-fd-support")) offer_fds = 0;
         else if (!strcmp(a, "--gui-preset")) {
             // NAME@SECONDS: a built-in preset loaded (main thread) while the window is open.
@@ -852,7 +853,7 @@ int main(int argc, char **argv) {
     }
     if (!path) die("--clap PATH is required");
     if (bench_runs > 0) frames = (long)rate + bench_runs * block;
-    int with_gui = gui_seconds > 0 || gui_reopen > 0 || gui_hostile_calls;
+    int with_gui = gui_seconds > 0 || gui_reopen > 0 || gui_hostile_calls || gui_parent_gone;
     if (gui_seconds > 0) {
         // The window is used while the plugin plays in real time, block by block.
         frames = (long)(gui_seconds * rate);
@@ -940,6 +941,24 @@ int main(int argc, char **argv) {
                resident_kb());
         printf("fds_watched: %d\n", watched_count);
         printf("gui_reopened: %d\ngui_fds_before: %d\ngui_fds_after: %d\ngui_timers_live: %d\n", gui_reopen, before, open_fds(), timers_live);
+    }
+    if (gui_parent_gone) {
+        // A careless host: its window (the editor's parent, and so the editor's window with
+        // it) destroyed while the editor is open, the editor's timers still called, and
+        // clap.gui's destroy last. The host's process must live on.
+        gui_open(&inst[0], gui_scale);
+        for (double until = monotonic() + 0.2; monotonic() < until; usleep(5000)) gui_pump(&inst[0]);
+        XDestroyWindow(gui_display, gui_parent);
+        XSync(gui_display, False);
+        gui_parent = XCreateSimpleWindow(gui_display, DefaultRootWindow(gui_display), 0, 0, 900, 420, 0, 0, 0);
+        for (double until = monotonic() + 0.3; monotonic() < until; usleep(5000)) gui_pump(&inst[0]);
+        gui->destroy(inst[0].plugin);
+        // And the editor opens again in the host's new window.
+        gui_open(&inst[0], gui_scale);
+        for (double until = monotonic() + 0.2; monotonic() < until; usleep(5000)) gui_pump(&inst[0]);
+        gui->destroy(inst[0].plugin);
+        printf("gui_outlived_its_parent: 1\ngui_timers_live: %d\nfds_watched: %d\n", timers_live, watched_count);
+        fflush(stdout);
     }
     if (gui_seconds > 0) gui_open(&inst[0], gui_scale);
     double gui_start = monotonic();

@@ -205,6 +205,25 @@ import Testing
         #expect(result.number("timers_registered") == 21, "\(result.stdout)")
         #expect(result.number("nonfinite") == 0 && result.number("log_errors") == 0, "\(result.output)")
     }
+
+    /// A host that destroys its own window (the editor's parent, and with it the editor's
+    /// window) before it destroys the editor, and calls the editor's timers meanwhile: the
+    /// editor's X requests on a window that is gone fail, and Xlib's default handler of an
+    /// error ends the process, the host's. The editor takes the errors of its own X
+    /// connection, lives on, and opens again in the host's next window.
+    @Test(.enabled(if: available))
+    func theHostsProcessOutlivesAParentWindowDestroyedFirst() throws {
+        try CLAPTools.prepare()
+        let display = try CLAPDisplay()
+        let result = try CLAPTools.run(
+            CLAPTools.host.path, ["--clap", CLAPTools.plugin.path, "--frames", "4800", "--gui-parent-gone"],
+            environment: ["DISPLAY": display.name], timeout: 60)
+        #expect(result.status == 0 && !result.signalled, "\(result.output)")
+        #expect(result.number("gui_outlived_its_parent") == 1, "\(result.output)")
+        #expect(!result.output.contains("X Error"), "\(result.output)")
+        #expect(result.number("gui_timers_live") == 0 && result.number("fds_watched") == 0, "\(result.stdout)")
+        #expect(result.number("nonfinite") == 0, "\(result.output)")
+    }
 }
 
 /// A private X display (Xvfb) for a test, stopped with it; xdotool and screenshots
