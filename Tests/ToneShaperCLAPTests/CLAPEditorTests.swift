@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import ToneShaperTestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -230,60 +231,13 @@ import Testing
 /// (Tests/LV2Host/xshot.c) on it. Numbers are taken in turn within the process, away from
 /// the LV2 tests' (300...799), and the next one is tried when Xvfb finds one taken.
 final class CLAPDisplay {
-    private static let taken = Atomic<Int>(0)
-    private(set) var number = 0
-    private var process = Process()
-    var name: String { ":\(number)" }
+    private let server: PrivateXServer
+    var number: Int { server.number }
+    var name: String { server.name }
 
-    static func path(of tool: String) -> String? {
-        let directories = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-        return directories.map { "\($0)/\(tool)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
-    }
+    static func path(of tool: String) -> String? { PrivateXServer.path(of: tool) }
 
-    init() throws {
-        for _ in 0..<20 {
-            let turn = CLAPDisplay.taken.add(1, ordering: .relaxed).newValue
-            let candidate = 800 + (Int(getpid()) * 7 + turn * 13) % 150
-            guard !FileManager.default.fileExists(atPath: "/tmp/.X\(candidate)-lock"),
-                !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(candidate)")
-            else { continue }
-            let xvfb = Process()
-            xvfb.executableURL = URL(fileURLWithPath: CLAPDisplay.path(of: "Xvfb") ?? "/usr/bin/Xvfb")
-            xvfb.arguments = [":\(candidate)", "-nolisten", "tcp", "-screen", "0", "1920x1080x24"]
-            xvfb.standardOutput = FileHandle.nullDevice
-            xvfb.standardError = FileHandle.nullDevice
-            try xvfb.run()
-            let deadline = Date().addingTimeInterval(10)
-            while xvfb.isRunning && !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(candidate)") && Date() < deadline {
-                usleep(20_000)
-            }
-            // The socket is there before the server takes connections: ready once a client
-            // gets an answer (xdotool asks for the screen's size).
-            while xvfb.isRunning && Date() < deadline {
-                let probe = try CLAPTools.run(
-                    CLAPDisplay.path(of: "xdotool") ?? "/usr/bin/xdotool", ["getdisplaygeometry"], environment: ["DISPLAY": ":\(candidate)"],
-                    timeout: 5)
-                if probe.status == 0 {
-                    number = candidate
-                    process = xvfb
-                    return
-                }
-                usleep(50_000)
-            }
-            if xvfb.isRunning { kill(xvfb.processIdentifier, SIGKILL) }
-            xvfb.waitUntilExit()
-        }
-        throw CLAPTestError("no X display number could be had for Xvfb")
-    }
-
-    deinit {
-        guard number != 0, process.processIdentifier > 0 else { return }
-        kill(process.processIdentifier, SIGTERM)
-        let deadline = Date().addingTimeInterval(3)
-        while process.isRunning && Date() < deadline { usleep(10_000) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-    }
+    init() throws { server = try PrivateXServer(width: 1920, height: 1080) }
 
     @discardableResult
     func xdotool(_ arguments: [String]) throws -> String {

@@ -87,6 +87,14 @@ extension WithJackServer {
             func window(after frame: UInt32, from: Double, length: Double) throws -> Range<Int> {
                 let range = recording.indices(after: frame, from: from, length: length)
                 guard range.count >= recording.frames(length) - 2 * 1_024 else {
+                    let start = recording.frame(frame, plus: from)
+                    let end = recording.frame(start, plus: length)
+                    if TimelineRecorder.distance(from: recording.firstFrame, to: start) >= 0
+                        && TimelineRecorder.distance(from: end, to: recording.endFrame) >= 0
+                    {
+                        // Inside the recording's span, short of samples: periods the recorder missed.
+                        throw HostTooBusy("\(length) s from \(from) s after frame \(frame) lost periods (\(range.count) samples recorded)")
+                    }
                     throw AnalysisWindowError("\(length) s from \(from) s after frame \(frame) is not in the recording (\(range))")
                 }
                 return range

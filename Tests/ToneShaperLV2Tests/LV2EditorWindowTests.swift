@@ -242,53 +242,11 @@ extension WithJackServer {
 /// Tests that run at once each get their own: a number no other display holds, taken in turn
 /// within the process, and tried again with the next one if Xvfb finds it taken.
 final class XDisplay {
-    private static let taken = Atomic<Int>(0)
-    private(set) var number = 0
-    private(set) var process = Process()
-    var name: String { ":\(number)" }
+    private let server: PrivateXServer
+    var number: Int { server.number }
+    var name: String { server.name }
 
-    init() throws {
-        for _ in 0..<20 {
-            let turn = XDisplay.taken.add(1, ordering: .relaxed).newValue
-            let candidate = 300 + (Int(getpid()) * 7 + turn * 13) % 500
-            if FileManager.default.fileExists(atPath: "/tmp/.X\(candidate)-lock")
-                || FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(candidate)")
-            {
-                continue
-            }
-            let xvfb = Process()
-            xvfb.executableURL = URL(fileURLWithPath: LV2Tools.path(of: "Xvfb") ?? "/usr/bin/Xvfb")
-            xvfb.arguments = [":\(candidate)", "-nolisten", "tcp", "-screen", "0", "1280x800x24"]
-            xvfb.standardOutput = FileHandle.nullDevice
-            xvfb.standardError = FileHandle.nullDevice
-            try xvfb.run()
-            let deadline = Date().addingTimeInterval(10)
-            while xvfb.isRunning && !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(candidate)") && Date() < deadline {
-                usleep(20_000)
-            }
-            usleep(100_000)
-            // Xvfb ends at once when another server holds the number.
-            if xvfb.isRunning && FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(candidate)") {
-                number = candidate
-                process = xvfb
-                return
-            }
-            if xvfb.isRunning { kill(xvfb.processIdentifier, SIGKILL) }
-            xvfb.waitUntilExit()
-        }
-        throw LV2TestError("no X display number could be had for Xvfb")
-    }
-
-    deinit {
-        // No display was had (init threw): there is no Xvfb to stop.
-        guard number != 0, process.processIdentifier > 0 else { return }
-        // SIGTERM, then SIGKILL: Xvfb does not always end on the first.
-        kill(process.processIdentifier, SIGTERM)
-        let deadline = Date().addingTimeInterval(3)
-        while process.isRunning && Date() < deadline { usleep(10_000) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-    }
+    init() throws { server = try PrivateXServer(width: 1280, height: 800) }
 
     @discardableResult
     func xdotool(_ arguments: [String]) throws -> String {

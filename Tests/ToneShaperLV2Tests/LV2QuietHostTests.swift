@@ -40,31 +40,12 @@ extension WithJackServer {
         @Test(.enabled(if: PrivateJack.available && LV2Tools.have("jalv.gtk3", "Xvfb", "stdbuf")))
         func jalvGtkStartsWithoutAWord() throws {
             try LV2Tools.prepare()
-            // A display number nobody holds.
-            let display =
-                (0..<200).map { 150 + (Int(getpid()) + $0) % 600 }.first {
-                    !FileManager.default.fileExists(atPath: "/tmp/.X\($0)-lock") && !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\($0)")
-                } ?? 199
-            let xvfb = Process()
-            xvfb.executableURL = URL(fileURLWithPath: LV2Tools.path(of: "Xvfb") ?? "/usr/bin/Xvfb")
-            xvfb.arguments = [":\(display)", "-nolisten", "tcp", "-screen", "0", "1024x768x24"]
-            xvfb.standardOutput = FileHandle.nullDevice
-            xvfb.standardError = FileHandle.nullDevice
-            try xvfb.run()
-            // (Deferred first, so run last: jalv is stopped before its display goes.)
-            defer {
-                // SIGTERM, then SIGKILL: Xvfb does not always end on the first.
-                kill(xvfb.processIdentifier, SIGTERM)
-                let deadline = Date().addingTimeInterval(3)
-                while xvfb.isRunning && Date() < deadline { usleep(10_000) }
-                if xvfb.isRunning { kill(xvfb.processIdentifier, SIGKILL) }
-                xvfb.waitUntilExit()
-            }
+            // (Made first, so stopped last: jalv is stopped before its display goes.)
+            let xserver = try PrivateXServer(width: 1024, height: 768)
+            defer { withExtendedLifetime(xserver) {} }
+            let display = xserver.number
             let jack = try PrivateJack()
             defer { jack.stop() }
-            guard jack.waitFor({ FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(display)") }, seconds: 10) else {
-                throw LV2TestError("Xvfb :\(display) did not come up")
-            }
             let directory = try LV2Tools.temporaryDirectory()
             defer { try? FileManager.default.removeItem(at: directory) }
             let log = directory.appendingPathComponent("jalv.log")
