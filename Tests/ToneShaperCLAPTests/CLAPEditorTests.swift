@@ -241,7 +241,9 @@ final class CLAPDisplay {
     }
 
     init() throws {
-        for _ in 0..<20 {
+        // Every number of the range in turn at most: the sockets of displays that other
+        // programs left behind can take most of it.
+        for _ in 0..<150 {
             let turn = CLAPDisplay.taken.add(1, ordering: .relaxed).newValue
             let candidate = 800 + (Int(getpid()) * 7 + turn * 13) % 150
             guard !FileManager.default.fileExists(atPath: "/tmp/.X\(candidate)-lock"),

@@ -1,6 +1,7 @@
 import Foundation
 import JackTimeline
 import Testing
+import ToneShaperTestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -61,7 +62,7 @@ extension WithJackServer {
         /// parameter, and shows it in its plugin list, where the plugin's amplitude is the
         /// direct-access parameter).
         @Test(.enabled(if: available, "needs qtractor, jack_transport, Xvfb, xdotool, xwininfo, cc and python3"))
-        func qtractorOpensTheEditorWhichDrawsAndTakesTheMouse() throws {
+        func qtractorOpensTheEditorWhichDrawsAndTakesTheMouse() async throws {
             try CLAPTools.prepare()
             try FileManager.default.createDirectory(at: Self.shots, withIntermediateDirectories: true)
             let display = try CLAPDisplay()
@@ -71,7 +72,13 @@ extension WithJackServer {
 
             // The mixer window, and the plugin's LED in it (the upper half: the strips' names
             // and plugin lists; the meters are below).
-            let mixer = try Self.waitFor("Qtractor's mixer window", rig) { try Self.window(display, named: "^Mixer") }
+            let found = try Self.waitFor("Qtractor's mixer window", rig) { try Self.window(display, named: "^Mixer") }
+            // Out of the way of the editor's window (Qtractor places it over the middle of the
+            // screen's upper part): a window covered has no pixels to read.
+            try display.xdotool(["windowmove", "--sync", found.window, "1000", "600"])
+            let mixer = try Self.waitFor("the mixer window moved", rig) {
+                try Self.window(display, named: "^Mixer").flatMap { $0.x == 1000 ? $0 : nil }
+            }
             let led = try Self.waitFor("the plugin in the mixer's Master strip", rig) { () -> (x: Int, y: Int)? in
                 let spot = try Self.spot(
                     display, window: mixer.window, color: Self.ledColor, tolerance: 0x40, box: [0, 0, mixer.width, mixer.height / 2])
@@ -140,6 +147,16 @@ extension WithJackServer {
             _ = try display.screenshot(Self.shots.appendingPathComponent("3-editor-edited.png"), window: editor.window)
             _ = try display.screenshot(Self.shots.appendingPathComponent("4-mixer-edited.png"), window: mixer.window)
 
+            // Heard through JACK with the transport rolled from its start: about the dragged
+            // point's 165 Hz a second into the cycle, at the clicked amplitude.
+            let heard = try await CLAPQtractorSessionTests.withRecorderResult(rig) { recorder in
+                try recorder.connect([try rig.waitForMasterOutput()])
+                return try await Self.take(rig, recorder)
+            }
+            #expect(abs(heard.frequency / 165 - 1) < 0.04, "\(Int(heard.frequency)) Hz a second into the cycle, not about 165 Hz")
+            #expect(abs(heard.level - 0.0975) < 0.012, "the level a second into the cycle is \(heard.level), not the clicked amplitude's")
+            print("Qtractor's editor: heard \(heard.frequency) Hz at \(heard.level) a second into the cycle on JACK's transport")
+
             // Qtractor saves the session: the plugin's state (its points and amplitude) and
             // the amplitude as Qtractor's parameter. The edits reach the plugin within a
             // period or two; a save that came before them is followed by another.
@@ -164,8 +181,50 @@ extension WithJackServer {
             )
 
             #expect(rig.qtractorPID != 0, "Qtractor ended:\n\(rig.log.suffix(3000))")
+            // Qtractor quits with the editor open (the session saved: nothing to ask): it
+            // destroys the editor with the plugin and ends cleanly.
+            let ended = rig.stopQtractor()
+            #expect(
+                ended.map { !$0.signalled && $0.status == 0 } == true, "Qtractor ended with \(String(describing: ended)):\n\(rig.log.suffix(3000))")
             #expect(!rig.log.contains("clap_log: Error"), "the plugin logged an error:\n\(rig.log.suffix(3000))")
             #expect(!rig.log.contains("could not"), "Qtractor could not open the editor as it should:\n\(rig.log.suffix(3000))")
+        }
+
+        /// The transport rolled from its start for 1.6 s: the pitch and level of the 0.1 s
+        /// around the transport's second 1, judged against the position JACK gave in each period.
+        static func take(_ rig: QtractorRig, _ recorder: TimelineRecorder) async throws -> (frequency: Double, level: Double) {
+            let rate = recorder.rate
+            return try await retryingOnBusyHost("Qtractor's editor: the edited shape on JACK transport") { _ in
+                try rig.transport("stop")
+                try rig.transport("locate 0")
+                _ = try await recorder.start()
+                try await recorder.wait(untilRecorded: Int(0.2 * rate))
+                try rig.transport("play")
+                guard await CLAPQtractorSessionTests.eventually(timeout: 10, { recorder.transportRolling }) else {
+                    throw CLAPTestError("jack_transport did not roll")
+                }
+                try await recorder.wait(untilRecorded: recorder.framesRecorded + Int(1.6 * rate))
+                try rig.transport("stop")
+                guard await CLAPQtractorSessionTests.eventually(timeout: 10, { !recorder.transportRolling }) else {
+                    throw CLAPTestError("jack_transport did not stop")
+                }
+                let recording = try await recorder.finish(atFrame: recorder.frameNow &+ UInt32(0.2 * rate))
+                // The sample whose period JACK placed at 0.95 s, in a stretch with no jump and
+                // no lost period up to 1.05 s.
+                let window = Int(0.1 * rate)
+                let first = Int(0.95 * rate)
+                for block in recording.blocks
+                where block.rolling && Int(block.transportFrame) <= first && first < Int(block.transportFrame) + block.count {
+                    let start = block.index + first - Int(block.transportFrame)
+                    let range = start..<(start + window)
+                    guard range.upperBound <= recording.samples.count,
+                        recording.trustedStretches(within: range).contains(where: { $0 == range })
+                    else { continue }
+                    let frequency = SignalAnalysis.zeroCrossingFrequency(recording.samples, sampleRate: recording.sampleRate, range: range) ?? 0
+                    return (frequency, Double(SignalAnalysis.peak(recording.samples, range: range)))
+                }
+                throw HostTooBusy("no clean 0.1 s around the transport's second 1")
+            }
         }
 
         /// `condition`'s value once it has one, polled until `seconds` pass (or Qtractor ends).

@@ -121,9 +121,14 @@ extension WithJackServer {
         /// before the rig stops the server, which then ends cleanly (a server killed with a
         /// client still open leaves its place in JACK's registry of servers taken).
         static func withRecorder(_ rig: QtractorRig, _ body: (TimelineRecorder) async throws -> Void) async throws {
+            try await withRecorderResult(rig, body)
+        }
+
+        static func withRecorderResult<T>(_ rig: QtractorRig, _ body: (TimelineRecorder) async throws -> T) async throws -> T {
             let recorder = try TimelineRecorder(serverName: rig.serverName, name: "qtrrec", channels: 1, seconds: 30)
-            try await body(recorder)
+            let result = try await body(recorder)
             withExtendedLifetime(recorder) {}
+            return result
         }
 
         /// One take: the transport located into the cycle's second half while it stands,
@@ -400,10 +405,14 @@ final class QtractorRig: @unchecked Sendable {
         try startQtractor()
     }
 
-    func stopQtractor() {
-        guard let process = qtractor else { return }
+    /// Qtractor asked to quit (killed if it has not within 2 s); how it ended: its exit
+    /// status, or the signal that ended it.
+    @discardableResult
+    func stopQtractor() -> (status: Int32, signalled: Bool)? {
+        guard let process = qtractor else { return nil }
         qtractor = nil
         Self.end(process, grace: 2)
+        return (process.terminationStatus, process.terminationReason == .uncaughtSignal)
     }
 
     /// Asked to quit, then killed: a session Qtractor thinks changed would ask whether to
