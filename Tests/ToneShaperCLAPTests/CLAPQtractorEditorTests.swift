@@ -57,10 +57,12 @@ extension WithJackServer {
         static let ledColor = "30ec4d"
 
         /// Qtractor double-clicked opens the editor inside its own window, mapped, drawn; a
-        /// point dragged and a click on the amplitude's bar reach the plugin (the state
-        /// Qtractor saves holds them) and Qtractor (it saves the amplitude as the plugin's
-        /// parameter, and shows it in its plugin list, where the plugin's amplitude is the
-        /// direct-access parameter).
+        /// point dragged and a click on the amplitude's bar reach the plugin (heard through
+        /// JACK on the transport's timeline, and in the state Qtractor saves) and Qtractor (it
+        /// shows the amplitude in its plugin list, where the plugin's amplitude is the
+        /// direct-access parameter, and saves it as the plugin's parameter). Qtractor's window
+        /// closed, the editor goes and a double-click opens it again, drawing the edited
+        /// curve; Qtractor quits cleanly with the editor open.
         @Test(.enabled(if: available, "needs qtractor, jack_transport, Xvfb, xdotool, xwininfo, cc and python3"))
         func qtractorOpensTheEditorWhichDrawsAndTakesTheMouse() async throws {
             try CLAPTools.prepare()
@@ -179,6 +181,25 @@ extension WithJackServer {
             print(
                 "Qtractor's editor: points \(points), amplitude \(stateAmplitude) in the state, Qtractor's parameter \(param.trimmingCharacters(in: .whitespaces))"
             )
+
+            // Qtractor's window closed (as a window manager's close button does): Qtractor
+            // destroys the editor, then its own window; a double-click opens a new editor,
+            // which draws the edited curve.
+            let closer = CLAPTools.repository.appendingPathComponent(".build/qtractor-session/xclose")
+            try CLAPTools.compile(CLAPTools.repository.appendingPathComponent("Tests/QtractorSession/xclose.c"), into: closer, libraries: ["-lX11"])
+            let closed = try CLAPTools.run(closer.path, [parent], environment: ["DISPLAY": display.name], timeout: 10)
+            #expect(closed.status == 0, "\(closed.output)")
+            _ = try Self.waitFor("the editor window gone", rig) { try Self.window(display, named: "^ToneShaper editor$") == nil ? true : nil }
+            try display.xdotool([
+                "mousemove", "--sync", "\(mixer.x + led.x + 20)", "\(mixer.y + led.y - 4)", "click", "--repeat", "2", "--delay", "80", "1",
+            ])
+            let reopened = try display.waitForEditor(timeout: 20) { rig.qtractorPID != 0 }
+            let redrawn = try Self.waitFor("the curve drawn in the reopened editor", rig) { () -> Int? in
+                let spot = try Self.spot(display, window: reopened.window, color: Self.curveColor, tolerance: 0x18)
+                return spot.count >= 300 ? spot.count : nil
+            }
+            _ = try display.screenshot(Self.shots.appendingPathComponent("5-editor-reopened.png"), window: reopened.window)
+            print("Qtractor's editor closed and opened again: \(reopened), \(redrawn) pixels of the curve's color")
 
             #expect(rig.qtractorPID != 0, "Qtractor ended:\n\(rig.log.suffix(3000))")
             // Qtractor quits with the editor open (the session saved: nothing to ask): it
