@@ -228,8 +228,7 @@ import ToneShaperTestSupport
 }
 
 /// A private X display (Xvfb) for a test, stopped with it; xdotool and screenshots
-/// (Tests/LV2Host/xshot.c) on it. Numbers are taken in turn within the process, away from
-/// the LV2 tests' (300...799), and the next one is tried when Xvfb finds one taken.
+/// (Tests/LV2Host/xshot.c) on it (``PrivateXServer``).
 final class CLAPDisplay {
     private let server: PrivateXServer
     var number: Int { server.number }
@@ -258,12 +257,19 @@ final class CLAPDisplay {
     /// The editor's window (named "ToneShaper editor") that `host` shows, once it is mapped,
     /// and where it is.
     func waitForEditor(of host: Running, timeout: Double = 30) throws -> Editor {
+        do {
+            return try waitForEditor(timeout: timeout) { host.process.isRunning }
+        } catch let error as CLAPTestError {
+            let result = try host.finish(timeout: 0)
+            throw CLAPTestError("\(error.description):\n\(result.output)")
+        }
+    }
+
+    /// The editor's window once it is mapped, shown by whatever program `alive` watches.
+    func waitForEditor(timeout: Double = 30, alive: () -> Bool) throws -> Editor {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
-            guard host.process.isRunning else {
-                let result = try host.finish(timeout: 0)
-                throw CLAPTestError("the host ended before its editor window appeared:\n\(result.output)")
-            }
+            guard alive() else { throw CLAPTestError("the host ended before its editor window appeared") }
             let found = try CLAPTools.run(
                 CLAPDisplay.path(of: "xdotool") ?? "/usr/bin/xdotool", ["search", "--onlyvisible", "--name", "^ToneShaper editor$"],
                 environment: ["DISPLAY": name], timeout: 10)
@@ -279,8 +285,7 @@ final class CLAPDisplay {
             }
             usleep(100_000)
         }
-        let result = try host.finish(timeout: 0)
-        throw CLAPTestError("the editor window did not appear within \(timeout) s:\n\(result.output)")
+        throw CLAPTestError("the editor window did not appear within \(timeout) s")
     }
 
     /// Writes `window` (or the rectangle `box`: x, y, width, height of it) as a PNG and

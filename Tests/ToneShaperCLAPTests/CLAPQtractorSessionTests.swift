@@ -121,9 +121,14 @@ extension WithJackServer {
         /// before the rig stops the server, which then ends cleanly (a server killed with a
         /// client still open leaves its place in JACK's registry of servers taken).
         static func withRecorder(_ rig: QtractorRig, _ body: (TimelineRecorder) async throws -> Void) async throws {
+            try await withRecorderResult(rig, body)
+        }
+
+        static func withRecorderResult<T>(_ rig: QtractorRig, _ body: (TimelineRecorder) async throws -> T) async throws -> T {
             let recorder = try TimelineRecorder(serverName: rig.serverName, name: "qtrrec", channels: 1, seconds: 30)
-            try await body(recorder)
+            let result = try await body(recorder)
             withExtendedLifetime(recorder) {}
+            return result
         }
 
         /// One take: the transport located into the cycle's second half while it stands,
@@ -255,7 +260,7 @@ extension WithJackServer {
 
 /// A private dummy JACK server with Qtractor on it, playing a session made from
 /// ``session(plugin:state:directory:)`` with a home and settings of its own (a temporary directory),
-/// offscreen, its messages logged to a file there.
+/// offscreen or on an X display, its messages logged to a file there.
 final class QtractorRig: @unchecked Sendable {
     private static let counter = Atomic<Int>(0)
     static let qtractor = "/usr/bin/qtractor"
@@ -264,6 +269,8 @@ final class QtractorRig: @unchecked Sendable {
 
     let serverName: String
     let directory: URL
+    /// The X display Qtractor shows its windows on (Qt's xcb platform), or nil: offscreen.
+    let display: String?
     private var server: Process?
     private var qtractor: Process?
 
@@ -275,7 +282,12 @@ final class QtractorRig: @unchecked Sendable {
             .joined(separator: "\n")
     }
 
-    init(document: String, rate: Int = 48_000, period: Int = 512) throws {
+    /// With a `display`, Qtractor opens its mixer window there too, and a plugin in it opens
+    /// its editor (GUI) when activated (double-clicked), not Qtractor's form of parameters.
+    /// `directAccessParam`: the index of the plugin's parameter Qtractor draws in the plugin's
+    /// row of a plugin list (its direct-access parameter), or -1 for none.
+    init(document: String, rate: Int = 48_000, period: Int = 512, display: String? = nil, directAccessParam: Int = -1) throws {
+        self.display = display
         serverName = "clapqtr-\(getpid())-\(QtractorRig.counter.wrappingAdd(1, ordering: .relaxed).newValue)"
         directory = try CLAPTools.temporaryDirectory()
         try Self.compileStandin()
@@ -285,7 +297,7 @@ final class QtractorRig: @unchecked Sendable {
         jackd.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         jackd.standardOutput = FileHandle.nullDevice
         jackd.standardError = FileHandle.nullDevice
-        try Self.runWithoutBlockedSignals(jackd)  // SIGTERM then ends it cleanly, its shared memory removed
+        try jackd.runWithNoSignalBlocked()  // SIGTERM then ends it cleanly, its shared memory removed
         server = jackd
         guard waitFor(seconds: 10, { self.ports() != nil }) else {
             stop()
@@ -297,16 +309,22 @@ final class QtractorRig: @unchecked Sendable {
         let runtime = directory.appendingPathComponent("runtime")
         try FileManager.default.createDirectory(at: settings, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        try Data(Self.settings(log: directory.appendingPathComponent("messages.log")).utf8).write(
+        try Data(Self.settings(log: directory.appendingPathComponent("messages.log"), windows: display != nil).utf8).write(
             to: settings.appendingPathComponent("Qtractor.conf"))
-        try Data(Self.session(plugin: CLAPTools.plugin.path, state: Array(document.utf8), directory: directory.path).utf8).write(to: sessionFile)
+        try Data(
+            Self.session(plugin: CLAPTools.plugin.path, state: Array(document.utf8), directory: directory.path, directAccessParam: directAccessParam)
+                .utf8
+        ).write(to: sessionFile)
         try startQtractor()
     }
 
     /// The session file Qtractor opens (and saves to).
     var sessionFile: URL { directory.appendingPathComponent("clap-session.qtr") }
 
-    /// Qtractor on the session file, offscreen, in the rig's home.
+    /// The running Qtractor's process id (0 when none runs).
+    var qtractorPID: Int32 { qtractor.map { $0.isRunning ? $0.processIdentifier : 0 } ?? 0 }
+
+    /// Qtractor on the session file, offscreen or on the rig's display, in the rig's home.
     func startQtractor() throws {
         let home = directory.appendingPathComponent("home")
         let process = Process()
@@ -317,7 +335,13 @@ final class QtractorRig: @unchecked Sendable {
         environment["HOME"] = home.path
         environment["XDG_CONFIG_HOME"] = home.appendingPathComponent(".config").path
         environment["XDG_RUNTIME_DIR"] = directory.appendingPathComponent("runtime").path
-        environment["QT_QPA_PLATFORM"] = "offscreen"
+        if let display {
+            // A plugin's editor is an X11 window embedded in one of Qtractor's: a real X server.
+            environment["DISPLAY"] = display
+            environment["QT_QPA_PLATFORM"] = "xcb"
+        } else {
+            environment["QT_QPA_PLATFORM"] = "offscreen"
+        }
         if !FileManager.default.fileExists(atPath: "/dev/snd/seq") { environment["LD_PRELOAD"] = Self.standin.path }
         process.environment = environment
         process.currentDirectoryURL = directory
@@ -328,32 +352,8 @@ final class QtractorRig: @unchecked Sendable {
         process.standardOutput = handle
         process.standardError = handle
         process.standardInput = FileHandle.nullDevice
-        try Self.runWithoutBlockedSignals(process)
+        try process.runWithNoSignalBlocked()
         qtractor = process
-    }
-
-    /// Starts `process` from a thread of its own that blocks no signal. A child inherits
-    /// the signals its spawning thread blocks, and the test runner's threads block most
-    /// (SIGUSR1 and SIGTERM among them): Qtractor would never see the signal to save, and
-    /// jackd, killed when SIGTERM did not reach it, would leave its shared memory behind.
-    static func runWithoutBlockedSignals(_ process: Process) throws {
-        final class Start: @unchecked Sendable {
-            let process: Process
-            var failure: (any Error)?
-            let done = DispatchSemaphore(value: 0)
-            init(_ process: Process) { self.process = process }
-        }
-        let start = Start(process)
-        let thread = Thread {
-            var none = sigset_t()
-            sigemptyset(&none)
-            pthread_sigmask(SIG_SETMASK, &none, nil)
-            do { try start.process.run() } catch { start.failure = error }
-            start.done.signal()
-        }
-        thread.start()
-        start.done.wait()
-        if let failure = start.failure { throw failure }
     }
 
     /// Qtractor saves its session (SIGUSR1, its session managers' signal to save): the
@@ -381,10 +381,14 @@ final class QtractorRig: @unchecked Sendable {
         try startQtractor()
     }
 
-    func stopQtractor() {
-        guard let process = qtractor else { return }
+    /// Qtractor asked to quit (killed if it has not within 2 s); how it ended: its exit
+    /// status, or the signal that ended it.
+    @discardableResult
+    func stopQtractor() -> (status: Int32, signalled: Bool)? {
+        guard let process = qtractor else { return nil }
         qtractor = nil
         Self.end(process, grace: 2)
+        return (process.terminationStatus, process.terminationReason == .uncaughtSignal)
     }
 
     /// Asked to quit, then killed: a session Qtractor thinks changed would ask whether to
@@ -475,29 +479,40 @@ final class QtractorRig: @unchecked Sendable {
 
     /// Qtractor's settings: no autosave, no auto-connection of the Master bus (only the
     /// recorder listens), its messages to a log file, nothing captured from standard output
-    /// (the plugin's log lines stay there), the transport in its Full mode.
-    static func settings(log: URL) -> String {
-        """
-        [AutoSave]
-        Enabled=false
+    /// (the plugin's log lines stay there), the transport in its Full mode. With `windows`:
+    /// the mixer window shown at start (Qtractor keeps whether it was visible with its
+    /// geometry), and a plugin activated in a plugin list opens its editor, not the form
+    /// (Qtractor's "Open plugin's editor (GUI) by default"; a session keeps only where an
+    /// editor was, never opens one).
+    static func settings(log: URL, windows: Bool = false) -> String {
+        let shown = """
+            Plugins\\OpenEditor=true
 
-        [Options]
-        Audio\\MasterAutoConnect=false
-        Audio\\Metronome=false
-        Display\\StdoutCapture=false
-        Logging\\MessagesLog=true
-        Logging\\MessagesLogPath=\(log.path)
-        Midi\\Metronome=false
-        Transport\\TransportMode=3
+            [Geometry]
+            qtractorMixer\\visible=true
 
-        """
+            """
+        return """
+            [AutoSave]
+            Enabled=false
+
+            [Options]
+            Audio\\MasterAutoConnect=false
+            Audio\\Metronome=false
+            Display\\StdoutCapture=false
+            Logging\\MessagesLog=true
+            Logging\\MessagesLogPath=\(log.path)
+            Midi\\Metronome=false
+            Transport\\TransportMode=3
+            \(windows ? shown : "")
+            """
     }
 
     /// A session as Qtractor 0.9.31 saves one (its Master buses, Full transport, 48 kHz; it
     /// saves to `directory`, under the session's name),
     /// the CLAP file's second plugin (stereo) in the audio Master bus's output inserts,
     /// activated, its parameters only in its state.
-    static func session(plugin: String, state: [UInt8], directory: String) -> String {
+    static func session(plugin: String, state: [UInt8], directory: String, directAccessParam: Int = -1) -> String {
         let encoded = base64Lines(qCompress(state))
         return """
             <!DOCTYPE qtractorSession>
@@ -545,7 +560,7 @@ final class QtractorRig: @unchecked Sendable {
                   <index>1</index>
                   <label>\(CLAPTools.stereoID)</label>
                   <preset></preset>
-                  <direct-access-param>-1</direct-access-param>
+                  <direct-access-param>\(directAccessParam)</direct-access-param>
                   <activated>1</activated>
                   <configs>
                    <config key="state">\(encoded)</config>

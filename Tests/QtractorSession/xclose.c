@@ -1,0 +1,37 @@
+// xclose: asks a top-level window of an X display to close, as a window manager does when
+// its close button is pressed (a WM_DELETE_WINDOW message), for tests on a display with no
+// window manager (Xvfb).
+//
+//   xclose WINDOW-ID
+#include <X11/Xlib.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int main(int argc, char **argv) {
+    if (argc != 2) {
+        fprintf(stderr, "usage: xclose WINDOW-ID\n");
+        return 2;
+    }
+    Display *display = XOpenDisplay(NULL);
+    if (!display) {
+        fprintf(stderr, "xclose: cannot open the display\n");
+        return 1;
+    }
+    Window window = (Window)strtoul(argv[1], NULL, 0);
+    XEvent event;
+    memset(&event, 0, sizeof event);
+    event.xclient.type = ClientMessage;
+    event.xclient.window = window;
+    event.xclient.message_type = XInternAtom(display, "WM_PROTOCOLS", False);
+    event.xclient.format = 32;
+    event.xclient.data.l[0] = (long)XInternAtom(display, "WM_DELETE_WINDOW", False);
+    event.xclient.data.l[1] = CurrentTime;
+    if (!XSendEvent(display, window, False, NoEventMask, &event)) {
+        fprintf(stderr, "xclose: the message could not be sent\n");
+        return 1;
+    }
+    XSync(display, False);
+    XCloseDisplay(display);
+    return 0;
+}
