@@ -63,21 +63,13 @@ import ToneShaperTestSupport
         usleep(500_000)
         _ = try display.screenshot(Self.shots.appendingPathComponent("1-opened.png"), window: editor.window)
 
-        // The point at 1 s, 330 Hz dragged down to 165 Hz.
-        let from = Self.plotPoint(time: 1, frequency: 330, width: editor.width, height: editor.height)
-        let to = Self.plotPoint(time: 1, frequency: 165, width: editor.width, height: editor.height)
-        try display.xdotool([
-            "mousemove", "--sync", "\(editor.x + from.x)", "\(editor.y + from.y)", "mousedown", "1", "sleep", "0.1", "mousemove",
-            "\(editor.x + from.x)", "\(editor.y + (from.y + to.y) / 2)", "sleep", "0.05", "mousemove", "\(editor.x + to.x)", "\(editor.y + to.y)",
-            "sleep", "0.1", "mouseup", "1",
-        ])
-        // A click a tenth along the amplitude's bar (0...1): about 0.1.
-        let amplitude = Self.amplitudeRow(width: editor.width)
-        try display.xdotool([
-            "mousemove", "--sync", "\(editor.x + amplitude.barX + amplitude.barWidth / 10)", "\(editor.y + amplitude.barY)", "click", "1",
-        ])
+        // The point at 1 s, 330 Hz dragged down to 165 Hz; a click a tenth along the
+        // amplitude's bar (0...1): about 0.1.
+        try display.dragPoint(in: editor, time: 1, from: 330, to: 165)
+        try display.clickAmplitude(in: editor, atFraction: 0.1)
         usleep(400_000)
         _ = try display.screenshot(Self.shots.appendingPathComponent("2-edited.png"), window: editor.window)
+        let amplitude = Self.amplitudeRow(width: editor.width)
         let rowBefore = directory.appendingPathComponent("row-before.png")
         let rowSteady = directory.appendingPathComponent("row-steady.png")
         _ = try display.screenshot(rowBefore, window: editor.window, box: amplitude.box)
@@ -237,6 +229,25 @@ final class CLAPDisplay {
     static func path(of tool: String) -> String? { PrivateXServer.path(of: tool) }
 
     init() throws { server = try PrivateXServer(width: 1920, height: 1080) }
+
+    /// Drags the curve's point at `time` from `from` to `to` Hz in `editor`, as a hand does
+    /// (pressed, moved in two steps, released).
+    func dragPoint(in editor: Editor, time: Double, from: Double, to: Double) throws {
+        let start = CLAPEditorTests.plotPoint(time: time, frequency: from, width: editor.width, height: editor.height)
+        let end = CLAPEditorTests.plotPoint(time: time, frequency: to, width: editor.width, height: editor.height)
+        try xdotool([
+            "mousemove", "--sync", "\(editor.x + start.x)", "\(editor.y + start.y)", "mousedown", "1", "sleep", "0.1", "mousemove",
+            "\(editor.x + start.x)", "\(editor.y + (start.y + end.y) / 2)", "sleep", "0.05", "mousemove", "\(editor.x + end.x)",
+            "\(editor.y + end.y)", "sleep", "0.1", "mouseup", "1",
+        ])
+    }
+
+    /// A click `fraction` of the way along the amplitude's bar in `editor`.
+    func clickAmplitude(in editor: Editor, atFraction fraction: Double) throws {
+        let amplitude = CLAPEditorTests.amplitudeRow(width: editor.width)
+        let x = editor.x + amplitude.barX + Int(Double(amplitude.barWidth) * fraction)
+        try xdotool(["mousemove", "--sync", "\(x)", "\(editor.y + amplitude.barY)", "click", "1"])
+    }
 
     @discardableResult
     func xdotool(_ arguments: [String]) throws -> String {

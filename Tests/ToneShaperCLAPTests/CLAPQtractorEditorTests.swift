@@ -128,17 +128,8 @@ extension WithJackServer {
             // The point at 1 s, 330 Hz dragged down to 165 Hz; a click a tenth along the
             // amplitude's bar (0...1).
             let rowBefore = try Self.rowPicture(display, mixer: mixer.window, row: row, name: "row-before")
-            let from = CLAPEditorTests.plotPoint(time: 1, frequency: 330, width: editor.width, height: editor.height)
-            let to = CLAPEditorTests.plotPoint(time: 1, frequency: 165, width: editor.width, height: editor.height)
-            try display.xdotool([
-                "mousemove", "--sync", "\(editor.x + from.x)", "\(editor.y + from.y)", "mousedown", "1", "sleep", "0.1", "mousemove",
-                "\(editor.x + from.x)", "\(editor.y + (from.y + to.y) / 2)", "sleep", "0.05", "mousemove", "\(editor.x + to.x)", "\(editor.y + to.y)",
-                "sleep", "0.1", "mouseup", "1",
-            ])
-            let amplitude = CLAPEditorTests.amplitudeRow(width: editor.width)
-            try display.xdotool([
-                "mousemove", "--sync", "\(editor.x + amplitude.barX + amplitude.barWidth / 10)", "\(editor.y + amplitude.barY)", "click", "1",
-            ])
+            try display.dragPoint(in: editor, time: 1, from: 330, to: 165)
+            try display.clickAmplitude(in: editor, atFraction: 0.1)
 
             // Qtractor shows the amplitude it took from the plugin's events (its own copy of
             // the parameter, drawn as the plugin's direct-access bar in the mixer).
