@@ -43,6 +43,11 @@ struct MessageRing {
         return true
     }
 
+    /// Whether no message waits (the popping side's cheap look before it pops: most blocks
+    /// find nothing).
+    @inline(__always)
+    var isEmpty: Bool { indices[0].load(ordering: .relaxed) == indices[1].load(ordering: .acquiring) }
+
     /// Hands the oldest message to `body` and frees its slot; false when there is none.
     /// (The real-time proof covers `body` too: the audio thread's.)
     #if REALTIME_PROOF

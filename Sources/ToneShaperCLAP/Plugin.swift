@@ -260,8 +260,9 @@ struct Plugin {
             outputs.pointee.channel_count >= 1, let channels = outputs.pointee.data32, let left = channels[0]
         else { return Int32(TONESHAPER_CLAP_PROCESS_ERROR) }
         let pushedBefore = services.counters[0].load(ordering: .relaxed)
-        takeAnswers()
-        takeEdits(process.pointee.out_events)
+        // Most blocks find nothing waiting: looked at here, without a call each.
+        if !fromWorker.isEmpty || !fromMain.isEmpty { takeAnswers() }
+        if !editorChannel.edits.isEmpty { takeEdits(process.pointee.out_events) }
         if let transport = process.pointee.transport { follow(transport) }
         outEvents = process.pointee.out_events
         var done = 0
@@ -287,7 +288,7 @@ struct Plugin {
             }
         }
         render(left + done, frames: frames - done)
-        endSilentNotes(frames: frames, out: outEvents)
+        if noteEnds.count > 0 { endSilentNotes(frames: frames, out: outEvents) }
         outEvents = nil
         let channelCount = Int(outputs.pointee.channel_count)
         if channelCount > 1 {
