@@ -1,4 +1,5 @@
 import Foundation
+import ToneShaperTestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -49,59 +50,16 @@ enum CLAPTools {
         _ = rename(partial, binary.path)
     }
 
-    struct ToolResult: Sendable {
-        var status: Int32
-        var signalled: Bool
-        var stdout: String
-        var stderr: String
-        var output: String { stdout + stderr }
-
-        /// The host's report: "key: value" lines of standard output.
-        var report: [String: String] {
-            var values: [String: String] = [:]
-            for line in stdout.split(separator: "\n") {
-                guard let colon = line.firstIndex(of: ":") else { continue }
-                values[String(line[..<colon])] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-            }
-            return values
-        }
-
-        func number(_ key: String) -> Double? { report[key].flatMap(Double.init) }
-    }
+    typealias ToolResult = ToneShaperTestSupport.ToolResult
 
     /// Runs a tool to completion (killed after `timeout` seconds), in the repository (the
     /// hostile states read Sessions/).
     static func run(_ tool: String, _ arguments: [String], environment: [String: String] = [:], timeout: Double = 60) throws -> ToolResult {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("clap-run-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        let out = scratch.appendingPathComponent("stdout")
-        let err = scratch.appendingPathComponent("stderr")
-        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        process.currentDirectoryURL = repository
-        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = try FileHandle(forWritingTo: out)
-        process.standardError = try FileHandle(forWritingTo: err)
-        try process.run()
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline { usleep(5_000) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-        return ToolResult(
-            status: process.terminationStatus, signalled: process.terminationReason == .uncaughtSignal,
-            stdout: (try? String(contentsOf: out, encoding: .utf8)) ?? "", stderr: (try? String(contentsOf: err, encoding: .utf8)) ?? "")
+        try ToolResult.run(tool, arguments, environment: environment, directory: repository, timeout: timeout)
     }
 
     /// Raw float32 samples a host wrote with --out.
-    static func samples(_ url: URL) throws -> [Float] {
-        let data = try Data(contentsOf: url)
-        return data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
-    }
+    static func samples(_ url: URL) throws -> [Float] { try ToolResult.samples(url) }
 
     static func temporaryDirectory() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("toneshaper-clap-\(UUID().uuidString)")

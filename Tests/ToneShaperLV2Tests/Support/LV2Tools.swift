@@ -1,4 +1,5 @@
 import Foundation
+import ToneShaperTestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -65,51 +66,11 @@ enum LV2Tools {
 
     static func have(_ tools: String...) -> Bool { tools.allSatisfy { path(of: $0) != nil } }
 
-    struct ToolResult: Sendable {
-        var status: Int32
-        /// True when the process ended by a signal (a crash), not an exit.
-        var signalled: Bool
-        var stdout: String
-        var stderr: String
-        var output: String { stdout + stderr }
+    typealias ToolResult = ToneShaperTestSupport.ToolResult
 
-        /// The C host's report: "key: value" lines of standard output.
-        var report: [String: String] {
-            var values: [String: String] = [:]
-            for line in stdout.split(separator: "\n") {
-                guard let colon = line.firstIndex(of: ":") else { continue }
-                values[String(line[..<colon])] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-            }
-            return values
-        }
-
-        func number(_ key: String) -> Double? { report[key].flatMap(Double.init) }
-    }
-
-    /// Runs a tool to completion (killed after `timeout` seconds), its output collected in files.
+    /// Runs a tool (a name on PATH, or a path) to completion (killed after `timeout` seconds).
     static func run(_ tool: String, _ arguments: [String], environment: [String: String] = [:], timeout: Double = 60) throws -> ToolResult {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("lv2-run-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        let out = scratch.appendingPathComponent("stdout")
-        let err = scratch.appendingPathComponent("stderr")
-        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool.hasPrefix("/") ? tool : (path(of: tool) ?? tool))
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = try FileHandle(forWritingTo: out)
-        process.standardError = try FileHandle(forWritingTo: err)
-        try process.run()
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline { usleep(5_000) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-        return ToolResult(
-            status: process.terminationStatus, signalled: process.terminationReason == .uncaughtSignal,
-            stdout: (try? String(contentsOf: out, encoding: .utf8)) ?? "", stderr: (try? String(contentsOf: err, encoding: .utf8)) ?? "")
+        try ToolResult.run(tool.hasPrefix("/") ? tool : (path(of: tool) ?? tool), arguments, environment: environment, timeout: timeout)
     }
 
     /// Runs the C host on `so` (default: the built one) with `arguments` after --so and --uri.
@@ -118,10 +79,7 @@ enum LV2Tools {
     }
 
     /// Raw float32 samples written by the C host's --out.
-    static func samples(_ url: URL) throws -> [Float] {
-        let data = try Data(contentsOf: url)
-        return data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
-    }
+    static func samples(_ url: URL) throws -> [Float] { try ToolResult.samples(url) }
 
     /// A fresh directory for one test, removed by the caller.
     static func temporaryDirectory() throws -> URL {
