@@ -30,8 +30,8 @@ extension Process {
 
 /// A private X server (Xvfb) for a test, stopped with it. Tests that run at once each get
 /// their own number, taken in turn within the process; a number whose lock file names a live
-/// process is another server's and is passed over, a stale one (its process gone) Xvfb takes
-/// over itself. Ready once a client gets an answer: the socket is there before the server
+/// process is another server's and is passed over, a stale one's files (its process gone)
+/// are removed first. Ready once a client gets an answer: the socket is there before the server
 /// takes connections.
 public final class PrivateXServer {
     private static let turns = Atomic<Int>(0)
@@ -59,9 +59,15 @@ public final class PrivateXServer {
             let turn = PrivateXServer.turns.add(1, ordering: .relaxed).newValue
             let candidate = 300 + (Int(getpid()) * 7 + turn * 13) % 650
             if PrivateXServer.isHeld(candidate) { continue }
+            // What a server killed before it could clean up left: removed here, so that the
+            // new server starts on a clean number.
+            try? FileManager.default.removeItem(atPath: "/tmp/.X\(candidate)-lock")
+            try? FileManager.default.removeItem(atPath: "/tmp/.X11-unix/X\(candidate)")
             let xvfb = Process()
             xvfb.executableURL = URL(fileURLWithPath: PrivateXServer.path(of: "Xvfb") ?? "/usr/bin/Xvfb")
-            xvfb.arguments = [":\(candidate)", "-nolisten", "tcp", "-screen", "0", "\(width)x\(height)x24"]
+            // -noreset: an X server resets when its last client leaves (the readiness probe,
+            // say), and a client that connects meanwhile is refused.
+            xvfb.arguments = [":\(candidate)", "-nolisten", "tcp", "-noreset", "-screen", "0", "\(width)x\(height)x24"]
             xvfb.standardOutput = FileHandle.nullDevice
             xvfb.standardError = FileHandle.nullDevice
             try xvfb.runWithNoSignalBlocked()
