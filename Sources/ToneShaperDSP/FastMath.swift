@@ -64,3 +64,15 @@ public func exp2Fast(_ y: Double) -> Double {
 /// or a range check, so loops over it vectorise on every level.
 @inlinable @inline(__always)
 public var roundingShift: Double { 6755399441055744.0 }
+
+/// x rounded to the nearest integer, for |x| < 2^51 (see `roundingShift`): two adds, where
+/// `Double(Int(x))` costs a conversion each way and its range checks.
+@inlinable @inline(__always)
+public func nearestInteger(_ x: Double) -> Double { (x + roundingShift) - roundingShift }
+
+/// The Int that `x`, an integer in [0, 2^51), holds, read from `x + roundingShift`'s low
+/// bits: no range check, where `Int(x)` makes three (about ten instructions).
+@inlinable @inline(__always)
+public func integerValue(ofWhole x: Double) -> Int {
+    Int(truncatingIfNeeded: (x + roundingShift).bitPattern & 0x7_FFFF_FFFF_FFFF)
+}

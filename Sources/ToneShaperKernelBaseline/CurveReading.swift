@@ -129,13 +129,15 @@ extension Kernel {
             return
         }
         let inverse = 1 / step
-        var cell = Double(Int(start * step))
+        // The cell as an Int and as a Double, both counted: the whole numbers here are read
+        // without `Int(_:)`'s range checks (`integerValue(ofWhole:)`), a few a run.
+        var j = Int(start * step)
+        var cell = Double(j)
         var first = firstSample(of: cell, step: step, inverse: inverse)
         var k = 0
         while k < run {
             let next = firstSample(of: cell + 1, step: step, inverse: inverse)
-            let end = min(run, Int(next - start))
-            let j = Int(cell)
+            let end = min(run, integerValue(ofWhole: next - start))
             let a = grid[j]
             let d = grid[j + 1] - a
             let c0 = a + d * (first * step - cell)
@@ -152,6 +154,7 @@ extension Kernel {
             }
             k = end
             cell += 1
+            j += 1
             first = next
         }
     }
@@ -160,7 +163,8 @@ extension Kernel {
     /// the very product `gridValue`'s position is, so both put every sample in the same cell.
     @inline(__always)
     static func firstSample(of cell: Double, step: Double, inverse: Double) -> Double {
-        var n = Double(Int(cell * inverse))
+        // A guess within a sample or two, which the loops make exact.
+        var n = nearestInteger(cell * inverse)
         while n > 0 && (n - 1) * step >= cell { n -= 1 }
         while n * step < cell { n += 1 }
         return n

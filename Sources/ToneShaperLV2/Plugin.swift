@@ -40,9 +40,11 @@ struct Plugin {
     var left: UnsafeMutablePointer<Float>?
     var right: UnsafeMutablePointer<Float>?
     /// The control ports by the table's row (`controlCount` of them, read from the table in
-    /// instantiate: run() reads no global), and the value each had at the last run().
+    /// instantiate: run() reads no global), and the value each had at the last run(). A port
+    /// the host has not connected points at its own last value, so it never reads as moved
+    /// and run() has no port to skip.
     let controlCount: Int
-    let controls: UnsafeMutablePointer<UnsafePointer<Float>?>
+    let controls: UnsafeMutablePointer<UnsafePointer<Float>>
     let lastControls: UnsafeMutablePointer<Float>
     /// The problems message run() hands the worker.
     let problemMessage: UnsafeMutableRawPointer
@@ -123,12 +125,12 @@ struct Plugin {
         let scratch = UnsafeMutableRawPointer.allocate(byteCount: maximumWorkMessage, alignment: 8)
         let scheduler = WorkScheduler(feature: schedule, scratch: scratch, capacity: maximumWorkMessage)
         let controlCount = ParameterTable.all.count
-        let controls = UnsafeMutablePointer<UnsafePointer<Float>?>.allocate(capacity: controlCount)
-        controls.initialize(repeating: nil, count: controlCount)
         // A port the host leaves where the description's default puts it is not a move.
         let lastControls = UnsafeMutablePointer<Float>.allocate(capacity: controlCount)
+        let controls = UnsafeMutablePointer<UnsafePointer<Float>>.allocate(capacity: controlCount)
         for (row, spec) in ParameterTable.all.enumerated() {
             (lastControls + row).initialize(to: Float(spec.portValue(in: ToneShape.defaultShape)))
+            (controls + row).initialize(to: UnsafePointer(lastControls + row))
         }
         let layout = LV2PortLayout.ports(stereo: stereo)
         let portRows = UnsafeMutablePointer<Int32>.allocate(capacity: layout.count)
@@ -187,7 +189,8 @@ struct Plugin {
         case rightPort: right = data?.assumingMemoryBound(to: Float.self)
         default:
             guard Int(port) < portCount, portRows[Int(port)] >= 0 else { return }
-            controls[Int(portRows[Int(port)])] = data.map { UnsafePointer($0.assumingMemoryBound(to: Float.self)) }
+            let row = Int(portRows[Int(port)])
+            controls[row] = data.map { UnsafePointer($0.assumingMemoryBound(to: Float.self)) } ?? UnsafePointer(lastControls + row)
         }
     }
 
@@ -241,30 +244,32 @@ struct Plugin {
         @_noLocks @_noAllocation
     #endif
     private mutating func readControls() {
-        // Read out of `self` once: the loop then does a few instructions a port.
+        // Read out of `self` once, and compared by bits (a port left at NaN is refused once,
+        // not at every run()): every run() makes this loop over every port, and nearly always
+        // finds none moved, so it has no branch but its own; `takeMovedControls` finds which.
         let controls = self.controls
         let last = lastControls
-        for row in 0..<controlCount {
-            guard let port = controls[row] else { continue }
-            let value = port.pointee
-            // By bits: a port left at NaN is refused once, not at every run().
-            if value.bitPattern != last[row].bitPattern { controlMoved(row: row, to: value) }
-        }
+        var moved: UInt32 = 0
+        for row in 0..<controlCount { moved |= controls[row].pointee.bitPattern ^ last[row].bitPattern }
+        if moved != 0 { takeMovedControls() }
     }
 
-    /// A port that moved (rare): kept out of the loop above, which every run() makes over
-    /// every port, so that the loop stays a few instructions a port.
+    /// Each port that moved (rare), handed to the engine.
     #if REALTIME_PROOF
         @_noLocks @_noAllocation
     #endif
     @inline(never)
-    private mutating func controlMoved(row: Int, to value: Float) {
-        lastControls[row] = value
-        guard value.isFinite else {
-            problems.note(.controlNotFinite)
-            return
+    private mutating func takeMovedControls() {
+        for row in 0..<controlCount {
+            let value = controls[row].pointee
+            guard value.bitPattern != lastControls[row].bitPattern else { continue }
+            lastControls[row] = value
+            guard value.isFinite else {
+                problems.note(.controlNotFinite)
+                continue
+            }
+            engine.setControl(row: row, value: Double(value))
         }
-        engine.setControl(row: row, value: Double(value))
     }
 
     /// Before run() (activate, off the audio thread): the ports the host moved from their
@@ -273,8 +278,7 @@ struct Plugin {
     mutating func activate() {
         var moved: [(row: Int, value: Double)] = []
         for row in 0..<controlCount {
-            guard let port = controls[row] else { continue }
-            let value = port.pointee
+            let value = controls[row].pointee
             if value.bitPattern == lastControls[row].bitPattern || !value.isFinite { continue }
             lastControls[row] = value
             moved.append((row, Double(value)))
