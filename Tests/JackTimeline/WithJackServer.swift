@@ -1,4 +1,5 @@
 import Foundation
+import ToneShaperTestSupport
 
 // A release build of the package (`swift build -c release`) compiles this target too, where
 // the Testing module is not on the search path; the test builds see it.
@@ -13,16 +14,6 @@ import Foundation
     /// and clients of two servers open at once were seen to read each other's ports ("could
     /// not connect testmidi:out to ts-lv2test-…:control", a client of the JACK tests' server
     /// named in the LV2 tests'). A target's suite joins by extending this type.
-    @Suite(.serialized, .enabled(if: JackTools.haveJack, "needs jackd, jack_lsp and jack_capture"))
+    @Suite(.serialized, .enabled(if: PrivateJackServer.available, "needs jackd, jack_lsp and jack_capture"))
     public struct WithJackServer {}
 #endif
-
-/// What the JACK tests need on PATH.
-public enum JackTools {
-    public static var haveJack: Bool {
-        let path = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init) + ["/usr/bin", "/usr/local/bin"]
-        return ["jackd", "jack_lsp", "jack_capture"].allSatisfy { tool in
-            path.contains { FileManager.default.isExecutableFile(atPath: $0 + "/" + tool) }
-        }
-    }
-}

@@ -22,6 +22,13 @@
 // --inline OUT.png: the host offers Ardour's inline display (queue_draw), and at the end
 //   asks the first plugin for its 160-pixel-wide picture, written as a PNG; prints its size,
 //   how often the plugin asked for a redraw and how many pixels hold the curve's color.
+// --seconds S: how long the plugin plays at the end, counted in the host's blocks (its own
+//   timeline), not on the clock.
+// Every step waits for what it needs to have happened, never for a time: a window opened
+// (or given a document) is idled until the plugin's answer with the curve (a patch:Set of
+// urn:toneshaper:points on its notify port) has reached it and it has drawn; a busy machine
+// only makes that take longer. A step whose event does not come within 120 s ends the host
+// with a message that names it (status 3).
 // Prints the output's peak and whether every sample was finite, and the resident memory
 // (VmRSS) before the windows open, with them open, and after the reopening. Exit status 0
 // when the plugin played finite samples throughout.
@@ -148,6 +155,9 @@ typedef struct {
     LV2UI_Handle ui;
     const LV2UI_Idle_Interface *idle;
     int ui_width, ui_height;
+    // How many of the plugin's curves (patch:Set of urn:toneshaper:points) the window was given.
+    long curves_delivered;
+    LV2_Worker_Schedule schedule;
 } Instance;
 
 static Instance instances[MAX_INSTANCES];
@@ -284,6 +294,15 @@ static void close_window(Instance *in) {
     in->ui = NULL;
 }
 
+// Whether an atom is the plugin's curve: an object patch:Set whose patch:property is
+// urn:toneshaper:points (the message the window draws the curve from).
+static int is_curve(const unsigned char *atom, uint32_t size) {
+    uint32_t w[12];
+    if (size < sizeof w) return 0;
+    memcpy(w, atom, sizeof w);
+    return w[1] == atom_object && w[3] == patch_set && w[4] == patch_property && w[7] == atom_urid && w[8] == points_uri;
+}
+
 // The notify port's messages to the window, then its idle.
 static void idle_window(Instance *in, unsigned char **scratch, size_t *capacity) {
     size_t used = queue_take(&in->to_ui, scratch, capacity);
@@ -292,21 +311,65 @@ static void idle_window(Instance *in, unsigned char **scratch, size_t *capacity)
         memcpy(&port, *scratch + offset, 4);
         memcpy(&format, *scratch + offset + 4, 4);
         memcpy(&size, *scratch + offset + 8, 4);
-        ui_descriptor->port_event(in->ui, port, size, format, *scratch + offset + 12);
+        const unsigned char *atom = *scratch + offset + 12;
+        ui_descriptor->port_event(in->ui, port, size, format, atom);
+        if (is_curve(atom, size)) in->curves_delivered++;
         offset += 12 + ((size + 7) & ~7u);
     }
     in->idle->idle(in->ui);
 }
 
-static void run_windows(double seconds) {
-    unsigned char *scratch = NULL;
-    size_t capacity = 0;
-    double end = now() + seconds;
-    while (now() < end) {
+#define DEADLINE_SECONDS 120.0
+
+// Idles every window (its messages from the plugin in, then its idle) until `done` says so;
+// ends the host, naming `what`, if that has not happened within DEADLINE_SECONDS.
+static void idle_until(int (*done)(void *), void *context, const char *what) {
+    static unsigned char *scratch;
+    static size_t capacity;
+    double deadline = now() + DEADLINE_SECONDS;
+    for (;;) {
         for (int k = 0; k < instance_count; k++) idle_window(&instances[k], &scratch, &capacity);
-        usleep(10000);
+        if (done(context)) return;
+        if (now() > deadline) {
+            fprintf(stderr, "lv2uihost: %s did not happen within %.0f s\n", what, DEADLINE_SECONDS);
+            exit(3);
+        }
+        usleep(2000);
     }
-    free(scratch);
+}
+
+static int played_enough(void *context) { return atomic_load(&blocks) >= *(long *)context; }
+
+// The windows idled while the plugin plays `count` more blocks (the host's own timeline).
+static void play_blocks(long count) {
+    long until = atomic_load(&blocks) + count;
+    idle_until(played_enough, &until, "the plugin's blocks");
+}
+
+typedef struct {
+    long curves[MAX_INSTANCES];
+    int first, last;
+} CurveMark;
+
+static int curves_arrived(void *context) {
+    CurveMark *mark = context;
+    for (int k = mark->first; k < mark->last; k++)
+        if (instances[k].curves_delivered <= mark->curves[k]) return 0;
+    return 1;
+}
+
+// Marks how many curves windows first..<last have been given, for wait_for_curves.
+static CurveMark mark_curves(int first, int last) {
+    CurveMark mark = {.first = first, .last = last};
+    for (int k = first; k < last; k++) mark.curves[k] = instances[k].curves_delivered;
+    return mark;
+}
+
+// Idles until each window of `mark` has been given a curve since the mark, and has drawn it
+// (the idle after the curve's message redraws).
+static void wait_for_curves(CurveMark mark, const char *what) {
+    idle_until(curves_arrived, &mark, what);
+    play_blocks(2);
 }
 
 static long resident_kb(void) {
@@ -410,31 +473,37 @@ static void hostile(Instance *in) {
     free(scratch);
 }
 
-int main(int argc, char **argv) {
+// What the command line asks for.
+typedef struct {
+    const char *bundle, *controls, *inline_png, *document;
+    int audio, reopen, hostile_input, points, redraws;
+    double seconds;
+    uint32_t descriptor_index;
+} Options;
+
+static Options parse_options(int argc, char **argv) {
     if (argc < 2) die("usage: lv2uihost BUNDLE --audio INDEX --controls \"I=V,...\" [--instances N] [--reopen K] [--hostile] [--points N] [--redraws R] [--seconds S] [--scale F]");
-    const char *bundle = argv[1];
-    int audio = -1, reopen = 0, hostile_input = 0, points = 0, redraws = 5;
-    double seconds = 1;
-    const char *controls = "";
-    const char *inline_png = NULL;
-    const char *document = NULL;
-    uint32_t descriptor_index = 0;
+    Options o = {.bundle = argv[1], .controls = "", .audio = -1, .redraws = 5, .seconds = 1};
     for (int i = 2; i < argc; i++) {
-        if (!strcmp(argv[i], "--audio") && i + 1 < argc) audio = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--controls") && i + 1 < argc) controls = argv[++i];
+        if (!strcmp(argv[i], "--audio") && i + 1 < argc) o.audio = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--controls") && i + 1 < argc) o.controls = argv[++i];
         else if (!strcmp(argv[i], "--instances") && i + 1 < argc) instance_count = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--reopen") && i + 1 < argc) reopen = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--hostile")) hostile_input = 1;
-        else if (!strcmp(argv[i], "--points") && i + 1 < argc) points = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--redraws") && i + 1 < argc) redraws = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--seconds") && i + 1 < argc) seconds = atof(argv[++i]);
+        else if (!strcmp(argv[i], "--reopen") && i + 1 < argc) o.reopen = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--hostile")) o.hostile_input = 1;
+        else if (!strcmp(argv[i], "--points") && i + 1 < argc) o.points = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--redraws") && i + 1 < argc) o.redraws = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--seconds") && i + 1 < argc) o.seconds = atof(argv[++i]);
         else if (!strcmp(argv[i], "--scale") && i + 1 < argc) scale = (float)atof(argv[++i]);
-        else if (!strcmp(argv[i], "--inline") && i + 1 < argc) inline_png = argv[++i];
-        else if (!strcmp(argv[i], "--document") && i + 1 < argc) document = argv[++i];
-        else if (!strcmp(argv[i], "--descriptor") && i + 1 < argc) descriptor_index = (uint32_t)atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--inline") && i + 1 < argc) o.inline_png = argv[++i];
+        else if (!strcmp(argv[i], "--document") && i + 1 < argc) o.document = argv[++i];
+        else if (!strcmp(argv[i], "--descriptor") && i + 1 < argc) o.descriptor_index = (uint32_t)atoi(argv[++i]);
         else die("unknown option");
     }
-    if (audio < 2 || audio >= MAX_PORTS || instance_count < 1 || instance_count > MAX_INSTANCES) die("--audio and --instances out of range");
+    if (o.audio < 2 || o.audio >= MAX_PORTS || instance_count < 1 || instance_count > MAX_INSTANCES) die("--audio and --instances out of range");
+    return o;
+}
+
+static void map_urids(void) {
     atom_sequence = urid(LV2_ATOM__Sequence);
     atom_event_transfer = urid(LV2_ATOM__eventTransfer);
     atom_object = urid(LV2_ATOM__Object);
@@ -446,7 +515,10 @@ int main(int argc, char **argv) {
     patch_property = urid(LV2_PATCH__property);
     patch_value = urid(LV2_PATCH__value);
     points_uri = urid("urn:toneshaper:points");
+}
 
+// The plugin's and the UI's libraries from the bundle; the plugin's descriptor function.
+static LV2_Descriptor_Function load_libraries(const char *bundle) {
     char path[4096];
     snprintf(path, sizeof path, "%s/toneshaper.so", bundle);
     void *plugin_library = dlopen(path, RTLD_NOW | RTLD_LOCAL);
@@ -459,9 +531,13 @@ int main(int argc, char **argv) {
     if (!plugin_entry || !ui_entry) die("no descriptor function");
     ui_descriptor = ui_entry(0);
     if (!ui_descriptor) die("no UI descriptor");
+    return plugin_entry;
+}
 
+// Every instance made, its ports connected (the controls at the values --controls names), activated.
+static void make_instances(const Options *o, LV2_Descriptor_Function plugin_entry) {
     LV2_URID int_type = urid(LV2_ATOM__Int);
-    int32_t block = BLOCK, sequence_size = ATOM_CAPACITY;
+    static int32_t block = BLOCK, sequence_size = ATOM_CAPACITY;
     LV2_Options_Option plugin_options[] = {
         {LV2_OPTIONS_INSTANCE, 0, urid(LV2_BUF_SIZE__maxBlockLength), 4, int_type, &block},
         {LV2_OPTIONS_INSTANCE, 0, urid(LV2_BUF_SIZE__sequenceSize), 4, int_type, &sequence_size},
@@ -472,16 +548,16 @@ int main(int argc, char **argv) {
         pthread_mutex_init(&in->to_plugin.lock, NULL);
         pthread_mutex_init(&in->to_ui.lock, NULL);
         pthread_mutex_init(&in->work.lock, NULL);
-        in->descriptor = plugin_entry(descriptor_index);
+        in->descriptor = plugin_entry(o->descriptor_index);
         if (!in->descriptor) die("no such plugin descriptor");
-        LV2_Worker_Schedule schedule = {in, schedule_work};
+        in->schedule = (LV2_Worker_Schedule){in, schedule_work};
         LV2_Feature map_feature = {LV2_URID__map, &map};
-        LV2_Feature schedule_feature = {LV2_WORKER__schedule, &schedule};
+        LV2_Feature schedule_feature = {LV2_WORKER__schedule, &in->schedule};
         LV2_Feature options_feature = {LV2_OPTIONS__options, plugin_options};
         InlineQueue queue = {in, queue_draw};
         LV2_Feature queue_feature = {"http://harrisonconsoles.com/lv2/inlinedisplay#queue_draw", &queue};
-        const LV2_Feature *features[] = {&map_feature, &schedule_feature, &options_feature, inline_png ? &queue_feature : NULL, NULL};
-        in->handle = in->descriptor->instantiate(in->descriptor, RATE, bundle, features);
+        const LV2_Feature *features[] = {&map_feature, &schedule_feature, &options_feature, o->inline_png ? &queue_feature : NULL, NULL};
+        in->handle = in->descriptor->instantiate(in->descriptor, RATE, o->bundle, features);
         if (!in->handle) die("the plugin did not instantiate");
         in->worker = in->descriptor->extension_data(LV2_WORKER__interface);
         in->control = aligned_alloc(8, ATOM_CAPACITY);
@@ -489,87 +565,83 @@ int main(int argc, char **argv) {
         in->out = calloc(BLOCK, sizeof(float));
         in->descriptor->connect_port(in->handle, 0, in->control);
         in->descriptor->connect_port(in->handle, 1, in->notify);
-        in->descriptor->connect_port(in->handle, (uint32_t)audio, in->out);
-        // Every control port the list names, at its value.
-        const char *c = controls;
+        in->descriptor->connect_port(in->handle, (uint32_t)o->audio, in->out);
+        const char *c = o->controls;
         while (*c) {
             char *end;
             long index = strtol(c, &end, 10);
-            if (*end != '=' || index < 2 || index >= MAX_PORTS || index == audio) die("--controls: INDEX=VALUE,...");
+            if (*end != '=' || index < 2 || index >= MAX_PORTS || index == o->audio) die("--controls: INDEX=VALUE,...");
             in->controls[index] = strtof(end + 1, &end);
             in->descriptor->connect_port(in->handle, (uint32_t)index, &in->controls[index]);
             c = *end == ',' ? end + 1 : end;
         }
         in->descriptor->activate(in->handle);
     }
-    pthread_t thread;
-    pthread_create(&thread, NULL, audio_thread, NULL);
-    long before = resident_kb();
-    for (int k = 0; k < instance_count; k++) open_window(&instances[k]);
-    run_windows(0.5);
-    long open = resident_kb();
-    printf("windows: %d open, %dx%d\n", instance_count, instances[0].ui_width, instances[0].ui_height);
-    if (document) {
-        // patch:Set { patch:property urn:toneshaper:file ; patch:value "FILE"^^atom:Path }
-        uint32_t length = (uint32_t)strlen(document) + 1;
-        uint32_t object_size = 8 + 24 + 16 + ((length + 7) & ~7u);
-        uint32_t *w = calloc(1, 8 + object_size);
-        w[0] = object_size;
-        w[1] = atom_object;
-        w[3] = patch_set;
-        w[4] = patch_property;
-        w[6] = 4;
-        w[7] = atom_urid;
-        w[8] = urid("urn:toneshaper:file");
-        w[10] = patch_value;
-        w[12] = length;
-        w[13] = urid(LV2_ATOM__Path);
-        memcpy(w + 14, document, length);
-        queue_push(&instances[0].to_plugin, 0, atom_event_transfer, 8 + object_size, w);
-        free(w);
-        run_windows(0.5);
+}
+
+// Windows first..<last opened, and idled until each has the plugin's curve and drew it.
+static void open_windows(int first, int last) {
+    CurveMark mark = mark_curves(first, last);
+    for (int k = first; k < last; k++) open_window(&instances[k]);
+    wait_for_curves(mark, "the plugin's curve reaching a window opened");
+}
+
+// --document: the file given to the first plugin as a host gives a file parameter
+// (patch:Set { patch:property urn:toneshaper:file ; patch:value "FILE"^^atom:Path }), and
+// idled until the window has the plugin's new curve.
+static void give_document(const char *document) {
+    uint32_t length = (uint32_t)strlen(document) + 1;
+    uint32_t object_size = 8 + 24 + 16 + ((length + 7) & ~7u);
+    uint32_t *w = calloc(1, 8 + object_size);
+    w[0] = object_size;
+    w[1] = atom_object;
+    w[3] = patch_set;
+    w[4] = patch_property;
+    w[6] = 4;
+    w[7] = atom_urid;
+    w[8] = urid("urn:toneshaper:file");
+    w[10] = patch_value;
+    w[12] = length;
+    w[13] = urid(LV2_ATOM__Path);
+    memcpy(w + 14, document, length);
+    CurveMark mark = mark_curves(0, 1);
+    queue_push(&instances[0].to_plugin, 0, atom_event_transfer, 8 + object_size, w);
+    free(w);
+    wait_for_curves(mark, "the document's curve reaching the window");
+    printf("document: shown\n");
+}
+
+// --points: a curve of N points given to the first window R times, each redrawn.
+static void redraw_points(int points, int redraws) {
+    uint32_t size;
+    LV2_Atom *message = points_message(points, 2, &size);
+    for (int r = 0; r < redraws; r++) {
+        ui_descriptor->port_event(instances[0].ui, 1, size, atom_event_transfer, message);
+        instances[0].idle->idle(instances[0].ui);
     }
-    if (hostile_input)
-        for (int k = 0; k < instance_count; k++) hostile(&instances[k]);
-    if (points > 0) {
-        uint32_t size;
-        LV2_Atom *message = points_message(points, 2, &size);
-        for (int r = 0; r < redraws; r++) {
-            ui_descriptor->port_event(instances[0].ui, 1, size, atom_event_transfer, message);
-            instances[0].idle->idle(instances[0].ui);
+    free(message);
+}
+
+// --inline: Ardour's inline display asked for its 160-pixel-wide picture, written as a PNG.
+static void inline_picture(const char *inline_png) {
+    const InlineInterface *display = instances[0].descriptor->extension_data("http://harrisonconsoles.com/lv2/inlinedisplay#interface");
+    if (!display) die("the plugin has no inline display");
+    InlineSurface *surface = display->render(instances[0].handle, 160, 100);
+    if (!surface || !surface->data) die("the inline display drew nothing");
+    long curve = 0;
+    for (int y = 0; y < surface->height; y++)
+        for (int x = 0; x < surface->width; x++) {
+            uint32_t pixel;
+            memcpy(&pixel, surface->data + y * surface->stride + 4 * x, 4);
+            if (pixel == 0xFF5ACCF2u) curve++;
         }
-        free(message);
-    }
-    for (int r = 0; r < reopen; r++) {
-        for (int k = 0; k < instance_count; k++) close_window(&instances[k]);
-        usleep(100000);
-        for (int k = 0; k < instance_count; k++) open_window(&instances[k]);
-        run_windows(0.2);
-    }
-    run_windows(seconds);
-    long after = resident_kb();
-    long played = atomic_load(&blocks);
-    atomic_store(&running, 0);
-    pthread_join(thread, NULL);
-    printf("resident: %ld kB before the windows, %ld kB with them open, %ld kB at the end\n", before, open, after);
-    printf("played: %ld blocks, peak %.4f, finite %d\n", played, peak, atomic_load(&all_finite));
-    if (inline_png) {
-        const InlineInterface *display = instances[0].descriptor->extension_data("http://harrisonconsoles.com/lv2/inlinedisplay#interface");
-        if (!display) die("the plugin has no inline display");
-        InlineSurface *surface = display->render(instances[0].handle, 160, 100);
-        if (!surface || !surface->data) die("the inline display drew nothing");
-        long curve = 0;
-        for (int y = 0; y < surface->height; y++)
-            for (int x = 0; x < surface->width; x++) {
-                uint32_t pixel;
-                memcpy(&pixel, surface->data + y * surface->stride + 4 * x, 4);
-                if (pixel == 0xFF5ACCF2u) curve++;
-            }
-        printf("inline: %dx%d, queue_draw %d, curve pixels %ld\n", surface->width, surface->height, atomic_load(&queue_draws), curve);
-        cairo_surface_t *image = cairo_image_surface_create_for_data(surface->data, CAIRO_FORMAT_ARGB32, surface->width, surface->height, surface->stride);
-        cairo_surface_write_to_png(image, inline_png);
-        cairo_surface_destroy(image);
-    }
+    printf("inline: %dx%d, queue_draw %d, curve pixels %ld\n", surface->width, surface->height, atomic_load(&queue_draws), curve);
+    cairo_surface_t *image = cairo_image_surface_create_for_data(surface->data, CAIRO_FORMAT_ARGB32, surface->width, surface->height, surface->stride);
+    cairo_surface_write_to_png(image, inline_png);
+    cairo_surface_destroy(image);
+}
+
+static void destroy_instances(void) {
     for (int k = 0; k < instance_count; k++) {
         close_window(&instances[k]);
         instances[k].descriptor->deactivate(instances[k].handle);
@@ -578,5 +650,34 @@ int main(int argc, char **argv) {
         free(instances[k].notify);
         free(instances[k].out);
     }
+}
+
+int main(int argc, char **argv) {
+    Options o = parse_options(argc, argv);
+    map_urids();
+    make_instances(&o, load_libraries(o.bundle));
+    pthread_t thread;
+    pthread_create(&thread, NULL, audio_thread, NULL);
+    long before = resident_kb();
+    open_windows(0, instance_count);
+    long open = resident_kb();
+    printf("windows: %d open, %dx%d\n", instance_count, instances[0].ui_width, instances[0].ui_height);
+    if (o.document) give_document(o.document);
+    if (o.hostile_input)
+        for (int k = 0; k < instance_count; k++) hostile(&instances[k]);
+    if (o.points > 0) redraw_points(o.points, o.redraws);
+    for (int r = 0; r < o.reopen; r++) {
+        for (int k = 0; k < instance_count; k++) close_window(&instances[k]);
+        open_windows(0, instance_count);
+    }
+    play_blocks((long)(o.seconds * RATE / BLOCK));
+    long after = resident_kb();
+    long played = atomic_load(&blocks);
+    atomic_store(&running, 0);
+    pthread_join(thread, NULL);
+    printf("resident: %ld kB before the windows, %ld kB with them open, %ld kB at the end\n", before, open, after);
+    printf("played: %ld blocks, peak %.4f, finite %d\n", played, peak, atomic_load(&all_finite));
+    if (o.inline_png) inline_picture(o.inline_png);
+    destroy_instances();
     return atomic_load(&all_finite) && played > 0 ? 0 : 1;
 }

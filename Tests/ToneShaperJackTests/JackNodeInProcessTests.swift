@@ -4,6 +4,7 @@ import JackTimeline
 import Testing
 import ToneShaperCore
 import ToneShaperJack
+import ToneShaperTestSupport
 
 extension WithJackServer {
     /// The node inside the test process, so the test can watch its process callback.

@@ -4,6 +4,7 @@ import Testing
 import ToneShaperCore
 import ToneShaperJack
 import ToneShaperOSC
+import ToneShaperTestSupport
 
 #if canImport(Glibc)
     import Glibc

@@ -23,7 +23,7 @@ import ToneShaperPluginDescription
         let host = try LV2Tools.compiledTool("lv2uihost", ["-ldl", "-lm", "-lpthread", "-lcairo"])
         var environment = ["DISPLAY": display.name]
         if timing { environment["TONESHAPER_UI_TIMING"] = "1" }
-        return try LV2Tools.run(host.path, pluginArguments(stereo: stereo) + arguments, environment: environment, timeout: 60)
+        return try LV2Tools.run(host.path, pluginArguments(stereo: stereo) + arguments, environment: environment, timeout: 600)
     }
 
     /// Two plugins with a window each, both windows closed and opened again three times
@@ -87,6 +87,7 @@ import ToneShaperPluginDescription
         let count = try #require(try LV2DescriptionTests.builtInDocuments().first { $0.name == "songbird" }).shape.points.count
         let result = try Self.runHost(display, ["--document", songbird.path, "--seconds", "0.2"], timing: true)
         #expect(result.status == 0, "\(result.output)")
+        #expect(result.stdout.contains("document: shown"), "\(result.output)")
         #expect(result.stderr.contains("redraw of \(count) points"), "the window did not draw songbird's \(count) points:\n\(result.output)")
     }
 

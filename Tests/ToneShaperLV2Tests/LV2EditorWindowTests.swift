@@ -11,7 +11,7 @@ import ToneShaperTestSupport
 /// made with xdotool, the plugin recorded on JACK's timeline.
 extension WithJackServer {
     @Suite struct LV2EditorWindowTests {
-        static var available: Bool { PrivateJack.available && LV2Tools.have("jalv.gtk3", "Xvfb", "xdotool", "stdbuf", "cc") }
+        static var available: Bool { PrivateJackServer.available && LV2Tools.have("jalv.gtk3", "Xvfb", "xdotool", "stdbuf", "cc") }
 
         /// Where the curve's plot lies in the window at scale 1 (EditorWindow's layout):
         /// its left and top edges, and how far its bottom is from the window's bottom.
@@ -75,14 +75,14 @@ extension WithJackServer {
         }
 
         /// jalv.gtk3 showing the editor on `display`; its JACK name, console and the editor's window.
-        static func startEditor(_ jack: PrivateJack, display: XDisplay, arguments: [String], log: URL) throws -> (
+        static func startEditor(_ jack: PrivateJackServer, display: XDisplay, arguments: [String], log: URL) throws -> (
             name: String, input: FileHandle, editor: EditorGeometry
         ) {
             let name = "ui-\(jack.name)"
-            let (_, input) = try jack.start(
+            let (_, input) = try jack.startClient(
                 "stdbuf", ["-o0", "-e0", "jalv.gtk3", "-x", "-n", name] + arguments + [LV2Tools.monoURI],
                 environment: LV2Tools.lv2Path.merging(["DISPLAY": display.name, "TONESHAPER_UI_TIMING": "1"]) { $1 }, output: log)
-            guard jack.waitFor({ ((try? jack.ports()) ?? nil)?.contains("\(name):out") == true }, seconds: 30) else {
+            guard jack.waitFor({ jack.ports()?.contains("\(name):out") == true }, seconds: 120) else {
                 throw LV2TestError("jalv.gtk3 did not register its ports: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
             }
             var found: EditorGeometry?
@@ -90,7 +90,7 @@ extension WithJackServer {
                 {
                     found = try? display.editor()
                     return found != nil
-                }, seconds: 20)
+                }, seconds: 120)
             guard let editor = found else {
                 throw LV2TestError("no editor window appeared: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
             }
@@ -105,7 +105,7 @@ extension WithJackServer {
         func editorAppearsAndRedrawsWhenResized() throws {
             try LV2Tools.prepare()
             let display = try XDisplay()
-            let jack = try PrivateJack()
+            let jack = try PrivateJackServer(prefix: "lv2test", period: 256)
             defer { jack.stop() }
             let directory = try LV2Tools.temporaryDirectory()
             defer { try? FileManager.default.removeItem(at: directory) }
@@ -115,9 +115,9 @@ extension WithJackServer {
             let (_, _, editor) = try Self.startEditor(jack, display: display, arguments: ["-l", state.path], log: log)
             #expect(editor.width >= 600 && editor.height >= 300, "the editor's size: \(editor.width)x\(editor.height)")
             let shown = jack.waitFor(
-                { ((try? String(contentsOf: log, encoding: .utf8)) ?? "").contains("redraw of \(songbird.points.count) points") }, seconds: 10)
+                { ((try? String(contentsOf: log, encoding: .utf8)) ?? "").contains("redraw of \(songbird.points.count) points") }, seconds: 120)
             #expect(shown, "the editor did not draw the songbird's \(songbird.points.count) points")
-            usleep(300_000)
+            // The redraw's line comes after its pixels went to the X server: the picture has them.
             let shot = LV2Tools.repository.appendingPathComponent(".build/lv2-editor.png")
             let drawn = try display.screenshot(to: shot, window: editor.window)
             #expect(drawn > 0.5, "the editor's window is mostly one color: \(drawn) of its pixels differ from the first")
@@ -128,7 +128,8 @@ extension WithJackServer {
             }
             // Smaller: every pixel of the new size drawn again (an undrawn window is black).
             try display.xdotool(["windowsize", editor.window, "640", "360"])
-            usleep(600_000)
+            let redrawnSmaller = jack.waitFor({ ((try? String(contentsOf: log, encoding: .utf8)) ?? "").contains("at 640x360") }, seconds: 120)
+            #expect(redrawnSmaller, "no redraw at 640x360")
             let resized = try #require(try display.editor())
             #expect(resized.width == 640 && resized.height == 360)
             let small = directory.appendingPathComponent("small.png")
@@ -150,7 +151,7 @@ extension WithJackServer {
         func draggingThePointChangesThePitchAndUndoRestoresIt() async throws {
             try LV2Tools.prepare()
             let display = try XDisplay()
-            let jack = try PrivateJack()
+            let jack = try PrivateJackServer(prefix: "lv2test", period: 256)
             defer { jack.stop() }
             let directory = try LV2Tools.temporaryDirectory()
             defer { try? FileManager.default.removeItem(at: directory) }
@@ -161,7 +162,10 @@ extension WithJackServer {
             try recorder.connect(["\(name):out"])
             let rate = Double(jack.rate)
             func frames(_ seconds: Double) -> UInt32 { UInt32(seconds * rate) }
-            usleep(500_000)  // the editor has the plugin's curve
+            // The editor has the plugin's curve (its one point) once it has drawn it.
+            guard jack.waitFor({ ((try? String(contentsOf: log, encoding: .utf8)) ?? "").contains("redraw of 1 points") }, seconds: 120) else {
+                throw LV2TestError("the editor never drew the shape's point: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
+            }
             let x = editor.x + Self.plotLeft
             let bottom = editor.y + editor.height - Self.plotBottomMargin
             let top = editor.y + Self.plotTop
@@ -257,7 +261,8 @@ final class XDisplay {
 
     /// The editor's window (named "ToneShaper editor") and where it is on the screen.
     func editor() throws -> LV2EditorWindowTests_Geometry? {
-        let found = try LV2Tools.run("xdotool", ["search", "--name", "^ToneShaper editor$"], environment: ["DISPLAY": name], timeout: 10)
+        let found = try LV2Tools.run(
+            "xdotool", ["search", "--onlyvisible", "--name", "^ToneShaper editor$"], environment: ["DISPLAY": name], timeout: 20)
         guard found.status == 0, let window = found.stdout.split(separator: "\n").first.map(String.init) else { return nil }
         let shell = try xdotool(["getwindowgeometry", "--shell", window])
         var values: [String: Int] = [:]
@@ -272,7 +277,7 @@ final class XDisplay {
     /// Writes `window` as a PNG (Tests/LV2Host/xshot.c) and returns the share of its pixels
     /// that differ from the first one's color.
     func screenshot(to file: URL, window: String) throws -> Double {
-        let tool = try LV2Tools.compiledTool("xshot", ["-lX11", "-lcairo"])
+        let tool = try TestTools.xshot()
         let result = try LV2Tools.run(tool.path, [file.path, window], environment: ["DISPLAY": name], timeout: 20)
         guard result.status == 0, let share = Double(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) else {
             throw LV2TestError("xshot: \(result.output)")

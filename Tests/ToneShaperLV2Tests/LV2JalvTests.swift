@@ -11,35 +11,40 @@ import ToneShaperTestSupport
 /// event went out at; jack_capture records where only a recording is needed.
 extension WithJackServer {
     @Suite struct LV2JalvTests {
-        static var available: Bool { PrivateJack.available && LV2Tools.have("jalv") }
+        static var available: Bool { PrivateJackServer.available && LV2Tools.have("jalv") }
 
         /// Starts jalv with `controls` (SYMBOL=VALUE) under a client name of its own; returns
         /// the name once its ports are up.
-        static func startJalv(_ jack: PrivateJack, uri: String = LV2Tools.monoURI, controls: [String], output: URL? = nil) throws -> (
+        static func startJalv(_ jack: PrivateJackServer, uri: String = LV2Tools.monoURI, controls: [String], output: URL? = nil) throws -> (
             name: String, input: FileHandle
         ) {
             try LV2Tools.prepare()
             let name = "ts-\(jack.name)"
-            let (_, input) = try jack.start(
+            let (_, input) = try jack.startClient(
                 "stdbuf", ["-o0", "-e0", "jalv", "-x", "-n", name] + controls.flatMap { ["-c", $0] } + [uri], environment: LV2Tools.lv2Path,
                 output: output)
             let last = "\(name):\(uri == LV2Tools.monoURI ? "out" : "out_right")"
-            guard jack.waitFor({ ((try? jack.ports()) ?? nil)?.contains(last) == true }, seconds: 20) else {
-                throw LV2TestError("jalv did not register \(last); ports: \(String(describing: try? jack.ports()))")
+            guard jack.waitFor({ jack.ports()?.contains(last) == true }, seconds: 120) else {
+                throw LV2TestError("jalv did not register \(last); ports: \(String(describing: jack.ports()))")
             }
             return (name, input)
+        }
+
+        /// How often `text` stands in the file at `url` (a console's answers, counted).
+        static func count(of text: String, in url: URL) -> Int {
+            ((try? String(contentsOf: url, encoding: .utf8)) ?? "").components(separatedBy: text).count - 1
         }
 
         /// jalv loads both plugins, registers their ports, and plays finite samples.
         @Test(.enabled(if: available), arguments: [LV2Tools.monoURI, LV2Tools.stereoURI])
         func jalvLoadsThePlugin(uri: String) throws {
-            let jack = try PrivateJack()
+            let jack = try PrivateJackServer(prefix: "lv2test", period: 256)
             defer { jack.stop() }
             let (name, _) = try Self.startJalv(jack, uri: uri, controls: ["amplitude=0.3"])
-            let ports = try jack.ports() ?? []
+            let ports = jack.ports() ?? []
             let outputs = uri == LV2Tools.monoURI ? ["\(name):out"] : ["\(name):out_left", "\(name):out_right"]
             for port in outputs + ["\(name):control"] { #expect(ports.contains(port), "\(port) missing from \(ports)") }
-            let samples = try jack.record(outputs[0], seconds: 0.5)
+            let samples = try jack.record(outputs[0], seconds: 0.5).samples
             #expect(samples.count > 10_000)
             #expect(SignalAnalysis.allFinite(samples) && SignalAnalysis.peak(samples) <= 1)
         }
@@ -48,7 +53,7 @@ extension WithJackServer {
         /// (the document as an atom:String) reaches the plugin's restore, which the shell checks.
         @Test(.enabled(if: available && LV2Tools.have("stdbuf")))
         func presetsApplyInJalv() throws {
-            let jack = try PrivateJack()
+            let jack = try PrivateJackServer(prefix: "lv2test", period: 256)
             defer { jack.stop() }
             let directory = try LV2Tools.temporaryDirectory()
             defer { try? FileManager.default.removeItem(at: directory) }
@@ -59,13 +64,16 @@ extension WithJackServer {
             // jalv loads the presets' data when asked for the list.
             input.write(Data("presets\npreset urn:toneshaper:preset:drone\n".utf8))
             let expected = LV2Description.controlPorts.map { "\($0.symbol) = " + String(format: "%f", values[$0.row]) }
+            // Asked for its controls again and again (a poll, each answer read as it comes) until
+            // they show the preset's values, or the deadline passes.
             let applied = jack.waitFor(
                 {
+                    let lists = Self.count(of: "amplitude = ", in: log)
                     input.write(Data("controls\n".utf8))
-                    usleep(200_000)
+                    let listed = jack.waitFor({ Self.count(of: "amplitude = ", in: log) > lists }, seconds: 30)
                     let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-                    return expected.allSatisfy { text.contains($0) }
-                }, seconds: 15)
+                    return listed && expected.allSatisfy { text.contains($0) }
+                }, seconds: 120)
             let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
             #expect(applied, "jalv did not apply the drone preset's values; missing: \(expected.filter { !text.contains($0) })\n\(text.suffix(3000))")
             #expect(!text.contains("the state holds no document"), "a new instance restores its default state quietly:\n\(text.suffix(2000))")
@@ -77,11 +85,15 @@ extension WithJackServer {
         /// amplitude change typed on jalv's console is heard.
         @Test(.enabled(if: available))
         func note81On300HzPlays600Hz() async throws {
-            let jack = try PrivateJack()
+            let jack = try PrivateJackServer(prefix: "lv2test", period: 256)
             defer { jack.stop() }
             // The default shape's range set to 300...300 remaps every point to 300 Hz.
+            let directory = try LV2Tools.temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let log = directory.appendingPathComponent("jalv.log")
             let (name, input) = try Self.startJalv(
-                jack, controls: ["min_frequency=300", "max_frequency=300", "instrument=1", "root_note=69", "scale=0", "amplitude=0.5"])
+                jack, controls: ["min_frequency=300", "max_frequency=300", "instrument=1", "root_note=69", "scale=0", "amplitude=0.5"],
+                output: log)
             // The test's own clients, closed (at the end of this function's scope) before the
             // server stops (the deferred jack.stop() runs after them).
             let midi = try MIDISender(serverName: jack.name, name: "lv2seq", connectTo: "\(name):control")
@@ -128,8 +140,12 @@ extension WithJackServer {
             let bound = 1.0
             let ratio = try await retryingOnBusyHost("jalv: amplitude 0.1 on the console") { attempt in
                 if attempt > 1 {
-                    input.write(Data("amplitude = 0.5\n".utf8))
-                    usleep(300_000)
+                    // Back to 0.5, and on only once jalv lists it so (its console's answer).
+                    let listed = Self.count(of: "amplitude = 0.500000", in: log)
+                    input.write(Data("amplitude = 0.5\ncontrols\n".utf8))
+                    guard jack.waitFor({ Self.count(of: "amplitude = 0.500000", in: log) > listed }, seconds: 120) else {
+                        throw LV2TestError("jalv did not list amplitude 0.5 again")
+                    }
                 }
                 let first = try await recorder.start()
                 let on = try await midi.delivered([midi.send([[0x90, 81, 100]], atFrame: first &+ frames(0.2))])[0]

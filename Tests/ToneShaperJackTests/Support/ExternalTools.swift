@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import ToneShaperTestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -8,18 +9,8 @@ import Synchronization
 /// Finding and running the command-line tools the JACK tests drive (jackd, jack_lsp,
 /// jack_capture) and the `toneshaper` binary under test.
 enum ExternalTools {
-    /// The full path of `name` on PATH (or in /usr/bin), if it is there.
-    static func path(of name: String) -> String? {
-        let directories = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init) + ["/usr/bin", "/usr/local/bin"]
-        for directory in directories {
-            let candidate = directory + "/" + name
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-        }
-        return nil
-    }
-
-    /// jackd, jack_lsp and jack_capture: what every JACK test needs.
-    static var haveJack: Bool { ["jackd", "jack_lsp", "jack_capture"].allSatisfy { path(of: $0) != nil } }
+    /// The full path of `name` (``TestTools/path(of:)``, the one lookup of every suite).
+    static func path(of name: String) -> String? { TestTools.path(of: name) }
 
     /// The `toneshaper` executable built next to this test bundle.
     static var toneshaperBinary: String {
@@ -42,23 +33,8 @@ enum ExternalTools {
         _ tool: String, _ arguments: [String], environment: [String: String] = [:],
         timeout: Double = 10
     ) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path(of: tool) ?? tool)
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let output = OutputCollector()
-        process.standardOutput = output.pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        output.start()
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline { usleep(5_000) }
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-        }
-        process.waitUntilExit()
-        output.finish()
-        return (process.terminationStatus, output.text)
+        let result = try ToolResult.run(path(of: tool) ?? tool, arguments, environment: environment, timeout: timeout)
+        return (result.status, result.stdout)
     }
 }
 
@@ -90,11 +66,7 @@ final class OutputCollector: @unchecked Sendable {
     var text: String { data.withLock { String(decoding: $0, as: UTF8.self) } }
 }
 
-func monotonicSeconds() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-}
+func monotonicSeconds() -> Double { TestTools.monotonicSeconds() }
 
 func wallClockSeconds() -> Double {
     var ts = timespec()

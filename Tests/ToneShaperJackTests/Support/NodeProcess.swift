@@ -1,4 +1,5 @@
 import Foundation
+import ToneShaperTestSupport
 
 #if canImport(Glibc)
     import Glibc

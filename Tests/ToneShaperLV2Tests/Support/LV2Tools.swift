@@ -15,7 +15,6 @@ enum LV2Tools {
     static let bundleParent = repository.appendingPathComponent(".build/lv2")
     static let bundle = bundleParent.appendingPathComponent("toneshaper.lv2")
     static let sharedObject = bundle.appendingPathComponent("toneshaper.so")
-    static let hostSource = repository.appendingPathComponent("Tests/LV2Host/lv2host.c")
     static let host = repository.appendingPathComponent(".build/lv2-host/lv2host")
 
     /// `toneshaper-lv2-ttl`, built beside this test bundle.
@@ -30,24 +29,17 @@ enum LV2Tools {
     /// LV2_PATH for lilv's tools: the built bundle, then the installed specifications.
     static var lv2Path: [String: String] { ["LV2_PATH": bundleParent.path + ":/usr/lib/lv2"] }
 
-    /// Builds what is missing, once per test run; the error says what failed.
+    /// Builds what is missing, once per test run, before the first test that needs it: the
+    /// plugin, and every C tool the LV2 suites run (the hosts, xshot); the error says what failed.
     static let prepared: Swift.Result<Void, LV2TestError> = {
         do {
             if !FileManager.default.fileExists(atPath: sharedObject.path) {
-                let result = try run("/bin/bash", [repository.appendingPathComponent("Scripts/build-lv2.sh").path], timeout: 600)
+                let result = try run("/bin/bash", [repository.appendingPathComponent("Scripts/build-lv2.sh").path], timeout: 900)
                 guard result.status == 0 else { throw LV2TestError("Scripts/build-lv2.sh failed:\n\(result.output)") }
             }
-            let sourceDate = try hostSource.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate ?? .distantFuture
-            let hostDate = (try? host.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate) ?? .distantPast
-            if hostDate < sourceDate {
-                try FileManager.default.createDirectory(at: host.deletingLastPathComponent(), withIntermediateDirectories: true)
-                let partial = host.path + ".\(getpid())"
-                let result = try run(
-                    "/usr/bin/cc",
-                    ["-std=c11", "-Wall", "-Wextra", "-Werror", "-O1", "-g", "-o", partial, hostSource.path, "-ldl", "-lm", "-lpthread"])
-                guard result.status == 0 else { throw LV2TestError("cc lv2host.c failed:\n\(result.output)") }
-                _ = rename(partial, host.path)
-            }
+            _ = try compiledTool("lv2host", ["-ldl", "-lm", "-lpthread"])
+            _ = try compiledTool("lv2uihost", ["-ldl", "-lm", "-lpthread", "-lcairo"])
+            _ = try TestTools.xshot()
             return .success(())
         } catch let error as LV2TestError {
             return .failure(error)
@@ -58,13 +50,15 @@ enum LV2Tools {
 
     static func prepare() throws { try prepared.get() }
 
-    /// The full path of `name` on PATH (or in /usr/bin), if it is there.
-    static func path(of name: String) -> String? {
-        let directories = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init) + ["/usr/bin", "/usr/local/bin"]
-        return directories.map { $0 + "/" + name }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    /// Tests/LV2Host/`name`.c compiled into .build/lv2-host/`name`, linked with `libraries`,
+    /// once per test process (``TestTools/compiled(_:into:flags:)``).
+    static func compiledTool(_ name: String, _ libraries: [String]) throws -> URL {
+        try TestTools.compiled("Tests/LV2Host/\(name).c", into: ".build/lv2-host/\(name)", flags: libraries)
     }
 
-    static func have(_ tools: String...) -> Bool { tools.allSatisfy { path(of: $0) != nil } }
+    static func path(of name: String) -> String? { TestTools.path(of: name) }
+
+    static func have(_ tools: String...) -> Bool { tools.allSatisfy { TestTools.path(of: $0) != nil } }
 
     typealias ToolResult = ToneShaperTestSupport.ToolResult
 

@@ -2,19 +2,19 @@ import Foundation
 
 /// Just enough of a WAV reader for jack_capture's files: 32-bit float or 16-bit PCM,
 /// plain or WAVE_FORMAT_EXTENSIBLE headers, interleaved channels.
-struct WaveFile {
-    var sampleRate: Double
-    var channels: Int
+public struct WaveFile: Sendable {
+    public var sampleRate: Double
+    public var channels: Int
     /// Interleaved samples.
-    var samples: [Float]
+    public var samples: [Float]
 
-    init(contentsOf url: URL) throws {
+    public init(contentsOf url: URL) throws {
         let bytes = [UInt8](try Data(contentsOf: url))
         func u16(_ i: Int) -> Int { Int(bytes[i]) | Int(bytes[i + 1]) << 8 }
         func u32(_ i: Int) -> Int { u16(i) | u16(i + 2) << 16 }
         guard bytes.count >= 12, String(decoding: bytes[0..<4], as: UTF8.self) == "RIFF",
             String(decoding: bytes[8..<12], as: UTF8.self) == "WAVE"
-        else { throw JackTestError("\(url.path): not a WAV file") }
+        else { throw TestToolError("\(url.path): not a WAV file") }
         var format = 0
         var bits = 0
         var rate = 0
@@ -42,18 +42,18 @@ struct WaveFile {
                         Float(Int16(bitPattern: UInt16(u16($0)))) / 32768
                     }
                 } else {
-                    throw JackTestError("\(url.path): format \(format), \(bits) bits is not read here")
+                    throw TestToolError("\(url.path): format \(format), \(bits) bits is not read here")
                 }
             }
             offset = body + size + (size & 1)
         }
-        guard let decoded, channelCount > 0, rate > 0 else { throw JackTestError("\(url.path): no fmt or data chunk") }
+        guard let decoded, channelCount > 0, rate > 0 else { throw TestToolError("\(url.path): no fmt or data chunk") }
         sampleRate = Double(rate)
         channels = channelCount
         samples = decoded
     }
 
-    func channel(_ index: Int) -> [Float] {
+    public func channel(_ index: Int) -> [Float] {
         stride(from: index, to: samples.count, by: channels).map { samples[$0] }
     }
 }
