@@ -17,6 +17,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 source Scripts/embedded-modules.sh
+source Scripts/plugin-compat.sh
 
 say() { printf '==> %s\n' "$*"; }
 die() { printf 'build-clap.sh: %s\n' "$*" >&2; exit 1; }
@@ -66,9 +67,15 @@ fi
 ((shell_only)) && embedded_compile ToneShaperEditor "" Sources/ToneShaperEditor/*.swift
 embedded_compile ToneShaperCLAP "" Sources/ToneShaperCLAP/*.swift
 
-cc -O2 -fPIC -c Sources/CPUFeatures/cpu_features.c -I Sources/CPUFeatures/include -o "$objects/cpu_features.o"
-cc -O2 -fPIC -c Sources/CNumberText/number_text.c -I Sources/CNumberText/include -o "$objects/number_text.o"
-cc -std=gnu11 -O2 -fPIC -Wall -Wextra -Werror -c Sources/ToneShaperCLAP/CCLAP/entry.c -o "$objects/entry.o"
+cc -O2 -fPIC -ffile-prefix-map="$PWD"=. -c Sources/CPUFeatures/cpu_features.c -I Sources/CPUFeatures/include -o "$objects/cpu_features.o"
+cc -O2 -fPIC -ffile-prefix-map="$PWD"=. -c Sources/CNumberText/number_text.c -I Sources/CNumberText/include -o "$objects/number_text.o"
+# The descriptors' version: the program's (Sources/toneshaper/Version.swift, its one place).
+version=$(sed -n 's/.*static let string = "\([0-9.]*\)".*/\1/p' Sources/toneshaper/Version.swift)
+[[ $version =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] || die "no version in Sources/toneshaper/Version.swift"
+cc -std=gnu11 -O2 -fPIC -Wall -Wextra -Werror -ffile-prefix-map="$PWD"=. -D TONESHAPER_VERSION="\"$version\"" \
+    -c Sources/ToneShaperCLAP/CCLAP/entry.c -o "$objects/entry.o"
+# What lets it load with glibc 2.31 (Scripts/plugin-compat.sh).
+plugin_compat "$objects"
 
 # The built-in documents (Sessions/*.toneshaper), in name order as the node lists them,
 # compiled in: a CLAP plugin is one file that users copy anywhere, so there is no folder
@@ -96,7 +103,7 @@ builtins=$objects/builtins.c
     printf 'const unsigned char *toneshaper_clap_builtin(int index, size_t *size, const char **name) {\n'
     printf '    if (index < 0 || index >= %d) return 0;\n    *size = sizes[index];\n    *name = names[index];\n    return documents[index];\n}\n' "$index"
 } >"$builtins"
-cc -std=gnu11 -O2 -fPIC -Wall -Wextra -Werror -c "$builtins" -o "$objects/builtins.o"
+cc -std=gnu11 -O2 -fPIC -Wall -Wextra -Werror -ffile-prefix-map="$PWD"=. -c "$builtins" -o "$objects/builtins.o"
 
 cat >"$objects/exports.map" <<'MAP'
 {
@@ -107,8 +114,9 @@ MAP
 unicode_tables=$(dirname "$(command -v swiftc)")/../lib/swift/embedded/$(uname -m)-unknown-linux-gnu/libswiftUnicodeDataTables.a
 [[ -f $unicode_tables ]] || die "no $unicode_tables (the Swift toolchain's Embedded stdlib)"
 so=$out/toneshaper.clap
-cc -shared -fPIC -O2 -Wl,--version-script="$objects/exports.map" -Wl,-z,defs -Wl,--gc-sections -o "$so.partial" "$objects"/*.o \
-    "$unicode_tables" -lcairo -lX11 -lm -lpthread
+cc -shared -fPIC -O2 -Wl,--version-script="$objects/exports.map" -Wl,-z,defs -Wl,-z,relro -Wl,-z,now -Wl,--gc-sections -Wl,--build-id=sha1 \
+    -o "$so.partial" "$objects"/*.o "${PLUGIN_COMPAT_LINK[@]:1}" "$unicode_tables" -lcairo -lX11 -lm -lpthread
+plugin_compat_check "$so.partial" || die "$so would not load with glibc $PLUGIN_GLIBC"
 mv "$so.partial" "$so"
 
 if ldd "$so" | grep -q 'libswift'; then

@@ -15,6 +15,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 source Scripts/embedded-modules.sh
+source Scripts/plugin-compat.sh
 
 say() { printf '==> %s\n' "$*"; }
 die() { printf 'build-lv2.sh: %s\n' "$*" >&2; exit 1; }
@@ -41,8 +42,11 @@ embedded_compile ToneShaperLV2 "" Sources/ToneShaperLV2/*.swift
 
 # The C the modules import (the CPU feature probe, number text for JSON): compiled here as
 # SwiftPM would.
-cc -O2 -fPIC -c Sources/CPUFeatures/cpu_features.c -I Sources/CPUFeatures/include -o "$objects/cpu_features.o"
-cc -O2 -fPIC -c Sources/CNumberText/number_text.c -I Sources/CNumberText/include -o "$objects/number_text.o"
+cc -O2 -fPIC -ffile-prefix-map="$PWD"=. -c Sources/CPUFeatures/cpu_features.c -I Sources/CPUFeatures/include -o "$objects/cpu_features.o"
+cc -O2 -fPIC -ffile-prefix-map="$PWD"=. -c Sources/CNumberText/number_text.c -I Sources/CNumberText/include -o "$objects/number_text.o"
+# What lets both shared objects load with glibc 2.31 (Scripts/plugin-compat.sh): its object
+# is in $objects, so both links take it.
+plugin_compat "$objects"
 
 cat >"$objects/exports.map" <<'MAP'
 {
@@ -55,8 +59,8 @@ MAP
 unicode_tables=$(dirname "$(command -v swiftc)")/../lib/swift/embedded/$(uname -m)-unknown-linux-gnu/libswiftUnicodeDataTables.a
 [[ -f $unicode_tables ]] || die "no $unicode_tables (the Swift toolchain's Embedded stdlib)"
 so=$bundle/toneshaper.so
-cc -shared -fPIC -O2 -Wl,--version-script="$objects/exports.map" -Wl,-z,defs -Wl,--gc-sections -o "$so" "$objects"/*.o \
-    "$unicode_tables" -lm
+cc -shared -fPIC -O2 -Wl,--version-script="$objects/exports.map" -Wl,-z,defs -Wl,-z,relro -Wl,-z,now -Wl,--gc-sections -Wl,--build-id=sha1 \
+    -o "$so" "$objects"/*.o "${PLUGIN_COMPAT_LINK[@]:1}" "$unicode_tables" -lm
 
 # The editor window (ui:X11UI): the window (Sources/ToneShaperEditor) and the LV2 UI shell
 # over the same modules, Xlib and cairo, in a
@@ -87,8 +91,8 @@ module_objects=()
 for object in "$objects"/*.o; do
     [[ $object == "$objects/ToneShaperLV2.o" ]] || module_objects+=("$object")
 done
-cc -shared -fPIC -O2 -Wl,--version-script="$ui_objects/exports.map" -Wl,-z,defs -Wl,--gc-sections -o "$ui_so" \
-    "$ui_objects/ToneShaperLV2UI.o" "$ui_objects/ToneShaperEditor.o" "${module_objects[@]}" "$unicode_tables" -lcairo -lX11 -lm
+cc -shared -fPIC -O2 -Wl,--version-script="$ui_objects/exports.map" -Wl,-z,defs -Wl,-z,relro -Wl,-z,now -Wl,--gc-sections -Wl,--build-id=sha1 \
+    -o "$ui_so" "${PLUGIN_COMPAT_LINK[@]:1}" "$ui_objects/ToneShaperLV2UI.o" "$ui_objects/ToneShaperEditor.o" "${module_objects[@]}" "$unicode_tables" -lcairo -lX11 -lm
 
 cp Sources/ToneShaperLV2/Bundle/*.ttl "$bundle/"
 # The built-in documents, which MIDI program changes pick by name order (as the node lists them).
@@ -108,5 +112,7 @@ if ldd "$ui_so" | grep -q 'libswift'; then
 fi
 exported=$(nm -D --defined-only "$ui_so" | awk '{print $NF}' | sort -u)
 [[ $exported == lv2ui_descriptor ]] || die "$ui_so exports more than lv2ui_descriptor: $(echo "$exported" | tr '\n' ' ')"
+plugin_compat_check "$so" || die "$so would not load with glibc $PLUGIN_GLIBC"
+plugin_compat_check "$ui_so" || die "$ui_so would not load with glibc $PLUGIN_GLIBC"
 say "editor window: $ui_so ($(stat -c %s "$ui_so") bytes)"
 say "bundle: $bundle ($(stat -c %s "$so") bytes toneshaper.so; needs: $(ldd "$so" | awk '{print $1}' | tr '\n' ' '))"

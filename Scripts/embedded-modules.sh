@@ -28,7 +28,8 @@ EMBEDDED_MODULES+=(
 # shared object). $1: the directory of module maps and compiled modules.
 embedded_flags() {
     EMBEDDED_FLAGS=(-enable-experimental-feature Embedded -wmo -parse-as-library -target "$(uname -m)-unknown-linux-gnu" -O
-        -D REALTIME_PROOF -I "$1" -Xcc -fPIC -Xllvm -relocation-model=pic -package-name ToneShaper)
+        -D REALTIME_PROOF -I "$1" -Xcc -fPIC -Xllvm -relocation-model=pic -package-name ToneShaper
+        -file-prefix-map "$PWD=.")
 }
 
 # Writes $1/module.modulemap: the C modules the Swift ones import, mapped as SwiftPM would

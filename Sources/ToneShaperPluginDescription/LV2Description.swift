@@ -40,6 +40,16 @@ public enum LV2Description {
     /// newest row's version (``LV2PortLayout/minorVersion``), never kept by hand.
     public static var minorVersion: Int { LV2PortLayout.minorVersion }
     public static var microVersion: Int { LV2PortLayout.microVersion }
+    /// Who keeps the plugin, for hosts and lv2lint (foaf:mbox and foaf:homepage of the
+    /// project's doap:maintainer): the address the project's commits are made under, and the
+    /// project's page. `Scripts/package.sh` names the Debian package's maintainer and homepage
+    /// by the same two (PackageVersionTests compares them).
+    public static let maintainerName = "ToneShaper maintainers"
+    public static let maintainerMailbox = "maintainers@users.noreply.a-seed-e8127782.example"
+    public static let homepage = "https://a-seed-e8127782.example/toneshaper"
+    /// The host options the plugin reads when the host offers opts:options: its largest
+    /// block and the atom sequence's size (buf-size); it reads nothing else of them.
+    public static let supportedOptions = ["bufsz:maxBlockLength", "bufsz:sequenceSize"]
     /// ISC, the licence of LV2 itself: permissive, short, fits a plugin others ship.
     public static let license = "http://opensource.org/licenses/isc"
 
@@ -267,7 +277,9 @@ public enum LV2Description {
         var text = header + prefixLines(prefixes.map(\.0).filter { $0 != "pset" })
         text +=
             "<\(projectURI)>\n    a doap:Project ;\n    doap:name \"ToneShaper\" ;\n    doap:license <\(license)> ;\n"
-            + "    doap:maintainer [\n        a foaf:Person ;\n        foaf:name \"ToneShaper\"\n    ] .\n\n"
+            + "    doap:homepage <\(homepage)> ;\n"
+            + "    doap:maintainer [\n        a foaf:Person ;\n        foaf:name \(turtleString(maintainerName)) ;\n"
+            + "        foaf:mbox <mailto:\(maintainerMailbox)> ;\n        foaf:homepage <\(homepage)>\n    ] .\n\n"
         text += "<\(fileURI)>\n    a lv2:Parameter ;\n    rdfs:label \"Tone shape document\" ;\n    rdfs:range atom:Path .\n\n"
         text +=
             "<\(documentURI)>\n    a rdf:Property ;\n    rdfs:label \"Tone shape document (JSON)\" ;\n"
@@ -377,6 +389,7 @@ public enum LV2Description {
                 lv2:requiredFeature \(workerRequired ? "urid:map , work:schedule" : "urid:map") ;
                 lv2:optionalFeature \(workerRequired ? "" : "work:schedule , ")log:log , opts:options , bufsz:boundedBlockLength , lv2:hardRTCapable , <\(inlineDisplayQueueDraw)> ;
                 lv2:extensionData state:interface , work:interface , <\(inlineDisplayInterface)> ;
+                opts:supportedOption \(supportedOptions.joined(separator: " , ")) ;
                 ui:ui <\(uiURI)> ;
                 patch:writable <\(fileURI)> ;
                 lv2:port [

@@ -9,13 +9,19 @@ const toneshaper_clap_plugin *toneshaper_clap_create(const toneshaper_clap_host 
 static const char *const mono_features[] = {"instrument", "synthesizer", "mono", NULL};
 static const char *const stereo_features[] = {"instrument", "synthesizer", "stereo", NULL};
 
+// The program's version (Sources/toneshaper/Version.swift, the one place it is written),
+// passed in by Scripts/build-clap.sh as -D TONESHAPER_VERSION="\"0.4.0\"".
+#ifndef TONESHAPER_VERSION
+#error "TONESHAPER_VERSION is not defined: build with Scripts/build-clap.sh, which reads it from Sources/toneshaper/Version.swift"
+#endif
+
 #define TONESHAPER_DESCRIPTION "Plays tone shapes: a curve of frequency over time, repeated; drone or a voice per note"
 
 static const toneshaper_clap_plugin_descriptor descriptors[2] = {
     {{TONESHAPER_CLAP_MAJOR, TONESHAPER_CLAP_MINOR, TONESHAPER_CLAP_REVISION}, "org.toneshaper.instrument", "ToneShaper", "ToneShaper",
-     "", "", "", "1.0.0", TONESHAPER_DESCRIPTION, mono_features},
+     "", "", "", TONESHAPER_VERSION, TONESHAPER_DESCRIPTION, mono_features},
     {{TONESHAPER_CLAP_MAJOR, TONESHAPER_CLAP_MINOR, TONESHAPER_CLAP_REVISION}, "org.toneshaper.instrument-stereo", "ToneShaper (stereo)",
-     "ToneShaper", "", "", "", "1.0.0", TONESHAPER_DESCRIPTION, stereo_features},
+     "ToneShaper", "", "", "", TONESHAPER_VERSION, TONESHAPER_DESCRIPTION, stereo_features},
 };
 
 const toneshaper_clap_plugin_descriptor *toneshaper_clap_descriptor(int stereo) { return &descriptors[stereo ? 1 : 0]; }
