@@ -403,10 +403,12 @@ extension WithJackServer {
             try await Self.withRig { rig in
                 let port = try #require(rig.node.oscPort)
                 let before = try #require(try OSCDatagram.stats(port: port))
+                // Periods rendered while freewheeling, then after it: counted by the node, on
+                // JACK's timeline (a busy host only makes them come later).
                 _ = try ExternalTools.run("jack_freewheel", ["y"], environment: rig.server.environment, timeout: 5)
-                try await Task.sleep(for: .milliseconds(500))
+                try await OSCDatagram.waitForPeriods(OSCDatagram.periods(0.5, of: rig.server), port: port)
                 _ = try ExternalTools.run("jack_freewheel", ["n"], environment: rig.server.environment, timeout: 5)
-                try await Task.sleep(for: .milliseconds(300))
+                try await OSCDatagram.waitForPeriods(OSCDatagram.periods(0.3, of: rig.server), port: port)
                 let after = try #require(try OSCDatagram.stats(port: port))
                 #expect((after["periods"] ?? 0) > (before["periods"] ?? 0))
                 #expect(rig.node.process.isRunning)

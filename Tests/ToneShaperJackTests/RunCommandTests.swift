@@ -53,7 +53,7 @@ extension WithJackServer {
                 let recorder = try #require(recorder)
                 if attempt > 1 {
                     _ = try OSCDatagram.request(OSCDatagram.message("/toneshaper/amplitude", [.float(0.4)]), toPort: port)
-                    try await Task.sleep(for: .milliseconds(100))
+                    try await OSCDatagram.waitForPeriods(OSCDatagram.periods(0.1, of: fixture.server), port: port)
                 }
                 let xrunsBefore = try #require(try OSCDatagram.stats(port: port))["xruns"] ?? 0
                 try await recorder.start()

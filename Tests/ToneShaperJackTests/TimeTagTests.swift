@@ -40,7 +40,7 @@ extension WithJackServer {
                 let take = try await recorder.finish(atFrame: sent &+ UInt32(1.6 * 48_000))
                 // Back to 0.5 for the next take, acknowledged before it starts.
                 _ = try OSCDatagram.request(OSCDatagram.message("/toneshaper/amplitude", [.float(0.5)]), toPort: port)
-                try await Task.sleep(for: .milliseconds(100))
+                try await OSCDatagram.waitForPeriods(OSCDatagram.periods(0.1, of: fixture.server), port: port)
                 guard let found = Self.changeStarts(in: take.samples, rate: take.sampleRate, gains: [0.5] + gains.map(Double.init)) else {
                     throw HostTooBusy("a server xrun next to a change, or a change not found")
                 }

@@ -160,10 +160,11 @@ struct TransportTests {
         let fixture = try OSCFixture()
         var sockets: [LoopbackTCP] = []
         for _ in 0..<OSCReceiveLoop.maximumConnections { sockets.append(try LoopbackTCP(port: fixture.server.port)) }
-        usleep(100_000)
+        // The server accepts in the order the connections came (the listening socket's queue),
+        // so the newcomer is the one over the limit whenever the loop gets to it.
         let newcomer = try OSCClient(host: "127.0.0.1", port: fixture.server.port, overTCP: true)
-        #expect(try newcomer.request("/toneshaper/state", timeout: 2).first?.path == "/toneshaper/state")
-        #expect(eventually { sockets[0].isClosedByPeer() })
+        #expect(try newcomer.request("/toneshaper/state", timeout: 30).first?.path == "/toneshaper/state")
+        #expect(eventually(timeout: 30) { sockets[0].isClosedByPeer() })
     }
 
     @Test("bytes that are not OSC are ignored and counted")

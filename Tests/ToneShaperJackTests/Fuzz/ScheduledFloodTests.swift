@@ -39,12 +39,14 @@ extension WithJackServer {
                 }
             }
             client.drain()
-            // Error replies are rate-limited per sender host: let the limiter refill.
-            try await Task.sleep(for: .milliseconds(1_500))
-
-            // The schedule is full: one more scheduled change is refused, with the reason.
+            // The schedule is full: one more scheduled change is refused, with the reason. Error
+            // replies are rate-limited per sender host, and the flood used them up: the probe
+            // (which changes nothing) is sent again until the refilled limiter lets its answer out.
             let probe = OSCDatagram.bundle(at: now + 30, [OSCDatagram.message("/toneshaper/amplitude", [.float(0.1)])])
-            let refusal = try #require(try OSCDatagram.request(probe, toPort: port))
+            var answer: [OSCDatagram.Argument]?
+            let deadline = monotonicSeconds() + 120
+            while answer == nil && monotonicSeconds() < deadline { answer = try OSCDatagram.request(probe, toPort: port, timeout: 0.25) }
+            let refusal = try #require(answer, "no answer to the probe within 120 s")
             #expect(Self.text(refusal).contains("scheduled changes are waiting already"), "\(Self.text(refusal))")
 
             // Forget them, then make changes at once: each is acknowledged and heard.

@@ -110,7 +110,7 @@ extension WithJackServer {
             try OSCDatagram.send(OSCDatagram.message("/toneshaper/wave", [.string("Triangle")]), toPort: port)
             try OSCDatagram.send(OSCDatagram.message("/toneshaper/amplitude", [.float(0.3)]), toPort: port)
             #expect(await manager.expect("/nsm/client/is_dirty") != nil)
-            try await Task.sleep(for: .milliseconds(200))  // the wave's cross-fade
+            try await OSCDatagram.waitForPeriods(OSCDatagram.periods(0.2, of: server), port: port)  // the wave's cross-fade
             let before = try await server.recordSteady("toneshaper.nSND:out_1", seconds: 1.5, minimumClean: 8_192, into: scratch.url)
             #expect(try await manager.save()?.path == "/reply")
             let firstEditor = try #require(first.editorURL)
@@ -233,7 +233,7 @@ extension WithJackServer {
             let pathC = scratch.url.appendingPathComponent("c/toneshaper.nBBBB").path
             try FileManager.default.createDirectory(atPath: scratch.url.appendingPathComponent("c").path, withIntermediateDirectories: true)
             #expect(try await manager.open(pathC, clientID: "toneshaper.nBBBB")?.path == "/reply")
-            try await Task.sleep(for: .milliseconds(200))  // the new sound's cross-fade
+            try await OSCDatagram.waitForPeriods(OSCDatagram.periods(0.2, of: server), port: port)  // the new sound's cross-fade
             let c = try await server.recordSteady("toneshaper.nBBBB:out", seconds: 1, minimumClean: 9_600, into: scratch.url)
             #expect(abs(try c.frequency(atLeast: 9_600) - 440) < 0.2)
             #expect(node.process.isRunning && node.process.processIdentifier == pid)

@@ -1,4 +1,5 @@
 import Foundation
+import ToneShaperTestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -165,5 +166,26 @@ enum OSCDatagram {
 
     private static func bigEndian(_ value: UInt32) -> [UInt8] {
         [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
+    }
+}
+
+extension OSCDatagram {
+    /// Waits until the node on `port` has run `count` more JACK periods than when called (its
+    /// `/toneshaper/stats`): a change it took has then had that long to sound, on JACK's
+    /// timeline, however slowly a busy host runs it. Fails when the node stops answering or
+    /// the periods do not come within `timeout` seconds.
+    static func waitForPeriods(_ count: Int, port: Int, timeout: Double = 120) async throws {
+        let deadline = monotonicSeconds() + timeout
+        guard let start = try stats(port: port)?["periods"] else { throw JackTestError("the node on port \(port) gave no statistics") }
+        while true {
+            if let now = try stats(port: port)?["periods"], now >= start + Double(count) { return }
+            if monotonicSeconds() > deadline { throw JackTestError("the node on port \(port) ran fewer than \(count) periods in \(Int(timeout)) s") }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+    }
+
+    /// How many periods of `server` make `seconds`.
+    static func periods(_ seconds: Double, of server: PrivateJackServer) -> Int {
+        Int((seconds * Double(server.rate) / Double(server.period)).rounded(.up))
     }
 }
