@@ -39,12 +39,6 @@ public final class PrivateXServer {
     private var process = Process()
     public var name: String { ":\(number)" }
 
-    /// The first program of that name on PATH.
-    public static func path(of tool: String) -> String? {
-        let directories = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-        return directories.map { "\($0)/\(tool)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
-    }
-
     /// Whether another live X server holds display `number` (its lock file names a process
     /// that is there).
     static func isHeld(_ number: Int) -> Bool {
@@ -64,7 +58,7 @@ public final class PrivateXServer {
             try? FileManager.default.removeItem(atPath: "/tmp/.X\(candidate)-lock")
             try? FileManager.default.removeItem(atPath: "/tmp/.X11-unix/X\(candidate)")
             let xvfb = Process()
-            xvfb.executableURL = URL(fileURLWithPath: PrivateXServer.path(of: "Xvfb") ?? "/usr/bin/Xvfb")
+            xvfb.executableURL = URL(fileURLWithPath: TestTools.path(of: "Xvfb") ?? "/usr/bin/Xvfb")
             // -noreset: an X server resets when its last client leaves (the readiness probe,
             // say), and a client that connects meanwhile is refused.
             xvfb.arguments = [":\(candidate)", "-nolisten", "tcp", "-noreset", "-screen", "0", "\(width)x\(height)x24"]
@@ -91,7 +85,7 @@ public final class PrivateXServer {
     /// Whether a client on display `number` is answered: xdotool asks for the screen's size
     /// where it is installed; without it, the socket being there and a moment's wait.
     static func answers(_ number: Int) -> Bool {
-        guard let xdotool = path(of: "xdotool") else {
+        guard let xdotool = TestTools.path(of: "xdotool") else {
             usleep(200_000)
             return true
         }
