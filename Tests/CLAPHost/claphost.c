@@ -17,6 +17,8 @@
 //            [--out FILE] [--describe] [--bench-runs N [--bench-paced]] [--mpe N]
 //            [--program N@FRAME]... [--report-value ID]... (the value params.get_value gives at the end)
 //   claphost --clap PATH --list-presets   # the preset-discovery factory's providers, locations, presets
+//   claphost --clap PATH --gui [--gui-flush] [--no-fd-support] [--gui-scale S] [--save-state FILE] ...
+//   claphost --clap PATH --frames N [--gui-hostile] [--gui-reopen N] [--gui-parent-gone] [--gui-scale S]
 //
 // --bench-runs N times process() (CLOCK_MONOTONIC around each call, the first instance)
 // for N blocks after one second of blocks, untimed; --bench-paced starts each block at its
@@ -24,8 +26,29 @@
 // block from the second on, a tuning expression to each of the keys 36...36+N-1, moving
 // (as an MPE controller's pitch does).
 //
-// Offline render mode (clap.render) unless --realtime: the plugin then gives each block's
-// plans before the next block, so runs are repeatable to the sample.
+// --gui: the editor window (clap.gui, x11, embedded in a window of the host's) kept open
+// while the plugin plays in real time, block by block, the editor's timers and its X
+// connection's descriptor served between blocks, until standard input says "quit" or ends.
+// Commands on standard input, one a line, each acknowledged by a report line:
+//   preset NAME      a built-in preset loaded on the main thread   -> gui_preset_loaded: 1 (or 0)
+//   param ID=VALUE   the parameter set in the next block (a PARAM_VALUE event)
+//                                                                  -> param_sent: ID VALUE (once processed)
+//   ticks N          the editor's timers called N more times       -> ticked: N
+//   quit             the window destroyed, the final report, the state saved (--save-state)
+// and reports of its own: gui_shown: WxH once the window is made, embedded and shown;
+// out_value: ID VALUE for each value the plugin sends the host, out_gesture: begin ID /
+// end ID for its gestures. Standard output is line-buffered there. --gui-flush calls
+// params.flush between blocks when the plugin asks; --no-fd-support offers no
+// clap.posix-fd-support. --gui-hostile, --gui-reopen N and --gui-parent-gone are checks of
+// the window's life run before the blocks (calls out of turn; N windows made and destroyed;
+// the host's window destroyed under the editor's).
+//
+// An X error on the host's own connection is reported ("x_error: CODE on REQUEST") and the
+// host carries on; a lost X connection is reported ("x_error: the X connection is lost") and
+// the host exits with status 4.
+//
+// Offline render mode (clap.render) unless --realtime (or --gui): the plugin then gives each
+// block's plans before the next block, so runs are repeatable to the sample.
 //
 // The report on standard output, one "key: value" a line: frames, peak, nonfinite,
 // out_of_range, first_sound (first |x| > 1e-4), first_nonzero, log_messages, log_errors,
@@ -34,12 +57,13 @@
 // parameter and whether value_to_text and text_to_value read each other back. Exit status:
 // 0 ok, 2 the output had a non-finite or out-of-range sample or instances differ, 3 the
 // plugin refused something the host asked (init, activate, a state the test expects to
-// load), 1 a usage or load error.
+// load), 4 the X connection was lost, 1 a usage or load error.
 
 #include "../../Sources/ToneShaperCLAP/CCLAP/cclap.h"
 
 #include <X11/Xlib.h>
 #include <dirent.h>
+#include <errno.h>
 #include <poll.h>
 #include <dlfcn.h>
 #include <math.h>
@@ -98,6 +122,8 @@ typedef struct {
 } Timer;
 static Timer timers[8];
 static int timers_live, timers_registered;
+/// How many times the editor's timers have been called (the window's chances to redraw).
+static long timer_calls;
 static toneshaper_clap_id next_timer_id = 100;
 
 static double monotonic(void) {
@@ -217,6 +243,9 @@ typedef struct OutputContext {
 
 static long output_events;
 static long out_values, out_begins, out_ends, out_outside, out_unmatched;
+/// --gui: each value and gesture the plugin sends is reported as it comes (out_value,
+/// out_gesture lines), so a test knows an edit reached the host.
+static int live_reports;
 static int gesture_open[64];
 static double out_last[64];
 static int out_has_last[64];
@@ -235,6 +264,7 @@ static bool list_push(const toneshaper_clap_output_events *list, const toneshape
     } else if (event->type == TONESHAPER_CLAP_EVENT_PARAM_GESTURE_BEGIN || event->type == TONESHAPER_CLAP_EVENT_PARAM_GESTURE_END) {
         if (event->size < sizeof(toneshaper_clap_event_param_gesture)) return false;
         uint32_t id = ((const toneshaper_clap_event_param_gesture *)event)->param_id;
+        if (live_reports) printf("out_gesture: %s %u\n", event->type == TONESHAPER_CLAP_EVENT_PARAM_GESTURE_BEGIN ? "begin" : "end", id);
         if (event->type == TONESHAPER_CLAP_EVENT_PARAM_GESTURE_BEGIN) {
             out_begins++;
             if (id < 64) gesture_open[id]++;
@@ -247,6 +277,7 @@ static bool list_push(const toneshaper_clap_output_events *list, const toneshape
         if (event->size < sizeof(toneshaper_clap_event_param_value)) return false;
         const toneshaper_clap_event_param_value *value = (const toneshaper_clap_event_param_value *)event;
         out_values++;
+        if (live_reports) printf("out_value: %u %.9g\n", value->param_id, value->value);
         if (value->param_id >= 64 || gesture_open[value->param_id] == 0) out_outside++;
         if (value->param_id < 64) {
             out_last[value->param_id] = value->value;
@@ -545,6 +576,28 @@ static long resident_kb(void) {
     return kb;
 }
 
+/// An X error on the host's connection: said plainly, and the host carries on (Xlib's
+/// default handler would print and exit). The editor's own connection has its own handler,
+/// which passes other connections' errors on to this one.
+static int x_error(Display *display, XErrorEvent *error) {
+    char code[128] = "", number[16], request[128] = "";
+    XGetErrorText(display, error->error_code, code, sizeof code);
+    snprintf(number, sizeof number, "%d", error->request_code);
+    XGetErrorDatabaseText(display, "XRequest", number, number, request, sizeof request);
+    printf("x_error: %s on %s (resource 0x%lx)\n", code, request, error->resourceid);
+    fflush(stdout);
+    return 0;
+}
+
+/// The X connection lost (the server gone): said plainly, and the host ends (Xlib ends the
+/// process when this returns).
+static int x_connection_lost(Display *display) {
+    (void)display;
+    printf("x_error: the X connection is lost\n");
+    fflush(stdout);
+    _exit(4);
+}
+
 static void gui_prepare(Instance *instance) {
     gui = instance->plugin->get_extension(instance->plugin, TONESHAPER_CLAP_EXT_GUI);
     gui_timers = instance->plugin->get_extension(instance->plugin, TONESHAPER_CLAP_EXT_TIMER_SUPPORT);
@@ -552,6 +605,8 @@ static void gui_prepare(Instance *instance) {
     if (!gui || !gui_timers) die("the plugin offers no clap.gui or clap.timer-support");
     if (offer_fds && !gui_fds) die("the plugin offers no clap.posix-fd-support");
     if (!gui_display) {
+        XSetErrorHandler(x_error);
+        XSetIOErrorHandler(x_connection_lost);
         gui_display = XOpenDisplay(NULL);
         if (!gui_display) die("cannot open the X display (DISPLAY)");
         gui_parent = XCreateSimpleWindow(gui_display, DefaultRootWindow(gui_display), 0, 0, 900, 420, 0, 0, 0);
@@ -576,10 +631,22 @@ static void gui_pump(Instance *instance) {
         if (!timers[t].live || now < timers[t].due) continue;
         timers[t].due = now + timers[t].period_ms / 1000.0;
         gui_timers->on_timer(instance->plugin, timers[t].id);
+        timer_calls++;
     }
     while (gui_display && XPending(gui_display)) {
         XEvent event;
         XNextEvent(gui_display, &event);
+    }
+}
+
+/// Serves the window (gui_pump) until its timers have been called `ticks` more times: the
+/// editor has had that many chances to read its events and draw.
+static void gui_pump_ticks(Instance *instance, long ticks) {
+    long until = timer_calls + ticks;
+    while (timer_calls < until) {
+        if (timers_live == 0) die("the editor has no timer to call");
+        gui_pump(instance);
+        if (timer_calls < until) usleep(1000);
     }
 }
 
@@ -731,68 +798,71 @@ static int list_presets(const char *path) {
     return 0;
 }
 
-int main(int argc, char **argv) {
-    const char *path = NULL, *id = "org.toneshaper.instrument", *out = NULL, *save = NULL, *load = NULL, *second = NULL;
-    const char *preset_file = NULL, *preset_builtin = NULL, *hostile_state = NULL;
-    double rate = 48000;
-    long block = 256, frames = 0, bench_runs = 0;
-    int instances = 1, realtime = 0, want_describe = 0, process_transport = 0, paced = 0, mpe = 0;
-    double gui_seconds = 0, gui_scale = 0;
-    int gui_reopen = 0, gui_hostile_calls = 0, gui_flush = 0, flushed = 0, gui_parent_gone = 0;
-    const char *gui_preset = NULL;
-    double gui_preset_at = 0;
-    double process_playing = 0, process_tempo = 120;
+// ---- the options ---------------------------------------------------------------------------
+
+typedef struct {
+    const char *path, *id, *out, *save, *load, *second, *preset_file, *preset_builtin, *hostile_state;
+    double rate, gui_scale, process_playing, process_tempo;
+    long block, frames, bench_runs;
+    int instances, realtime, describe, list_presets, process_transport, paced, mpe;
+    int gui_window, gui_reopen, gui_hostile, gui_flush, gui_parent_gone;
     uint32_t report_ids[64];
-    int report_count = 0;
+    int report_count;
     uint32_t flush_ids[64];
     double flush_values[64];
-    int flush_count = 0;
+    int flush_count;
+} Options;
+
+/// The command line into `o`; the events of the script (--note, --param, ...) into steps.
+static void parse_options(int argc, char **argv, Options *o) {
+    memset(o, 0, sizeof *o);
+    o->id = "org.toneshaper.instrument";
+    o->rate = 48000;
+    o->block = 256;
+    o->instances = 1;
+    o->process_tempo = 120;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
 #define NEXT (v ? (i++, v) : (die("%s needs a value", a), ""))
-        if (!strcmp(a, "--clap")) path = NEXT;
-        else if (!strcmp(a, "--id")) id = NEXT;
-        else if (!strcmp(a, "--rate")) rate = atof(NEXT);
-        else if (!strcmp(a, "--block")) block = atol(NEXT);
-        else if (!strcmp(a, "--frames")) frames = atol(NEXT);
-        else if (!strcmp(a, "--out")) out = NEXT;
-        else if (!strcmp(a, "--save-state")) save = NEXT;
-        else if (!strcmp(a, "--load-state")) load = NEXT;
-        else if (!strcmp(a, "--hostile-state")) hostile_state = NEXT;
-        else if (!strcmp(a, "--preset-file")) preset_file = NEXT;
-        else if (!strcmp(a, "--preset-builtin")) preset_builtin = NEXT;
-        else if (!strcmp(a, "--second-clap")) second = NEXT;
-        else if (!strcmp(a, "--instances")) instances = atoi(NEXT);
-        else if (!strcmp(a, "--realtime")) realtime = 1;
-        else if (!strcmp(a, "--gui")) gui_seconds = atof(NEXT);
-        else if (!strcmp(a, "--gui-scale")) gui_scale = atof(NEXT);
-        else if (!strcmp(a, "--gui-reopen")) gui_reopen = atoi(NEXT);
-        else if (!strcmp(a, "--gui-hostile")) gui_hostile_calls = 1;
-        else if (!strcmp(a, "--gui-flush")) gui_flush = 1;
-        else if (!strcmp(a, "--gui-parent-gone")) gui_parent_gone = 1;
+        if (!strcmp(a, "--clap")) o->path = NEXT;
+        else if (!strcmp(a, "--id")) o->id = NEXT;
+        else if (!strcmp(a, "--rate")) o->rate = atof(NEXT);
+        else if (!strcmp(a, "--block")) o->block = atol(NEXT);
+        else if (!strcmp(a, "--frames")) o->frames = atol(NEXT);
+        else if (!strcmp(a, "--out")) o->out = NEXT;
+        else if (!strcmp(a, "--save-state")) o->save = NEXT;
+        else if (!strcmp(a, "--load-state")) o->load = NEXT;
+        else if (!strcmp(a, "--hostile-state")) o->hostile_state = NEXT;
+        else if (!strcmp(a, "--preset-file")) o->preset_file = NEXT;
+        else if (!strcmp(a, "--preset-builtin")) o->preset_builtin = NEXT;
+        else if (!strcmp(a, "--second-clap")) o->second = NEXT;
+        else if (!strcmp(a, "--instances")) o->instances = atoi(NEXT);
+        else if (!strcmp(a, "--realtime")) o->realtime = 1;
+        else if (!strcmp(a, "--gui")) {
+            if (v && strspn(v, "0123456789.") == strlen(v) && *v)
+                die("--gui takes no number: the window stays until standard input says quit or ends");
+            o->gui_window = 1;
+        } else if (!strcmp(a, "--gui-scale")) o->gui_scale = atof(NEXT);
+        else if (!strcmp(a, "--gui-reopen")) o->gui_reopen = atoi(NEXT);
+        else if (!strcmp(a, "--gui-hostile")) o->gui_hostile = 1;
+        else if (!strcmp(a, "--gui-flush")) o->gui_flush = 1;
+        else if (!strcmp(a, "--gui-parent-gone")) o->gui_parent_gone = 1;
         else if (!strcmp(a, "--no-fd-support")) offer_fds = 0;
-        else if (!strcmp(a, "--gui-preset")) {
-            // NAME@SECONDS: a built-in preset loaded (main thread) while the window is open.
-            static char name[128];
-            if (sscanf(NEXT, "%127[^@]@%lf", name, &gui_preset_at) != 2) die("bad --gui-preset");
-            gui_preset = name;
-        }
-        else if (!strcmp(a, "--describe")) want_describe = 1;
-        else if (!strcmp(a, "--list-presets")) return path ? list_presets(path) : (die("--clap first"), 1);
-        else if (!strcmp(a, "--bench-runs")) bench_runs = atol(NEXT);
-        else if (!strcmp(a, "--bench-paced")) paced = 1;
+        else if (!strcmp(a, "--describe")) o->describe = 1;
+        else if (!strcmp(a, "--list-presets")) o->list_presets = 1;
+        else if (!strcmp(a, "--bench-runs")) o->bench_runs = atol(NEXT);
+        else if (!strcmp(a, "--bench-paced")) o->paced = 1;
         else if (!strcmp(a, "--report-value")) {
-            if (report_count == 64) die("too many --report-value");
-            report_ids[report_count++] = (uint32_t)atoi(NEXT);
+            if (o->report_count == 64) die("too many --report-value");
+            o->report_ids[o->report_count++] = (uint32_t)atoi(NEXT);
         } else if (!strcmp(a, "--program")) {
             int program = 0;
             long frame = 0;
             if (sscanf(NEXT, "%d@%ld", &program, &frame) != 2) die("bad --program");
             Step *s = add_step(MIDI, frame);
             s->midi[0] = 0xC0, s->midi[1] = (unsigned char)program, s->midi[2] = 0;
-        }
-        else if (!strcmp(a, "--mpe")) mpe = atoi(NEXT);
+        } else if (!strcmp(a, "--mpe")) o->mpe = atoi(NEXT);
         else if (!strcmp(a, "--note") || !strcmp(a, "--midi-note")) {
             long frame = 0, off = -1;
             int key = 0, velocity = 0, note_id = -1;
@@ -803,10 +873,10 @@ int main(int argc, char **argv) {
             on->note_id = note_id;
             on->midi[0] = 0x90, on->midi[1] = (unsigned char)key, on->midi[2] = (unsigned char)velocity;
             if (off >= 0) {
-                Step *o = add_step(a[2] == 'n' ? NOTE_OFF : MIDI, off);
-                o->key = key;
-                o->note_id = note_id;
-                o->midi[0] = 0x80, o->midi[1] = (unsigned char)key, o->midi[2] = 0;
+                Step *off_step = add_step(a[2] == 'n' ? NOTE_OFF : MIDI, off);
+                off_step->key = key;
+                off_step->note_id = note_id;
+                off_step->midi[0] = 0x80, off_step->midi[1] = (unsigned char)key, off_step->midi[2] = 0;
             }
         } else if (!strcmp(a, "--param") || !strcmp(a, "--mod")) {
             unsigned pid = 0;
@@ -818,8 +888,8 @@ int main(int argc, char **argv) {
             s->value = strtod(number, NULL);
         } else if (!strcmp(a, "--flush")) {
             char number[64];
-            if (flush_count == 64 || sscanf(NEXT, "%u=%63s", &flush_ids[flush_count], number) != 2) die("bad --flush");
-            flush_values[flush_count++] = strtod(number, NULL);
+            if (o->flush_count == 64 || sscanf(NEXT, "%u=%63s", &o->flush_ids[o->flush_count], number) != 2) die("bad --flush");
+            o->flush_values[o->flush_count++] = strtod(number, NULL);
         } else if (!strcmp(a, "--expression") || !strcmp(a, "--expression-id")) {
             long frame = 0;
             int key = 0;
@@ -842,341 +912,546 @@ int main(int argc, char **argv) {
             s->seconds = seconds;
             s->tempo = tempo;
         } else if (!strcmp(a, "--process-transport")) {
-            if (sscanf(NEXT, "%lf:%lf", &process_playing, &process_tempo) != 2) die("bad --process-transport");
-            process_transport = 1;
+            if (sscanf(NEXT, "%lf:%lf", &o->process_playing, &o->process_tempo) != 2) die("bad --process-transport");
+            o->process_transport = 1;
         } else if (!strcmp(a, "--hostile")) {
             const char *spec = NEXT;
             const char *at = strchr(spec, '@');
             Step *s = add_step(HOSTILE, at ? atol(at + 1) : 0);
             snprintf(s->hostile, sizeof s->hostile, "%.*s", at ? (int)(at - spec) : (int)strlen(spec), spec);
         } else die("unknown argument %s", a);
+#undef NEXT
     }
-    if (!path) die("--clap PATH is required");
-    if (bench_runs > 0) frames = (long)rate + bench_runs * block;
-    int with_gui = gui_seconds > 0 || gui_reopen > 0 || gui_hostile_calls || gui_parent_gone;
-    if (gui_seconds > 0) {
-        // The window is used while the plugin plays in real time, block by block.
-        frames = (long)(gui_seconds * rate);
-        realtime = 1;
-    }
-    if (frames <= 0 || block <= 0 || block > 8192) die("--frames N (and a --block of 1...8192) are required");
-    if (instances < 1 || instances > 2) die("--instances is 1 or 2");
-    int count = second ? 2 : instances;
+    if (!o->path) die("--clap PATH is required");
+    if (o->list_presets) return;
+    if (o->bench_runs > 0) o->frames = (long)o->rate + o->bench_runs * o->block;
+    // The window is used while the plugin plays in real time, block by block, for as long
+    // as the test keeps it.
+    if (o->gui_window) o->realtime = 1;
+    if ((!o->gui_window && o->frames <= 0) || o->block <= 0 || o->block > 8192) die("--frames N (and a --block of 1...8192) are required");
+    if (o->instances < 1 || o->instances > 2) die("--instances is 1 or 2");
+}
 
+// ---- the instances made ready ------------------------------------------------------------
+
+/// A state --hostile-state names: empty, foreign, truncated, out of range.
+static Buffer hostile_state_bytes(const char *kind) {
+    Buffer b = {0};
+    if (!strcmp(kind, "empty")) b.size = 0;
+    else if (!strcmp(kind, "foreign")) b.bytes = (unsigned char *)strdup("RIFF\x24\x00\x00\x00WAVEfmt "), b.size = 16;
+    else if (!strcmp(kind, "truncated")) {
+        b = read_whole("Sessions/siren.toneshaper");
+        b.size /= 2;
+    } else if (!strcmp(kind, "out-of-range")) {
+        const char *text = "{\"minFrequency\": 100, \"maxFrequency\": 900, \"duration\": 1, \"amplitude\": 7, \"points\": []}";
+        b.bytes = (unsigned char *)strdup(text), b.size = strlen(text);
+    } else die("unknown --hostile-state %s", kind);
+    return b;
+}
+
+/// Parameters set before activation, through params.flush (the main thread's).
+static void flush_before_activation(Instance *instance, const Options *o) {
+    EventList list = {0};
+    for (int f = 0; f < o->flush_count; f++) {
+        Event *e = list_add(&list);
+        header(e, TONESHAPER_CLAP_EVENT_PARAM_VALUE, sizeof e->value, 0);
+        e->value.param_id = o->flush_ids[f];
+        e->value.value = o->flush_values[f];
+    }
+    toneshaper_clap_input_events in = {&list, list_size, list_get};
+    toneshaper_clap_output_events outs = {NULL, list_push};
+    instance->params->flush(instance->plugin, &in, &outs);
+    free(list.events);
+}
+
+/// A state, a preset, the flushed parameters, the render mode; activated and processing.
+static void make_ready(Instance *instance, int first, const Options *o) {
+    if (o->load) load_state(instance, read_whole(o->load), 1);
+    if (o->hostile_state) load_state(instance, hostile_state_bytes(o->hostile_state), 0);
+    if (o->preset_file || o->preset_builtin) {
+        const toneshaper_clap_plugin_preset_load *presets = instance->plugin->get_extension(instance->plugin, TONESHAPER_CLAP_EXT_PRESET_LOAD);
+        if (!presets) die("no preset-load extension");
+        bool loaded = o->preset_file ? presets->from_location(instance->plugin, TONESHAPER_CLAP_PRESET_LOCATION_FILE, o->preset_file, NULL)
+                                     : presets->from_location(instance->plugin, TONESHAPER_CLAP_PRESET_LOCATION_PLUGIN, NULL, o->preset_builtin);
+        printf("preset_loaded: %d\n", loaded);
+    }
+    if (o->flush_count) flush_before_activation(instance, o);
+    if (o->describe && first) describe(instance);
+    const toneshaper_clap_plugin_render *render = instance->plugin->get_extension(instance->plugin, TONESHAPER_CLAP_EXT_RENDER);
+    if (render && !render->set(instance->plugin, o->realtime ? TONESHAPER_CLAP_RENDER_REALTIME : TONESHAPER_CLAP_RENDER_OFFLINE))
+        die("render mode refused");
+    if (!instance->plugin->activate(instance->plugin, o->rate, 1, (uint32_t)o->block)) {
+        printf("activate: refused\n");
+        exit(3);
+    }
+    if (!instance->plugin->start_processing(instance->plugin)) die("start_processing refused");
+    instance->channels[0] = calloc((size_t)o->block, sizeof(float));
+    instance->channels[1] = calloc((size_t)o->block, sizeof(float));
+}
+
+// ---- the blocks ------------------------------------------------------------------------
+
+/// A run: the instances, what their output showed so far, the bench's times.
+typedef struct {
+    const Options *o;
     Instance inst[2];
-    for (int k = 0; k < count; k++) inst[k] = make_instance(k == 1 && second ? second : path, id);
+    int count;
+    uint32_t channel_count;
+    FILE *output;
+    EventList list;
+    long nonfinite, out_of_range, first_sound, first_nonzero, differ, stereo_differ;
+    float peak;
+    int main_callbacks;
+    double *times;
+    long timed, warmup;
+} Run;
 
-    for (int k = 0; k < count; k++) {
-        if (load) load_state(&inst[k], read_whole(load), 1);
-        if (hostile_state) {
-            Buffer b = {0};
-            if (!strcmp(hostile_state, "empty")) b.size = 0;
-            else if (!strcmp(hostile_state, "foreign")) b.bytes = (unsigned char *)strdup("RIFF\x24\x00\x00\x00WAVEfmt "), b.size = 16;
-            else if (!strcmp(hostile_state, "truncated")) {
-                b = read_whole("Sessions/siren.toneshaper");
-                b.size /= 2;
-            } else if (!strcmp(hostile_state, "out-of-range")) {
-                const char *text = "{\"minFrequency\": 100, \"maxFrequency\": 900, \"duration\": 1, \"amplitude\": 7, \"points\": []}";
-                b.bytes = (unsigned char *)strdup(text), b.size = strlen(text);
-            } else die("unknown --hostile-state %s", hostile_state);
-            load_state(&inst[k], b, 0);
-        }
-        if (preset_file || preset_builtin) {
-            const toneshaper_clap_plugin_preset_load *presets = inst[k].plugin->get_extension(inst[k].plugin, TONESHAPER_CLAP_EXT_PRESET_LOAD);
-            if (!presets) die("no preset-load extension");
-            bool loaded = preset_file ? presets->from_location(inst[k].plugin, TONESHAPER_CLAP_PRESET_LOCATION_FILE, preset_file, NULL)
-                                      : presets->from_location(inst[k].plugin, TONESHAPER_CLAP_PRESET_LOCATION_PLUGIN, NULL, preset_builtin);
-            printf("preset_loaded: %d\n", loaded);
-        }
-        // Parameters set before activation, through params.flush (the main thread's).
-        if (flush_count) {
-            EventList list = {0};
-            for (int f = 0; f < flush_count; f++) {
-                Event *e = list_add(&list);
-                header(e, TONESHAPER_CLAP_EVENT_PARAM_VALUE, sizeof e->value, 0);
-                e->value.param_id = flush_ids[f];
-                e->value.value = flush_values[f];
+/// This block's steps into the list, in time order (steps are stable-sorted by frame).
+static void add_steps(Run *run, long start, uint32_t n) {
+    for (long t = 0; t < n; t++) {
+        for (int s = 0; s < step_count; s++) {
+            Step *step = &steps[s];
+            if (step->frame != start + t) continue;
+            uint32_t time = (uint32_t)t;
+            Event *e;
+            switch (step->kind) {
+            case NOTE_ON:
+            case NOTE_OFF:
+                e = list_add(&run->list);
+                header(e, step->kind == NOTE_ON ? TONESHAPER_CLAP_EVENT_NOTE_ON : TONESHAPER_CLAP_EVENT_NOTE_OFF, sizeof e->note, time);
+                e->note.note_id = step->note_id;
+                e->note.channel = 0;
+                e->note.key = (int16_t)step->key;
+                e->note.velocity = step->value / 127.0;
+                break;
+            case MIDI:
+                e = list_add(&run->list);
+                header(e, TONESHAPER_CLAP_EVENT_MIDI, sizeof e->midi, time);
+                memcpy(e->midi.data, step->midi, 3);
+                break;
+            case PARAM:
+            case MOD:
+                e = list_add(&run->list);
+                header(e, step->kind == PARAM ? TONESHAPER_CLAP_EVENT_PARAM_VALUE : TONESHAPER_CLAP_EVENT_PARAM_MOD, sizeof e->value, time);
+                e->value.param_id = step->id;
+                e->value.note_id = -1;
+                e->value.key = e->value.channel = e->value.port_index = -1;
+                e->value.value = step->value;
+                break;
+            case EXPRESSION:
+                e = list_add(&run->list);
+                header(e, TONESHAPER_CLAP_EVENT_NOTE_EXPRESSION, sizeof e->expression, time);
+                e->expression.expression_id = step->expression;
+                e->expression.note_id = step->note_id;
+                e->expression.port_index = 0;
+                e->expression.channel = step->key < 0 ? -1 : 0;
+                e->expression.key = (int16_t)step->key;
+                e->expression.value = step->value;
+                break;
+            case TRANSPORT:
+                e = list_add(&run->list);
+                header(e, TONESHAPER_CLAP_EVENT_TRANSPORT, sizeof e->transport, time);
+                e->transport.flags = TONESHAPER_CLAP_TRANSPORT_HAS_TEMPO | TONESHAPER_CLAP_TRANSPORT_HAS_SECONDS_TIMELINE |
+                                     TONESHAPER_CLAP_TRANSPORT_HAS_BEATS_TIMELINE | TONESHAPER_CLAP_TRANSPORT_HAS_TIME_SIGNATURE |
+                                     (step->value > 0 ? TONESHAPER_CLAP_TRANSPORT_IS_PLAYING : 0);
+                e->transport.song_pos_seconds = (int64_t)(step->seconds * TONESHAPER_CLAP_TIME_FACTOR);
+                e->transport.song_pos_beats = (int64_t)(step->seconds * step->tempo / 60 * TONESHAPER_CLAP_TIME_FACTOR);
+                e->transport.tempo = step->tempo;
+                e->transport.tsig_num = 4;
+                e->transport.tsig_denom = 4;
+                e->transport.bar_number = (int32_t)(step->seconds * step->tempo / 60 / 4);
+                e->transport.bar_start = (int64_t)(e->transport.bar_number * 4 * TONESHAPER_CLAP_TIME_FACTOR);
+                break;
+            case HOSTILE: add_hostile(&run->list, step->hostile, time, n); break;
             }
-            toneshaper_clap_input_events in = {&list, list_size, list_get};
-            toneshaper_clap_output_events outs = {NULL, list_push};
-            inst[k].params->flush(inst[k].plugin, &in, &outs);
-            free(list.events);
         }
-        if (want_describe && k == 0) describe(&inst[k]);
-        const toneshaper_clap_plugin_render *render = inst[k].plugin->get_extension(inst[k].plugin, TONESHAPER_CLAP_EXT_RENDER);
-        if (render && !render->set(inst[k].plugin, realtime ? TONESHAPER_CLAP_RENDER_REALTIME : TONESHAPER_CLAP_RENDER_OFFLINE))
-            die("render mode refused");
-        if (!inst[k].plugin->activate(inst[k].plugin, rate, 1, (uint32_t)block)) {
-            printf("activate: refused\n");
-            exit(3);
-        }
-        if (!inst[k].plugin->start_processing(inst[k].plugin)) die("start_processing refused");
-        inst[k].channels[0] = calloc((size_t)block, sizeof(float));
-        inst[k].channels[1] = calloc((size_t)block, sizeof(float));
     }
-    const toneshaper_clap_plugin_audio_ports *ports = inst[0].plugin->get_extension(inst[0].plugin, TONESHAPER_CLAP_EXT_AUDIO_PORTS);
-    toneshaper_clap_audio_port_info port;
-    if (!ports || ports->count(inst[0].plugin, false) != 1 || !ports->get(inst[0].plugin, 0, false, &port)) die("no audio output port");
-    uint32_t channel_count = port.channel_count;
+    if (run->o->mpe > 0 && start > 0) {
+        for (int k = 0; k < run->o->mpe; k++) {
+            Event *e = list_add(&run->list);
+            header(e, TONESHAPER_CLAP_EVENT_NOTE_EXPRESSION, sizeof e->expression, 0);
+            e->expression.expression_id = TONESHAPER_CLAP_NOTE_EXPRESSION_TUNING;
+            e->expression.note_id = -1;
+            e->expression.channel = 0;
+            e->expression.key = (int16_t)(36 + k);
+            e->expression.value = 0.5 * sin((double)start / run->o->rate * 6.0 + k);
+        }
+    }
+}
 
-    if (with_gui) gui_prepare(&inst[0]);
-    if (gui_hostile_calls) gui_hostile(&inst[0]);
-    if (gui_reopen > 0) {
-        // Made and destroyed again and again, each time shown and driven for a few timers:
-        // every X connection it opened is closed again (the open files show it).
-        int before = open_fds();
-        long first_kb = 0, half_kb = 0, resident_before = resident_kb();
-        for (int r = 0; r < gui_reopen; r++) {
-            if (r == 1) first_kb = resident_kb();
-            if (r == gui_reopen / 2) half_kb = resident_kb();
-            gui_open(&inst[0], gui_scale);
-            double until = monotonic() + 0.1;
-            while (monotonic() < until) {
-                gui_pump(&inst[0]);
-                usleep(5000);
-            }
-            gui->destroy(inst[0].plugin);
-        }
-        printf("gui_resident_kb: before %ld, after the first window %ld, after half %ld, after all %ld\n", resident_before, first_kb, half_kb,
-               resident_kb());
-        printf("fds_watched: %d\n", watched_count);
-        printf("gui_reopened: %d\ngui_fds_before: %d\ngui_fds_after: %d\ngui_timers_live: %d\n", gui_reopen, before, open_fds(), timers_live);
+/// A parameter's value at the block's start, as a host's automation or knob sets it.
+static void add_param_value(EventList *list, uint32_t id, double value) {
+    Event *e = list_add(list);
+    header(e, TONESHAPER_CLAP_EVENT_PARAM_VALUE, sizeof e->value, 0);
+    e->value.param_id = id;
+    e->value.note_id = -1;
+    e->value.key = e->value.channel = e->value.port_index = -1;
+    e->value.value = value;
+}
+
+/// Every instance processes the block in the run's list (the first timed for --bench-runs),
+/// the main thread's callbacks the plugin asked for are made, and the output is looked at.
+static void process_block(Run *run, long start, uint32_t n) {
+    const Options *o = run->o;
+    toneshaper_clap_event_transport transport;
+    memset(&transport, 0, sizeof transport);
+    if (o->process_transport) {
+        header((Event *)&transport, TONESHAPER_CLAP_EVENT_TRANSPORT, sizeof transport, 0);
+        transport.flags = TONESHAPER_CLAP_TRANSPORT_HAS_TEMPO | TONESHAPER_CLAP_TRANSPORT_HAS_SECONDS_TIMELINE |
+                          (o->process_playing > 0 ? TONESHAPER_CLAP_TRANSPORT_IS_PLAYING : 0);
+        transport.tempo = o->process_tempo;
+        transport.song_pos_seconds = (int64_t)((double)start / o->rate * TONESHAPER_CLAP_TIME_FACTOR);
     }
-    if (gui_parent_gone) {
-        // A careless host: its window (the editor's parent, and so the editor's window with
-        // it) destroyed while the editor is open, the editor's timers still called, and
-        // clap.gui's destroy last. The host's process must live on.
-        gui_open(&inst[0], gui_scale);
-        for (double until = monotonic() + 0.2; monotonic() < until; usleep(5000)) gui_pump(&inst[0]);
-        XDestroyWindow(gui_display, gui_parent);
-        XSync(gui_display, False);
-        gui_parent = XCreateSimpleWindow(gui_display, DefaultRootWindow(gui_display), 0, 0, 900, 420, 0, 0, 0);
-        for (double until = monotonic() + 0.3; monotonic() < until; usleep(5000)) gui_pump(&inst[0]);
-        gui->destroy(inst[0].plugin);
-        // And the editor opens again in the host's new window.
-        gui_open(&inst[0], gui_scale);
-        for (double until = monotonic() + 0.2; monotonic() < until; usleep(5000)) gui_pump(&inst[0]);
-        gui->destroy(inst[0].plugin);
-        printf("gui_outlived_its_parent: 1\ngui_timers_live: %d\nfds_watched: %d\n", timers_live, watched_count);
+    for (int k = 0; k < run->count; k++) {
+        Instance *instance = &run->inst[k];
+        toneshaper_clap_input_events in = {&run->list, list_size, list_get};
+        OutputContext context = {start, k};
+        toneshaper_clap_output_events outs = {&context, list_push};
+        toneshaper_clap_audio_buffer buffer = {instance->channels, NULL, run->channel_count, 0, 0};
+        toneshaper_clap_process process = {start, n, o->process_transport ? &transport : NULL, NULL, &buffer, 0, 1, &in, &outs};
+        struct timespec before, after;
+        clock_gettime(CLOCK_MONOTONIC, &before);
+        in_process = 1;
+        int32_t status = instance->plugin->process(instance->plugin, &process);
+        in_process = 0;
+        clock_gettime(CLOCK_MONOTONIC, &after);
+        if (k == 0 && run->times && start >= run->warmup && run->timed < o->bench_runs)
+            run->times[run->timed++] = (double)(after.tv_sec - before.tv_sec) * 1e9 + (double)(after.tv_nsec - before.tv_nsec);
+        if (status == TONESHAPER_CLAP_PROCESS_ERROR) die("process returned an error");
+    }
+    // The main thread's callback, when the plugin asked for it.
+    while (atomic_load(&main_callbacks_requested) > run->main_callbacks) {
+        run->main_callbacks++;
+        for (int k = 0; k < run->count; k++) run->inst[k].plugin->on_main_thread(run->inst[k].plugin);
+    }
+    const float *first = run->inst[0].channels[0];
+    for (uint32_t i = 0; i < n; i++) {
+        float x = first[i];
+        if (!isfinite(x)) run->nonfinite++;
+        else {
+            if (fabsf(x) > 1) run->out_of_range++;
+            if (fabsf(x) > run->peak) run->peak = fabsf(x);
+            if (run->first_sound < 0 && fabsf(x) > 1e-4f) run->first_sound = start + i;
+            if (run->first_nonzero < 0 && x != 0) run->first_nonzero = start + i;
+        }
+        if (run->channel_count > 1 && run->inst[0].channels[1][i] != x) run->stereo_differ++;
+        if (run->count > 1 && run->inst[1].channels[0][i] != x) run->differ++;
+    }
+    if (run->output) fwrite(first, sizeof(float), n, run->output);
+}
+
+/// --bench-paced: one block a period, as an audio thread: waits for this block's time.
+static void wait_for_block_time(Run *run, long start) {
+    static struct timespec origin;
+    if (origin.tv_sec == 0 && origin.tv_nsec == 0) clock_gettime(CLOCK_MONOTONIC, &origin);
+    double due = (double)(start - run->warmup) / run->o->rate;
+    struct timespec at = origin;
+    at.tv_sec += (time_t)due;
+    at.tv_nsec += (long)((due - (double)(time_t)due) * 1e9);
+    if (at.tv_nsec >= 1000000000L) at.tv_sec++, at.tv_nsec -= 1000000000L;
+    clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &at, NULL);
+}
+
+/// --frames N: the blocks back to back (or paced, for --bench-paced), offline unless
+/// --realtime.
+static long run_blocks(Run *run) {
+    const Options *o = run->o;
+    for (long start = 0; start < o->frames; start += o->block) {
+        uint32_t n = (uint32_t)(o->frames - start < o->block ? o->frames - start : o->block);
+        run->list.count = 0;
+        add_steps(run, start, n);
+        if (o->paced && start >= run->warmup) wait_for_block_time(run, start);
+        process_block(run, start, n);
+    }
+    return o->frames;
+}
+
+// ---- the window kept open (--gui) ----------------------------------------------------------
+
+/// What standard input asked for and the host owes: parameters for the next block, timer
+/// calls awaited, the end.
+typedef struct {
+    char line[512];
+    size_t length;
+    int ended, quit;
+    struct {
+        uint32_t id;
+        double value;
+    } params[64];
+    int param_count;
+    struct {
+        long until, asked;
+    } ticks[16];
+    int tick_count;
+} Commands;
+
+/// One command line: done now (a preset), or owed (a parameter's block, timer calls).
+static void command(Run *run, Commands *c, char *line) {
+    while (*line == ' ' || *line == '\t') line++;
+    size_t length = strlen(line);
+    while (length && (line[length - 1] == ' ' || line[length - 1] == '\r')) line[--length] = 0;
+    char name[128];
+    unsigned id = 0;
+    char number[64];
+    long ticks = 0;
+    if (length == 0) return;
+    if (!strcmp(line, "quit")) c->quit = 1;
+    else if (sscanf(line, "preset %127s", name) == 1) {
+        const toneshaper_clap_plugin_preset_load *presets = run->inst[0].plugin->get_extension(run->inst[0].plugin, TONESHAPER_CLAP_EXT_PRESET_LOAD);
+        int loaded = presets && presets->from_location(run->inst[0].plugin, TONESHAPER_CLAP_PRESET_LOCATION_PLUGIN, NULL, name);
+        printf("gui_preset_loaded: %d\n", loaded);
+    } else if (sscanf(line, "param %u=%63s", &id, number) == 2 && c->param_count < 64) {
+        c->params[c->param_count].id = id;
+        c->params[c->param_count++].value = strtod(number, NULL);
+    } else if (sscanf(line, "ticks %ld", &ticks) == 1 && ticks >= 0 && c->tick_count < 16) {
+        c->ticks[c->tick_count].until = timer_calls + ticks;
+        c->ticks[c->tick_count++].asked = ticks;
+    } else printf("command_refused: %s\n", line);
+    fflush(stdout);
+}
+
+/// The lines standard input has for us now (never waits for one); its end is a quit.
+static void read_commands(Run *run, Commands *c) {
+    while (!c->ended) {
+        struct pollfd input = {0, POLLIN, 0};
+        if (poll(&input, 1, 0) != 1) return;
+        char bytes[256];
+        ssize_t got = read(0, bytes, sizeof bytes);
+        if (got < 0 && errno == EINTR) continue;
+        if (got <= 0) {
+            c->ended = 1;
+            break;
+        }
+        for (ssize_t k = 0; k < got; k++) {
+            if (bytes[k] != '\n') {
+                if (c->length + 1 < sizeof c->line) c->line[c->length++] = bytes[k];
+                continue;
+            }
+            c->line[c->length] = 0;
+            c->length = 0;
+            command(run, c, c->line);
+        }
+    }
+    if (c->length) {
+        // A last line with no newline before the end.
+        c->line[c->length] = 0;
+        c->length = 0;
+        command(run, c, c->line);
+    }
+}
+
+/// The timer calls awaited that have come: reported.
+static void report_ticks(Commands *c) {
+    for (int k = 0; k < c->tick_count;) {
+        if (timer_calls < c->ticks[k].until) {
+            k++;
+            continue;
+        }
+        printf("ticked: %ld\n", c->ticks[k].asked);
+        fflush(stdout);
+        c->ticks[k] = c->ticks[--c->tick_count];
+    }
+}
+
+/// --gui-flush: the flush the plugin asked for, between blocks (as a host that is not
+/// processing does), so the window's edits reach the host through it.
+static void flush_when_asked(Run *run, int *flushed) {
+    while (atomic_load(&flush_requests) > *flushed) {
+        *flushed = atomic_load(&flush_requests);
+        EventList empty = {0};
+        toneshaper_clap_input_events in = {&empty, list_size, list_get};
+        toneshaper_clap_output_events outs = {NULL, list_push};
+        run->inst[0].params->flush(run->inst[0].plugin, &in, &outs);
+        gui_flushes++;
         fflush(stdout);
     }
-    if (gui_seconds > 0) gui_open(&inst[0], gui_scale);
-    double gui_start = monotonic();
-    FILE *output = out ? fopen(out, "wb") : NULL;
-    if (out && !output) die("cannot write %s", out);
-    long nonfinite = 0, out_of_range = 0, first_sound = -1, first_nonzero = -1, differ = 0, stereo_differ = 0;
-    float peak = 0;
-    int main_callbacks = 0;
-    double *times = bench_runs > 0 ? calloc((size_t)bench_runs, sizeof(double)) : NULL;
-    long timed = 0, warmup = (long)rate;
-    EventList list = {0};
-    for (long start = 0; start < frames; start += block) {
-        uint32_t n = (uint32_t)(frames - start < block ? frames - start : block);
-        list.count = 0;
-        // This block's steps, in time order (steps are stable-sorted by frame).
-        for (long t = 0; t < n; t++) {
-            for (int s = 0; s < step_count; s++) {
-                Step *step = &steps[s];
-                if (step->frame != start + t) continue;
-                uint32_t time = (uint32_t)t;
-                Event *e;
-                switch (step->kind) {
-                case NOTE_ON:
-                case NOTE_OFF:
-                    e = list_add(&list);
-                    header(e, step->kind == NOTE_ON ? TONESHAPER_CLAP_EVENT_NOTE_ON : TONESHAPER_CLAP_EVENT_NOTE_OFF, sizeof e->note, time);
-                    e->note.note_id = step->note_id;
-                    e->note.channel = 0;
-                    e->note.key = (int16_t)step->key;
-                    e->note.velocity = step->value / 127.0;
-                    break;
-                case MIDI:
-                    e = list_add(&list);
-                    header(e, TONESHAPER_CLAP_EVENT_MIDI, sizeof e->midi, time);
-                    memcpy(e->midi.data, step->midi, 3);
-                    break;
-                case PARAM:
-                case MOD:
-                    e = list_add(&list);
-                    header(e, step->kind == PARAM ? TONESHAPER_CLAP_EVENT_PARAM_VALUE : TONESHAPER_CLAP_EVENT_PARAM_MOD, sizeof e->value, time);
-                    e->value.param_id = step->id;
-                    e->value.note_id = -1;
-                    e->value.key = e->value.channel = e->value.port_index = -1;
-                    e->value.value = step->value;
-                    break;
-                case EXPRESSION:
-                    e = list_add(&list);
-                    header(e, TONESHAPER_CLAP_EVENT_NOTE_EXPRESSION, sizeof e->expression, time);
-                    e->expression.expression_id = step->expression;
-                    e->expression.note_id = step->note_id;
-                    e->expression.port_index = 0;
-                    e->expression.channel = step->key < 0 ? -1 : 0;
-                    e->expression.key = (int16_t)step->key;
-                    e->expression.value = step->value;
-                    break;
-                case TRANSPORT:
-                    e = list_add(&list);
-                    header(e, TONESHAPER_CLAP_EVENT_TRANSPORT, sizeof e->transport, time);
-                    e->transport.flags = TONESHAPER_CLAP_TRANSPORT_HAS_TEMPO | TONESHAPER_CLAP_TRANSPORT_HAS_SECONDS_TIMELINE |
-                                         TONESHAPER_CLAP_TRANSPORT_HAS_BEATS_TIMELINE | TONESHAPER_CLAP_TRANSPORT_HAS_TIME_SIGNATURE |
-                                         (step->value > 0 ? TONESHAPER_CLAP_TRANSPORT_IS_PLAYING : 0);
-                    e->transport.song_pos_seconds = (int64_t)(step->seconds * TONESHAPER_CLAP_TIME_FACTOR);
-                    e->transport.song_pos_beats = (int64_t)(step->seconds * step->tempo / 60 * TONESHAPER_CLAP_TIME_FACTOR);
-                    e->transport.tempo = step->tempo;
-                    e->transport.tsig_num = 4;
-                    e->transport.tsig_denom = 4;
-                    e->transport.bar_number = (int32_t)(step->seconds * step->tempo / 60 / 4);
-                    e->transport.bar_start = (int64_t)(e->transport.bar_number * 4 * TONESHAPER_CLAP_TIME_FACTOR);
-                    break;
-                case HOSTILE: add_hostile(&list, step->hostile, time, n); break;
-                }
-            }
+}
+
+/// The editor window open while the plugin plays in real time, one block a period, the
+/// window's timers and descriptors served and standard input read between blocks, until
+/// standard input says quit or ends. Returns the frames played.
+static long run_window(Run *run) {
+    const Options *o = run->o;
+    Instance *instance = &run->inst[0];
+    live_reports = 1;
+    gui_open(instance, o->gui_scale);
+    uint32_t width = 0, height = 0;
+    gui->get_size(instance->plugin, &width, &height);
+    printf("gui_shown: %ux%u\n", width, height);
+    fflush(stdout);
+    Commands commands = {0};
+    int flushed = 0;
+    double origin = monotonic();
+    long start = 0;
+    while (!commands.quit && !commands.ended) {
+        // Until this block's time: the window served, commands read.
+        double due = origin + (double)start / o->rate;
+        for (;;) {
+            gui_pump(instance);
+            read_commands(run, &commands);
+            report_ticks(&commands);
+            if (o->gui_flush) flush_when_asked(run, &flushed);
+            if (commands.quit || commands.ended || monotonic() >= due) break;
+            usleep(1000);
         }
-        if (mpe > 0 && start > 0) {
-            for (int k = 0; k < mpe; k++) {
-                Event *e = list_add(&list);
-                header(e, TONESHAPER_CLAP_EVENT_NOTE_EXPRESSION, sizeof e->expression, 0);
-                e->expression.expression_id = TONESHAPER_CLAP_NOTE_EXPRESSION_TUNING;
-                e->expression.note_id = -1;
-                e->expression.channel = 0;
-                e->expression.key = (int16_t)(36 + k);
-                e->expression.value = 0.5 * sin((double)start / rate * 6.0 + k);
-            }
-        }
-        if (gui_seconds > 0) {
-            // One block a period, the timers called between blocks as a host's main thread would.
-            double due = gui_start + (double)start / rate;
-            while (monotonic() < due) {
-                gui_pump(&inst[0]);
-                usleep(1000);
-            }
-            gui_pump(&inst[0]);
-            if (gui_preset && monotonic() - gui_start >= gui_preset_at) {
-                const toneshaper_clap_plugin_preset_load *presets = inst[0].plugin->get_extension(inst[0].plugin, TONESHAPER_CLAP_EXT_PRESET_LOAD);
-                printf("gui_preset_loaded: %d\n", presets && presets->from_location(inst[0].plugin, TONESHAPER_CLAP_PRESET_LOCATION_PLUGIN, NULL, gui_preset));
-                gui_preset = NULL;
-            }
-            // --gui-flush: the flush the plugin asked for, between blocks (as a host that is
-            // not processing does), so the window's edits reach the host through it.
-            while (gui_flush && atomic_load(&flush_requests) > flushed) {
-                flushed = atomic_load(&flush_requests);
-                EventList empty = {0};
-                toneshaper_clap_input_events in = {&empty, list_size, list_get};
-                toneshaper_clap_output_events outs = {NULL, list_push};
-                inst[0].params->flush(inst[0].plugin, &in, &outs);
-                gui_flushes++;
-            }
-        }
-        if (paced && start >= warmup) {
-            // One block a period: wait for this block's time.
-            static struct timespec origin;
-            if (origin.tv_sec == 0 && origin.tv_nsec == 0) clock_gettime(CLOCK_MONOTONIC, &origin);
-            double due = (double)(start - warmup) / rate;
-            struct timespec at = origin;
-            at.tv_sec += (time_t)due;
-            at.tv_nsec += (long)((due - (double)(time_t)due) * 1e9);
-            if (at.tv_nsec >= 1000000000L) at.tv_sec++, at.tv_nsec -= 1000000000L;
-            clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &at, NULL);
-        }
-        toneshaper_clap_event_transport transport;
-        memset(&transport, 0, sizeof transport);
-        if (process_transport) {
-            header((Event *)&transport, TONESHAPER_CLAP_EVENT_TRANSPORT, sizeof transport, 0);
-            transport.flags = TONESHAPER_CLAP_TRANSPORT_HAS_TEMPO | TONESHAPER_CLAP_TRANSPORT_HAS_SECONDS_TIMELINE |
-                              (process_playing > 0 ? TONESHAPER_CLAP_TRANSPORT_IS_PLAYING : 0);
-            transport.tempo = process_tempo;
-            transport.song_pos_seconds = (int64_t)((double)start / rate * TONESHAPER_CLAP_TIME_FACTOR);
-        }
-        for (int k = 0; k < count; k++) {
-            toneshaper_clap_input_events in = {&list, list_size, list_get};
-            OutputContext context = {start, k};
-            toneshaper_clap_output_events outs = {&context, list_push};
-            toneshaper_clap_audio_buffer buffer = {inst[k].channels, NULL, channel_count, 0, 0};
-            toneshaper_clap_process process = {start, n, process_transport ? &transport : NULL, NULL, &buffer, 0, 1, &in, &outs};
-            struct timespec before, after;
-            clock_gettime(CLOCK_MONOTONIC, &before);
-            in_process = 1;
-            int32_t status = inst[k].plugin->process(inst[k].plugin, &process);
-            in_process = 0;
-            clock_gettime(CLOCK_MONOTONIC, &after);
-            if (k == 0 && times && start >= warmup && timed < bench_runs)
-                times[timed++] = (double)(after.tv_sec - before.tv_sec) * 1e9 + (double)(after.tv_nsec - before.tv_nsec);
-            if (status == TONESHAPER_CLAP_PROCESS_ERROR) die("process returned an error");
-        }
-        // The main thread's callback, when the plugin asked for it.
-        while (atomic_load(&main_callbacks_requested) > main_callbacks) {
-            main_callbacks++;
-            for (int k = 0; k < count; k++) inst[k].plugin->on_main_thread(inst[k].plugin);
-        }
-        for (uint32_t i = 0; i < n; i++) {
-            float x = inst[0].channels[0][i];
-            if (!isfinite(x)) nonfinite++;
-            else {
-                if (fabsf(x) > 1) out_of_range++;
-                if (fabsf(x) > peak) peak = fabsf(x);
-                if (first_sound < 0 && fabsf(x) > 1e-4f) first_sound = start + i;
-                if (first_nonzero < 0 && x != 0) first_nonzero = start + i;
-            }
-            if (channel_count > 1 && inst[0].channels[1][i] != x) stereo_differ++;
-            if (count > 1 && inst[1].channels[0][i] != x) differ++;
-        }
-        if (output) fwrite(inst[0].channels[0], sizeof(float), n, output);
+        if (commands.quit || commands.ended) break;
+        run->list.count = 0;
+        add_steps(run, start, (uint32_t)o->block);
+        int sent = commands.param_count;
+        for (int k = 0; k < sent; k++) add_param_value(&run->list, commands.params[k].id, commands.params[k].value);
+        commands.param_count = 0;
+        process_block(run, start, (uint32_t)o->block);
+        for (int k = 0; k < sent; k++) printf("param_sent: %u %.9g\n", commands.params[k].id, commands.params[k].value);
+        fflush(stdout);
+        start += o->block;
     }
-    if (output) fclose(output);
-    if (gui_seconds > 0) {
-        gui->destroy(inst[0].plugin);
-        printf("gui_timers_live: %d\nfds_watched: %d\n", timers_live, watched_count);
+    gui->destroy(instance->plugin);
+    live_reports = 0;
+    printf("gui_timers_live: %d\nfds_watched: %d\n", timers_live, watched_count);
+    return start;
+}
+
+// ---- checks of the window's life, before the blocks ---------------------------------------
+
+/// --gui-reopen N: made and destroyed again and again, each time shown and driven for a
+/// few timer calls: every X connection it opened is closed again (the open files show it).
+static void gui_reopen_check(Instance *instance, const Options *o) {
+    int before = open_fds();
+    long first_kb = 0, half_kb = 0, resident_before = resident_kb();
+    for (int r = 0; r < o->gui_reopen; r++) {
+        if (r == 1) first_kb = resident_kb();
+        if (r == o->gui_reopen / 2) half_kb = resident_kb();
+        gui_open(instance, o->gui_scale);
+        gui_pump_ticks(instance, 5);
+        gui->destroy(instance->plugin);
     }
-    if (with_gui) {
-        printf("out_values: %ld\nout_gesture_begins: %ld\nout_gesture_ends: %ld\nout_values_outside_gesture: %ld\nout_unmatched_ends: %ld\n",
-               out_values, out_begins, out_ends, out_outside, out_unmatched);
-        printf("fds_registered: %d\nfd_calls: %d\n", fds_registered, fd_calls);
-        printf("flush_requests: %d\nflushes: %ld\ntimers_registered: %d\nout_in_process: %ld\n", atomic_load(&flush_requests), gui_flushes,
-               timers_registered, out_in_process);
-        for (int k = 0; k < 64; k++)
-            if (out_has_last[k]) printf("out_last_%d: %g\n", k, out_last[k]);
+    printf("gui_resident_kb: before %ld, after the first window %ld, after half %ld, after all %ld\n", resident_before, first_kb, half_kb,
+           resident_kb());
+    printf("fds_watched: %d\n", watched_count);
+    printf("gui_reopened: %d\ngui_fds_before: %d\ngui_fds_after: %d\ngui_timers_live: %d\n", o->gui_reopen, before, open_fds(), timers_live);
+}
+
+/// --gui-parent-gone: a careless host: its window (the editor's parent, and so the editor's
+/// window with it) destroyed while the editor is open, the editor's timers still called, and
+/// clap.gui's destroy last. The host's process must live on, and the editor opens again in
+/// the host's new window.
+static void gui_parent_gone_check(Instance *instance, const Options *o) {
+    gui_open(instance, o->gui_scale);
+    gui_pump_ticks(instance, 10);
+    XDestroyWindow(gui_display, gui_parent);
+    XSync(gui_display, False);
+    gui_parent = XCreateSimpleWindow(gui_display, DefaultRootWindow(gui_display), 0, 0, 900, 420, 0, 0, 0);
+    gui_pump_ticks(instance, 15);
+    gui->destroy(instance->plugin);
+    gui_open(instance, o->gui_scale);
+    gui_pump_ticks(instance, 10);
+    gui->destroy(instance->plugin);
+    printf("gui_outlived_its_parent: 1\ngui_timers_live: %d\nfds_watched: %d\n", timers_live, watched_count);
+    fflush(stdout);
+}
+
+// ---- the reports -----------------------------------------------------------------------------
+
+/// What the plugin sent the host while a window was there (values, gestures, flushes, timers).
+static void report_gui(void) {
+    printf("out_values: %ld\nout_gesture_begins: %ld\nout_gesture_ends: %ld\nout_values_outside_gesture: %ld\nout_unmatched_ends: %ld\n", out_values,
+           out_begins, out_ends, out_outside, out_unmatched);
+    printf("fds_registered: %d\nfd_calls: %d\n", fds_registered, fd_calls);
+    printf("flush_requests: %d\nflushes: %ld\ntimers_registered: %d\nout_in_process: %ld\n", atomic_load(&flush_requests), gui_flushes,
+           timers_registered, out_in_process);
+    for (int k = 0; k < 64; k++)
+        if (out_has_last[k]) printf("out_last_%d: %g\n", k, out_last[k]);
+}
+
+/// --save-state FILE: the first instance's state, written whole.
+static void save_state(Instance *instance, const char *path) {
+    Buffer buffer = {0};
+    toneshaper_clap_ostream stream = {&buffer, stream_write};
+    if (!instance->state->save(instance->plugin, &stream)) die("state save refused");
+    FILE *file = fopen(path, "wb");
+    if (!file) die("cannot write %s", path);
+    fwrite(buffer.bytes, 1, buffer.size, file);
+    fclose(file);
+    printf("state_bytes: %zu\n", buffer.size);
+    free(buffer.bytes);
+}
+
+/// --bench-runs: process()'s times, sorted: median, mean, 99.9th percentile, maximum.
+static void report_bench(Run *run) {
+    double *times = run->times;
+    long timed = run->timed;
+    if (timed == 0) return;
+    for (long i = 1; i < timed; i++) {
+        double x = times[i];
+        long j = i - 1;
+        while (j >= 0 && times[j] > x) times[j + 1] = times[j], j--;
+        times[j + 1] = x;
     }
-    if (save) {
-        Buffer buffer = {0};
-        toneshaper_clap_ostream stream = {&buffer, stream_write};
-        if (!inst[0].state->save(inst[0].plugin, &stream)) die("state save refused");
-        FILE *file = fopen(save, "wb");
-        if (!file) die("cannot write %s", save);
-        fwrite(buffer.bytes, 1, buffer.size, file);
-        fclose(file);
-        printf("state_bytes: %zu\n", buffer.size);
-        free(buffer.bytes);
-    }
-    if (times) {
-        for (long i = 1; i < timed; i++) {
-            double x = times[i];
-            long j = i - 1;
-            while (j >= 0 && times[j] > x) times[j + 1] = times[j], j--;
-            times[j + 1] = x;
-        }
-        double sum = 0;
-        for (long i = 0; i < timed; i++) sum += times[i];
-        printf("process_count: %ld\nprocess_ns_median: %.0f\nprocess_ns_mean: %.0f\nprocess_ns_p99_9: %.0f\nprocess_ns_max: %.0f\n", timed,
-               times[timed / 2], sum / (double)timed, times[(long)((double)timed * 0.999)], times[timed - 1]);
-        printf("process_ns_per_sample_median: %.4f\n", times[timed / 2] / (double)block);
-    }
+    double sum = 0;
+    for (long i = 0; i < timed; i++) sum += times[i];
+    printf("process_count: %ld\nprocess_ns_median: %.0f\nprocess_ns_mean: %.0f\nprocess_ns_p99_9: %.0f\nprocess_ns_max: %.0f\n", timed,
+           times[timed / 2], sum / (double)timed, times[(long)((double)timed * 0.999)], times[timed - 1]);
+    printf("process_ns_per_sample_median: %.4f\n", times[timed / 2] / (double)run->o->block);
+}
+
+/// The run's closing report: the values asked for, the instances ended, what the output showed.
+static void report_run(Run *run, long frames) {
     printf("out_events: %ld\n", output_events);
-    for (int r = 0; r < report_count; r++) {
+    for (int r = 0; r < run->o->report_count; r++) {
         double value = NAN;
-        inst[0].params->get_value(inst[0].plugin, report_ids[r], &value);
-        printf("value_%u: %g\n", report_ids[r], value);
+        run->inst[0].params->get_value(run->inst[0].plugin, run->o->report_ids[r], &value);
+        printf("value_%u: %g\n", run->o->report_ids[r], value);
     }
-    for (int k = 0; k < count; k++) {
-        inst[k].plugin->stop_processing(inst[k].plugin);
-        inst[k].plugin->deactivate(inst[k].plugin);
-        inst[k].plugin->destroy(inst[k].plugin);
-        free(inst[k].channels[0]);
-        free(inst[k].channels[1]);
+    for (int k = 0; k < run->count; k++) {
+        run->inst[k].plugin->stop_processing(run->inst[k].plugin);
+        run->inst[k].plugin->deactivate(run->inst[k].plugin);
+        run->inst[k].plugin->destroy(run->inst[k].plugin);
+        free(run->inst[k].channels[0]);
+        free(run->inst[k].channels[1]);
     }
-    printf("frames: %ld\npeak: %g\nnonfinite: %ld\nout_of_range: %ld\nfirst_sound: %ld\nfirst_nonzero: %ld\n", frames, peak, nonfinite,
-           out_of_range, first_sound, first_nonzero);
+    printf("frames: %ld\npeak: %g\nnonfinite: %ld\nout_of_range: %ld\nfirst_sound: %ld\nfirst_nonzero: %ld\n", frames, run->peak, run->nonfinite,
+           run->out_of_range, run->first_sound, run->first_nonzero);
     printf("log_messages: %d\nlog_errors: %d\nstereo_differ: %ld\ninstances_differ: %ld\nmain_callbacks: %d\nrescans: %d\n",
-           atomic_load(&log_messages), atomic_load(&log_errors), stereo_differ, differ, main_callbacks, atomic_load(&rescans));
-    free(list.events);
-    return nonfinite || out_of_range || stereo_differ || differ ? 2 : 0;
+           atomic_load(&log_messages), atomic_load(&log_errors), run->stereo_differ, run->differ, run->main_callbacks, atomic_load(&rescans));
+}
+
+// ---- main ----------------------------------------------------------------------------------
+
+int main(int argc, char **argv) {
+    static Options o;
+    parse_options(argc, argv, &o);
+    if (o.list_presets) return list_presets(o.path);
+    // A test reads the window's reports as they come.
+    if (o.gui_window) setvbuf(stdout, NULL, _IOLBF, 0);
+
+    static Run run;
+    run.o = &o;
+    run.count = o.second ? 2 : o.instances;
+    run.first_sound = run.first_nonzero = -1;
+    run.warmup = (long)o.rate;
+    for (int k = 0; k < run.count; k++) run.inst[k] = make_instance(k == 1 && o.second ? o.second : o.path, o.id);
+    for (int k = 0; k < run.count; k++) make_ready(&run.inst[k], k == 0, &o);
+    const toneshaper_clap_plugin_audio_ports *ports = run.inst[0].plugin->get_extension(run.inst[0].plugin, TONESHAPER_CLAP_EXT_AUDIO_PORTS);
+    toneshaper_clap_audio_port_info port;
+    if (!ports || ports->count(run.inst[0].plugin, false) != 1 || !ports->get(run.inst[0].plugin, 0, false, &port)) die("no audio output port");
+    run.channel_count = port.channel_count;
+
+    int with_gui = o.gui_window || o.gui_reopen > 0 || o.gui_hostile || o.gui_parent_gone;
+    if (with_gui) gui_prepare(&run.inst[0]);
+    if (o.gui_hostile) gui_hostile(&run.inst[0]);
+    if (o.gui_reopen > 0) gui_reopen_check(&run.inst[0], &o);
+    if (o.gui_parent_gone) gui_parent_gone_check(&run.inst[0], &o);
+
+    run.output = o.out ? fopen(o.out, "wb") : NULL;
+    if (o.out && !run.output) die("cannot write %s", o.out);
+    run.times = o.bench_runs > 0 ? calloc((size_t)o.bench_runs, sizeof(double)) : NULL;
+    long frames = o.gui_window ? run_window(&run) : run_blocks(&run);
+    if (run.output) fclose(run.output);
+
+    if (with_gui) report_gui();
+    if (o.save) save_state(&run.inst[0], o.save);
+    if (run.times) report_bench(&run);
+    report_run(&run, frames);
+    free(run.list.events);
+    return run.nonfinite || run.out_of_range || run.stereo_differ || run.differ ? 2 : 0;
 }

@@ -1,6 +1,7 @@
 // xspot: finds a color in a window of an X display, for tests that look at another
 // program's window (Qtractor's) to know where to click, and at the editor's window to know
-// that something was drawn in a given color.
+// that something was drawn in a given color. A window gone meanwhile is said plainly (exit
+// status 3).
 //
 //   xspot WINDOW-ID RRGGBB TOLERANCE [X Y WIDTH HEIGHT]
 //
@@ -12,6 +13,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+/// An X error (the window gone between the test's finding it and this reading it): said
+/// plainly, exit status 3, instead of Xlib's default handler's message and exit.
+static int x_error(Display *display, XErrorEvent *error) {
+    char text[128] = "";
+    XGetErrorText(display, error->error_code, text, sizeof text);
+    if (error->error_code == BadWindow || error->error_code == BadDrawable || error->error_code == BadMatch)
+        fprintf(stderr, "xspot: the window is gone (%s)\n", text);
+    else
+        fprintf(stderr, "xspot: X error %s (request %d)\n", text, error->request_code);
+    exit(3);
+}
+
 static int near(unsigned long a, unsigned long b, long tolerance) {
     return labs((long)a - (long)b) <= tolerance;
 }
@@ -21,6 +34,7 @@ int main(int argc, char **argv) {
         fprintf(stderr, "usage: xspot WINDOW-ID RRGGBB TOLERANCE [X Y WIDTH HEIGHT]\n");
         return 2;
     }
+    XSetErrorHandler(x_error);
     Display *display = XOpenDisplay(NULL);
     if (!display) {
         fprintf(stderr, "xspot: cannot open the display\n");
