@@ -63,7 +63,7 @@ public enum TestTools {
             try FileManager.default.createDirectory(at: output.deletingLastPathComponent(), withIntermediateDirectories: true)
             let partial = output.path + ".\(getpid())"
             let result = try ToolResult.run(
-                path(of: "cc") ?? "/usr/bin/cc", ["-std=gnu11", "-Wall", "-Wextra", "-Werror", "-O2", "-g", "-o", partial, input.path] + flags,
+                path(of: "cc") ?? "/usr/bin/cc", ["-std=gnu11", "-Wall", "-Wextra", "-Werror", "-O1", "-g", "-o", partial, input.path] + flags,
                 timeout: 300)
             guard result.status == 0 else { throw TestToolError("cc \(source) failed:\n\(result.output)") }
             guard rename(partial, output.path) == 0 else { throw TestToolError("could not move \(partial) to \(output.path)") }
