@@ -92,7 +92,7 @@ static void die(const char *fmt, ...) {
     exit(3);
 }
 
-// ---- urid:map / unmap ---------------------------------------------------------------
+// ---- urid:map / unmap -----------------------------------------------------------------
 
 static char **uris;
 static size_t uri_count;
@@ -331,7 +331,7 @@ static void load_state_file(const char *path) {
     fclose(f);
 }
 
-// ---- the plugin's ports, from toneshaper.ttl -------------------------------------------
+// ---- the plugin's ports, from toneshaper.ttl ------------------------------------------
 
 typedef struct {
     uint32_t index;
@@ -798,7 +798,7 @@ static long resident_kb(void) {
     return kb;
 }
 
-// ---- main -----------------------------------------------------------------------------
+// ---- options --------------------------------------------------------------------------
 
 static long parse_frame(const char *text) {
     char *end;
@@ -807,67 +807,48 @@ static long parse_frame(const char *text) {
     return v;
 }
 
+// The command line (the script's steps go to `steps`, a hostile state to state_hostile).
 typedef struct {
-    void *library;
-    const LV2_Descriptor *descriptor;
-} Loaded;
+    const char *so, *uri, *ttl, *out, *save_path, *restore_path, *second_so;
+    double rate;
+    uint32_t block, seq_size;
+    const char *unit;
+    long frames;
+    int instances, threaded_worker, stereo;
+    int without_map, without_worker, without_log, without_options;
+    const char *state_hostile;
+    long bench_runs, bench_warmup;
+    int bench_paced;
+    const char *bench_times;
+    int cycles;
+} Options;
 
-static Loaded load(const char *so, const char *uri) {
-    Loaded l = {0};
-    l.library = dlopen(so, RTLD_NOW | RTLD_LOCAL);
-    if (!l.library) die("dlopen %s: %s", so, dlerror());
-    const LV2_Descriptor *(*entry)(uint32_t) = (const LV2_Descriptor *(*)(uint32_t))dlsym(l.library, "lv2_descriptor");
-    if (!entry) die("%s has no lv2_descriptor", so);
-    for (uint32_t i = 0; i < 64; i++) {
-        const LV2_Descriptor *d = entry(i);
-        if (!d) break;
-        if (strcmp(d->URI, uri) == 0) {
-            l.descriptor = d;
-            break;
-        }
-    }
-    if (!l.descriptor) die("%s has no plugin %s", so, uri);
-    return l;
-}
-
-int main(int argc, char **argv) {
-    const char *so = NULL, *uri = NULL, *ttl = NULL, *out = NULL, *save_path = NULL, *restore_path = NULL, *second_so = NULL;
-    double rate = 48000;
-    uint32_t block = 256, seq_size = 8192;
-    const char *unit = "zero";
-    long frames = 0;
-    int instances = 1, threaded_worker = 0;
-    int without_map = 0, without_worker = 0, without_log = 0, without_options = 0;
-    const char *state_hostile = NULL;
-    long bench_runs = 0, bench_warmup = -1;
-    int bench_paced = 0;
-    const char *bench_times = NULL;
-    int cycles = 1;
-
-    snprintf(scratch_dir, sizeof scratch_dir, "/tmp/lv2host-%d", (int)getpid());
+// The flags, in any order; then --bench-runs' defaults and the flags every run needs.
+static Options parse_options(int argc, char **argv) {
+    Options o = {.rate = 48000, .block = 256, .seq_size = 8192, .unit = "zero", .instances = 1, .bench_warmup = -1, .cycles = 1};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
 #define ARG(name) (strcmp(a, name) == 0 && v && ++i)
-        if (ARG("--so")) so = v;
-        else if (ARG("--uri")) uri = v;
-        else if (ARG("--ttl")) ttl = v;
-        else if (ARG("--rate")) rate = atof(v);
-        else if (ARG("--block")) block = (uint32_t)atoi(v);
-        else if (ARG("--frames")) frames = parse_frame(v);
-        else if (ARG("--seq-size")) seq_size = (uint32_t)atoi(v);
-        else if (ARG("--out")) out = v;
-        else if (ARG("--unit")) unit = v;
-        else if (ARG("--save-state")) save_path = v;
-        else if (ARG("--restore-state")) restore_path = v;
-        else if (ARG("--second-so")) second_so = v;
-        else if (ARG("--instances")) instances = atoi(v);
-        else if (strcmp(a, "--threaded-worker") == 0) threaded_worker = 1;
-        else if (ARG("--bench-runs")) bench_runs = parse_frame(v);
-        else if (ARG("--bench-warmup")) bench_warmup = parse_frame(v);
-        else if (ARG("--bench-times")) bench_times = v;
-        else if (strcmp(a, "--bench-paced") == 0) bench_paced = 1;
-        else if (ARG("--cycles")) cycles = atoi(v);
+        if (ARG("--so")) o.so = v;
+        else if (ARG("--uri")) o.uri = v;
+        else if (ARG("--ttl")) o.ttl = v;
+        else if (ARG("--rate")) o.rate = atof(v);
+        else if (ARG("--block")) o.block = (uint32_t)atoi(v);
+        else if (ARG("--frames")) o.frames = parse_frame(v);
+        else if (ARG("--seq-size")) o.seq_size = (uint32_t)atoi(v);
+        else if (ARG("--out")) o.out = v;
+        else if (ARG("--unit")) o.unit = v;
+        else if (ARG("--save-state")) o.save_path = v;
+        else if (ARG("--restore-state")) o.restore_path = v;
+        else if (ARG("--second-so")) o.second_so = v;
+        else if (ARG("--instances")) o.instances = atoi(v);
+        else if (strcmp(a, "--threaded-worker") == 0) o.threaded_worker = 1;
+        else if (ARG("--bench-runs")) o.bench_runs = parse_frame(v);
+        else if (ARG("--bench-warmup")) o.bench_warmup = parse_frame(v);
+        else if (ARG("--bench-times")) o.bench_times = v;
+        else if (strcmp(a, "--bench-paced") == 0) o.bench_paced = 1;
+        else if (ARG("--cycles")) o.cycles = atoi(v);
         else if (ARG("--note")) {
             long on, off = -1;
             int note, velocity;
@@ -910,26 +891,32 @@ int main(int argc, char **argv) {
             Step *s = add_step(LOAD, at ? parse_frame(at + 1) : 0);
             snprintf(s->path, sizeof s->path, "%.*s", at ? (int)(at - v) : (int)strlen(v), v);
         } else if (ARG("--hostile")) {
-            if (is_state_hostile(v)) state_hostile = v;
+            if (is_state_hostile(v)) o.state_hostile = v;
             else {
                 const char *at = strrchr(v, '@');
                 Step *s = add_step(HOSTILE, at ? parse_frame(at + 1) : 64);
                 snprintf(s->hostile, sizeof s->hostile, "%.*s", at ? (int)(at - v) : (int)strlen(v), v);
             }
         } else if (ARG("--without")) {
-            if (strcmp(v, "urid:map") == 0) without_map = 1;
-            else if (strcmp(v, "worker:schedule") == 0) without_worker = 1;
-            else if (strcmp(v, "log:log") == 0) without_log = 1;
-            else if (strcmp(v, "options:options") == 0) without_options = 1;
+            if (strcmp(v, "urid:map") == 0) o.without_map = 1;
+            else if (strcmp(v, "worker:schedule") == 0) o.without_worker = 1;
+            else if (strcmp(v, "log:log") == 0) o.without_log = 1;
+            else if (strcmp(v, "options:options") == 0) o.without_options = 1;
             else die("unknown feature %s", v);
         } else die("unknown or incomplete argument %s (see the comment at the top of lv2host.c)", a);
+#undef ARG
     }
-    if (bench_runs > 0) {
-        if (bench_warmup < 0) bench_warmup = (long)rate;
-        if (frames <= 0) frames = bench_warmup + bench_runs * (long)block;
-        if (instances != 1 || second_so) die("--bench-runs times one instance");
+    if (o.bench_runs > 0) {
+        if (o.bench_warmup < 0) o.bench_warmup = (long)o.rate;
+        if (o.frames <= 0) o.frames = o.bench_warmup + o.bench_runs * (long)o.block;
+        if (o.instances != 1 || o.second_so) die("--bench-runs times one instance");
     }
-    if (!so || !uri || frames <= 0 || block == 0) die("--so, --uri and --frames are required");
+    if (!o.so || !o.uri || o.frames <= 0 || o.block == 0) die("--so, --uri and --frames are required");
+    return o;
+}
+
+// --unit: unit_uri, unit_stale (and its seed) and unit_frames_per_beat.
+static void resolve_unit(const char *unit, double rate) {
     if (strcmp(unit, "zero") == 0) unit_uri = NULL;
     else if (strcmp(unit, "frame") == 0) unit_uri = "http://lv2plug.in/ns/ext/units#frame";
     else if (strcmp(unit, "frame-time") == 0) unit_uri = LV2_ATOM__frameTime;
@@ -945,267 +932,434 @@ int main(int argc, char **argv) {
         else die("bad --unit %s", unit);
         unit_frames_per_beat = rate * 60 / bpm;
     }
-    if (instances < 1 || instances > 2) die("--instances is 1 or 2");
-    if (cycles < 1 || (cycles > 1 && bench_runs > 0)) die("--cycles is at least 1, and 1 with --bench-runs");
-    if (second_so) instances = 2;
+}
 
-    char ttl_default[1024];
-    if (!ttl) {
-        snprintf(ttl_default, sizeof ttl_default, "%s", so);
-        char *slash = strrchr(ttl_default, '/');
-        snprintf(slash ? slash + 1 : ttl_default, sizeof ttl_default - (size_t)(slash ? slash + 1 - ttl_default : 0), "toneshaper.ttl");
-        ttl = ttl_default;
-    }
-    read_ports(ttl, uri);
-    // The bundle's directory (the .so's), as a host gives it: the plugin reads its
-    // built-in documents there.
-    char bundle[1024];
-    snprintf(bundle, sizeof bundle, "%s", so);
+// --instances and --cycles checked; --second-so means two instances; a stereo URI, two outputs.
+static void check_options(Options *o) {
+    if (o->instances < 1 || o->instances > 2) die("--instances is 1 or 2");
+    if (o->cycles < 1 || (o->cycles > 1 && o->bench_runs > 0)) die("--cycles is at least 1, and 1 with --bench-runs");
+    if (o->second_so) o->instances = 2;
+    o->stereo = strstr(o->uri, "stereo") != NULL;
+}
+
+// ---- paths ----------------------------------------------------------------------------
+
+// --ttl, or toneshaper.ttl next to the .so (written into `buffer`).
+static const char *ttl_path(const Options *o, char buffer[1024]) {
+    if (o->ttl) return o->ttl;
+    snprintf(buffer, 1024, "%s", o->so);
+    char *slash = strrchr(buffer, '/');
+    snprintf(slash ? slash + 1 : buffer, 1024 - (size_t)(slash ? slash + 1 - buffer : 0), "toneshaper.ttl");
+    return buffer;
+}
+
+// The bundle's directory (the .so's), as a host gives it: the plugin reads its
+// built-in documents there.
+static void bundle_path(const char *so, char bundle[1024]) {
+    snprintf(bundle, 1024, "%s", so);
     char *bundle_slash = strrchr(bundle, '/');
     if (bundle_slash) bundle_slash[1] = 0;
-    else snprintf(bundle, sizeof bundle, "./");
-    int stereo = strstr(uri, "stereo") != NULL;
+    else snprintf(bundle, 1024, "./");
+}
+
+// The directory of the hostile files (scratch_file), /tmp/lv2host-PID.
+static void make_scratch_dir(void) {
+    snprintf(scratch_dir, sizeof scratch_dir, "/tmp/lv2host-%d", (int)getpid());
     char mkdir_command[300];
     snprintf(mkdir_command, sizeof mkdir_command, "mkdir -p '%s'", scratch_dir);
     if (system(mkdir_command) != 0) die("cannot make %s", scratch_dir);
+}
 
-    // --cycles N: everything from dlopen to dlclose N times in this one process, resident
-    // memory read after each cycle's run (what the plugin holds) and after its dlclose.
-    long *rss_loaded = calloc((size_t)cycles, sizeof(long)), *rss_unloaded = calloc((size_t)cycles, sizeof(long));
-    long rss_start = resident_kb();
-    int unloaded_every_cycle = 1, status = 0;
-    for (int cycle = 0; cycle < cycles; cycle++) {
-        Loaded loaded[2] = {load(so, uri), {0}};
-        if (instances == 2) loaded[1] = second_so ? load(second_so, uri) : loaded[0];
-
-        // Features.
-        LV2_URID_Map map = {NULL, map_uri};
-        LV2_URID_Unmap unmap = {NULL, unmap_uri};
-        LV2_Log_Log log = {NULL, log_printf, log_vprintf};
-        int32_t min_block = 1, max_block = (int32_t)block, nominal = (int32_t)block, sequence_size = (int32_t)seq_size;
-        float sample_rate = (float)rate;
-        LV2_Options_Option options[] = {
-            {LV2_OPTIONS_INSTANCE, 0, urid(LV2_PARAMETERS__sampleRate), sizeof(float), urid(LV2_ATOM__Float), &sample_rate},
-            {LV2_OPTIONS_INSTANCE, 0, urid(LV2_BUF_SIZE__minBlockLength), 4, urid(LV2_ATOM__Int), &min_block},
-            {LV2_OPTIONS_INSTANCE, 0, urid(LV2_BUF_SIZE__maxBlockLength), 4, urid(LV2_ATOM__Int), &max_block},
-            {LV2_OPTIONS_INSTANCE, 0, urid(LV2_BUF_SIZE__nominalBlockLength), 4, urid(LV2_ATOM__Int), &nominal},
-            {LV2_OPTIONS_INSTANCE, 0, urid(LV2_BUF_SIZE__sequenceSize), 4, urid(LV2_ATOM__Int), &sequence_size},
-            {LV2_OPTIONS_INSTANCE, 0, 0, 0, 0, NULL},
-        };
-        Instance inst[2];
-        // Each instance's schedule feature, alive as long as the instance (the plugin keeps
-        // the pointer it was given).
-        LV2_Worker_Schedule schedules[2];
-        memset(inst, 0, sizeof inst);
-
-        for (int k = 0; k < instances; k++) {
-            schedules[k] = (LV2_Worker_Schedule){&inst[k], schedule_work};
-            LV2_Feature f_map = {LV2_URID__map, &map}, f_unmap = {LV2_URID__unmap, &unmap}, f_log = {LV2_LOG__log, &log},
-                        f_schedule = {LV2_WORKER__schedule, &schedules[k]}, f_options = {LV2_OPTIONS__options, options},
-                        f_bounded = {LV2_BUF_SIZE__boundedBlockLength, NULL};
-            const LV2_Feature *features[8];
-            int n = 0;
-            if (!without_map) features[n++] = &f_map;
-            features[n++] = &f_unmap;
-            if (!without_log) features[n++] = &f_log;
-            if (!without_worker) features[n++] = &f_schedule;
-            if (!without_options) features[n++] = &f_options;
-            features[n++] = &f_bounded;
-            features[n] = NULL;
-            inst[k].descriptor = loaded[k].descriptor;
-            inst[k].handle = inst[k].descriptor->instantiate(inst[k].descriptor, rate, bundle, features);
-            if (!inst[k].handle) {
-                printf("instantiate: refused\nlog_messages: %d\nlog_errors: %d\n", log_messages, log_errors);
-                return 4;
-            }
-            if (inst[k].descriptor->extension_data) {
-                inst[k].worker = inst[k].descriptor->extension_data(LV2_WORKER__interface);
-                inst[k].state = inst[k].descriptor->extension_data(LV2_STATE__interface);
-            }
-            if (threaded_worker && inst[k].worker) start_worker_thread(&inst[k]);
-            // A state to restore: from a file, or a hostile one; the instance is new.
-            if (restore_path || state_hostile) {
-                if (restore_path) load_state_file(restore_path);
-                else hostile_state(state_hostile);
-                if (!inst[k].state) die("the plugin has no state interface");
-                LV2_State_Status status = inst[k].state->restore(inst[k].handle, retrieve, NULL, 0, NULL);
-                fprintf(stderr, "lv2host: restore returned %d\n", (int)status);
-            }
-        }
-
-        // Ports.
-        Sequence input[2], notify[2];
-        float control_values[2][256];
-        for (int k = 0; k < instances; k++) {
-            input[k].capacity = seq_size;
-            input[k].buffer = aligned_alloc(8, seq_size * 4 + 64);  // room for the hostile "too long"
-            memset(input[k].buffer, 0, seq_size * 4 + 64);
-            notify[k].capacity = seq_size;
-            notify[k].buffer = aligned_alloc(8, seq_size);
-            inst[k].left = calloc(block, sizeof(float));
-            inst[k].right = calloc(block, sizeof(float));
-            inst[k].descriptor->connect_port(inst[k].handle, 0, input[k].buffer);
-            inst[k].descriptor->connect_port(inst[k].handle, 1, notify[k].buffer);
-            for (int c = 0; c < control_count; c++) {
-                control_values[k][c] = controls[c].value;
-                inst[k].descriptor->connect_port(inst[k].handle, controls[c].index, &control_values[k][c]);
-            }
-            // Values set at frame 0 are set before activation, as a host sets a project's or a
-            // preset's values before it runs the plugin.
-            for (int i = 0; i < step_count; i++)
-                if (steps[i].kind == SET && steps[i].frame == 0) control_values[k][control_named(steps[i].symbol) - controls] = steps[i].value;
-            inst[k].descriptor->connect_port(inst[k].handle, audio_ports[0], inst[k].left);
-            if (stereo) inst[k].descriptor->connect_port(inst[k].handle, audio_ports[1], inst[k].right);
-            if (inst[k].descriptor->activate) inst[k].descriptor->activate(inst[k].handle);
-        }
-
-        FILE *output = out ? fopen(out, "wb") : NULL;
-        if (out && !output) die("cannot write %s", out);
-        long nonfinite = 0, out_of_range = 0, first_sound = -1, first_nonzero = -1, differ = 0, stereo_differ = 0;
-        float peak = 0;
-        long *bench_ns = bench_runs > 0 ? malloc((size_t)bench_runs * sizeof *bench_ns) : NULL;
-        uint32_t *bench_frames = bench_runs > 0 ? malloc((size_t)bench_runs * sizeof *bench_frames) : NULL;
-        long bench_count = 0;
-        struct timespec next_block;
-        clock_gettime(CLOCK_MONOTONIC, &next_block);
-        long block_ns = (long)(block * 1e9 / rate);
-        for (long start = 0; start < frames; start += block) {
-            if (bench_paced) {
-                clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next_block, NULL);
-                next_block.tv_nsec += block_ns;
-                while (next_block.tv_nsec >= 1000000000L) {
-                    next_block.tv_nsec -= 1000000000L;
-                    next_block.tv_sec++;
-                }
-            }
-            uint32_t n = (uint32_t)(frames - start < block ? frames - start : block);
-            for (int k = 0; k < instances; k++) {
-                sequence_clear(&input[k]);
-                LV2_Atom *notify_atom = (LV2_Atom *)notify[k].buffer;
-                notify_atom->size = notify[k].capacity - sizeof(LV2_Atom);
-                notify_atom->type = 0;
-                // The hostile "sequence" kinds change the header, so they go last.
-                for (int pass = 0; pass < 2; pass++)
-                    for (int i = 0; i < step_count; i++) {
-                        Step *s = &steps[i];
-                        if (s->frame < start || s->frame >= start + n) continue;
-                        int64_t at = s->frame - start;
-                        int late = s->kind == HOSTILE && (strcmp(s->hostile, "sequence-too-long") == 0 || strcmp(s->hostile, "not-a-sequence") == 0 ||
-                                                          strcmp(s->hostile, "event-header-cut") == 0);
-                        if (late != pass) continue;
-                        unsigned char midi[3];
-                        switch (s->kind) {
-                        case NOTE_ON:
-                            midi[0] = 0x90;
-                            midi[1] = (unsigned char)s->note;
-                            midi[2] = (unsigned char)s->velocity;
-                            append_midi(&input[k], at, midi, 3);
-                            break;
-                        case NOTE_OFF:
-                            midi[0] = 0x80;
-                            midi[1] = (unsigned char)s->note;
-                            midi[2] = 0;
-                            append_midi(&input[k], at, midi, 3);
-                            break;
-                        case SET: control_values[k][control_named(s->symbol) - controls] = s->value; break;
-                        case LOAD: append_path(&input[k], at, s->path); break;
-                        case POSITION: append_position(&input[k], at, s->value, s->note, s->tempo); break;
-                        case PROGRAM: {
-                            unsigned char change[2] = {0xC0, (unsigned char)s->note};
-                            append_midi(&input[k], at, change, 2);
-                            break;
-                        }
-                        case HOSTILE: append_hostile(&input[k], at, s->hostile, n); break;
-                        }
-                    }
-                if (bench_runs > 0 && start >= bench_warmup && bench_count < bench_runs) {
-                    long t0 = now_ns();
-                    inst[k].descriptor->run(inst[k].handle, n);
-                    long t1 = now_ns();
-                    bench_ns[bench_count] = t1 - t0;
-                    bench_frames[bench_count++] = n;
-                } else
-                    inst[k].descriptor->run(inst[k].handle, n);
-                if (k == 0) read_notify(notify[k].buffer, notify[k].capacity);
-                run_worker(&inst[k]);
-            }
-            for (uint32_t i = 0; i < n; i++) {
-                float x = inst[0].left[i];
-                if (!isfinite(x)) nonfinite++;
-                else {
-                    if (fabsf(x) > 1) out_of_range++;
-                    if (fabsf(x) > peak) peak = fabsf(x);
-                    if (first_sound < 0 && fabsf(x) > 1e-4f) first_sound = start + i;
-                    if (first_nonzero < 0 && x != 0.0f) first_nonzero = start + i;
-                }
-                if (stereo && memcmp(&x, &inst[0].right[i], sizeof x) != 0) stereo_differ++;
-                if (instances == 2 && memcmp(&x, &inst[1].left[i], sizeof x) != 0) differ++;
-            }
-            if (output) fwrite(inst[0].left, sizeof(float), n, output);
-        }
-        if (output) fclose(output);
-
-        // The work still queued is done (and its answers delivered) before saving and cleanup.
-        for (int k = 0; k < instances; k++) {
-            stop_worker_thread(&inst[k]);
-            run_worker(&inst[k]);
-        }
-
-        if (save_path) {
-            if (!inst[0].state) die("the plugin has no state interface");
-            property_count = 0;
-            LV2_State_Status status = inst[0].state->save(inst[0].handle, store, NULL, LV2_STATE_IS_POD | LV2_STATE_IS_PORTABLE, NULL);
-            if (status != LV2_STATE_SUCCESS) fprintf(stderr, "lv2host: save returned %d\n", (int)status);
-            save_state_file(save_path);
-        }
-        rss_loaded[cycle] = resident_kb();
-        for (int k = 0; k < instances; k++) {
-            if (inst[k].descriptor->deactivate) inst[k].descriptor->deactivate(inst[k].handle);
-            inst[k].descriptor->cleanup(inst[k].handle);
-        }
-        for (int k = 0; k < instances; k++) {
-            free(input[k].buffer);
-            free(notify[k].buffer);
-            free(inst[k].left);
-            free(inst[k].right);
-        }
-        if (cycle == cycles - 1) {
-            printf("frames: %ld\npeak: %g\nnonfinite: %ld\nout_of_range: %ld\nfirst_sound: %ld\nfirst_nonzero: %ld\n", frames, peak, nonfinite, out_of_range, first_sound, first_nonzero);
-            printf("log_messages: %d\nlog_errors: %d\nworker_requests: %d\nworker_refused: %d\n", log_messages, log_errors,
-                   inst[0].worker_requests, inst[0].worker_refused);
-            printf("state_properties: %d\nstereo_differ: %ld\ninstances_differ: %ld\n", property_count, stereo_differ, differ);
-            printf("notify_events: %d\nnotify_malformed: %d\nnotify_path: %s\n", notify_events, notify_malformed, notify_path);
-            if (bench_runs > 0) {
-                if (bench_count == 0) die("--bench-runs: no call was timed (--frames is shorter than the warm-up)");
-                bench_report(bench_ns, bench_frames, bench_count, block, rate, bench_times);
-                free(bench_ns);
-                free(bench_frames);
-            }
-        }
-        for (int k = 1; k < instances; k++)
-            if (loaded[k].library != loaded[0].library) dlclose(loaded[k].library);
-        dlclose(loaded[0].library);
-        // Still mapped after dlclose (RTLD_NOLOAD finds it): the library was not unloaded.
-        void *still = dlopen(so, RTLD_NOW | RTLD_NOLOAD);
-        if (still) {
-            unloaded_every_cycle = 0;
-            dlclose(still);
-        }
-        rss_unloaded[cycle] = resident_kb();
-        status = nonfinite || out_of_range || stereo_differ || differ || notify_malformed ? 2 : status;
-    }
+static void remove_scratch_dir(void) {
     char rm_command[300];
     snprintf(rm_command, sizeof rm_command, "rm -rf '%s'", scratch_dir);
     if (system(rm_command) != 0) fprintf(stderr, "lv2host: could not remove %s\n", scratch_dir);
+}
 
+// ---- one cycle: dlopen, instantiate, the script, cleanup, dlclose ---------------------
+
+typedef struct {
+    void *library;
+    const LV2_Descriptor *descriptor;
+} Loaded;
+
+static Loaded load(const char *so, const char *uri) {
+    Loaded l = {0};
+    l.library = dlopen(so, RTLD_NOW | RTLD_LOCAL);
+    if (!l.library) die("dlopen %s: %s", so, dlerror());
+    const LV2_Descriptor *(*entry)(uint32_t) = (const LV2_Descriptor *(*)(uint32_t))dlsym(l.library, "lv2_descriptor");
+    if (!entry) die("%s has no lv2_descriptor", so);
+    for (uint32_t i = 0; i < 64; i++) {
+        const LV2_Descriptor *d = entry(i);
+        if (!d) break;
+        if (strcmp(d->URI, uri) == 0) {
+            l.descriptor = d;
+            break;
+        }
+    }
+    if (!l.descriptor) die("%s has no plugin %s", so, uri);
+    return l;
+}
+
+// What one cycle's instances use, alive from dlopen to dlclose: the features the plugin was
+// given (it keeps the pointers), the instances and their ports' buffers.
+typedef struct {
+    Loaded loaded[2];
+    LV2_URID_Map map;
+    LV2_URID_Unmap unmap;
+    LV2_Log_Log log;
+    int32_t min_block, max_block, nominal, sequence_size;
+    float sample_rate;
+    LV2_Options_Option options[6];
+    Instance inst[2];
+    // Each instance's schedule feature, alive as long as the instance (the plugin keeps
+    // the pointer it was given).
+    LV2_Worker_Schedule schedules[2];
+    Sequence input[2], notify[2];
+    float control_values[2][256];
+} Cycle;
+
+// What play() measured of the first instance's output.
+typedef struct {
+    long nonfinite, out_of_range, first_sound, first_nonzero, differ, stereo_differ;
+    float peak;
+    long *bench_ns;
+    uint32_t *bench_frames;
+    long bench_count;
+} Result;
+
+// The plugin's library, and --second-so's for the second instance (or the same again).
+static void load_plugins(const Options *o, Cycle *c) {
+    c->loaded[0] = load(o->so, o->uri);
+    if (o->instances == 2) c->loaded[1] = o->second_so ? load(o->second_so, o->uri) : c->loaded[0];
+}
+
+// The features (less those --without takes away), each instance, its worker thread
+// (--threaded-worker) and its restored state (--restore-state, a hostile state). Returns 4
+// when the plugin refuses to instantiate (with the report's lines for that), else 0.
+static int instantiate_instances(const Options *o, const char *bundle, Cycle *c) {
+    c->map = (LV2_URID_Map){NULL, map_uri};
+    c->unmap = (LV2_URID_Unmap){NULL, unmap_uri};
+    c->log = (LV2_Log_Log){NULL, log_printf, log_vprintf};
+    c->min_block = 1;
+    c->max_block = (int32_t)o->block;
+    c->nominal = (int32_t)o->block;
+    c->sequence_size = (int32_t)o->seq_size;
+    c->sample_rate = (float)o->rate;
+    LV2_Options_Option options[] = {
+        {LV2_OPTIONS_INSTANCE, 0, urid(LV2_PARAMETERS__sampleRate), sizeof(float), urid(LV2_ATOM__Float), &c->sample_rate},
+        {LV2_OPTIONS_INSTANCE, 0, urid(LV2_BUF_SIZE__minBlockLength), 4, urid(LV2_ATOM__Int), &c->min_block},
+        {LV2_OPTIONS_INSTANCE, 0, urid(LV2_BUF_SIZE__maxBlockLength), 4, urid(LV2_ATOM__Int), &c->max_block},
+        {LV2_OPTIONS_INSTANCE, 0, urid(LV2_BUF_SIZE__nominalBlockLength), 4, urid(LV2_ATOM__Int), &c->nominal},
+        {LV2_OPTIONS_INSTANCE, 0, urid(LV2_BUF_SIZE__sequenceSize), 4, urid(LV2_ATOM__Int), &c->sequence_size},
+        {LV2_OPTIONS_INSTANCE, 0, 0, 0, 0, NULL},
+    };
+    memcpy(c->options, options, sizeof options);
+    memset(c->inst, 0, sizeof c->inst);
+
+    for (int k = 0; k < o->instances; k++) {
+        Instance *inst = &c->inst[k];
+        c->schedules[k] = (LV2_Worker_Schedule){inst, schedule_work};
+        LV2_Feature f_map = {LV2_URID__map, &c->map}, f_unmap = {LV2_URID__unmap, &c->unmap}, f_log = {LV2_LOG__log, &c->log},
+                    f_schedule = {LV2_WORKER__schedule, &c->schedules[k]}, f_options = {LV2_OPTIONS__options, c->options},
+                    f_bounded = {LV2_BUF_SIZE__boundedBlockLength, NULL};
+        const LV2_Feature *features[8];
+        int n = 0;
+        if (!o->without_map) features[n++] = &f_map;
+        features[n++] = &f_unmap;
+        if (!o->without_log) features[n++] = &f_log;
+        if (!o->without_worker) features[n++] = &f_schedule;
+        if (!o->without_options) features[n++] = &f_options;
+        features[n++] = &f_bounded;
+        features[n] = NULL;
+        inst->descriptor = c->loaded[k].descriptor;
+        inst->handle = inst->descriptor->instantiate(inst->descriptor, o->rate, bundle, features);
+        if (!inst->handle) {
+            printf("instantiate: refused\nlog_messages: %d\nlog_errors: %d\n", log_messages, log_errors);
+            return 4;
+        }
+        if (inst->descriptor->extension_data) {
+            inst->worker = inst->descriptor->extension_data(LV2_WORKER__interface);
+            inst->state = inst->descriptor->extension_data(LV2_STATE__interface);
+        }
+        if (o->threaded_worker && inst->worker) start_worker_thread(inst);
+        // A state to restore: from a file, or a hostile one; the instance is new.
+        if (o->restore_path || o->state_hostile) {
+            if (o->restore_path) load_state_file(o->restore_path);
+            else hostile_state(o->state_hostile);
+            if (!inst->state) die("the plugin has no state interface");
+            LV2_State_Status status = inst->state->restore(inst->handle, retrieve, NULL, 0, NULL);
+            fprintf(stderr, "lv2host: restore returned %d\n", (int)status);
+        }
+    }
+    return 0;
+}
+
+// Each instance's ports connected (the sequences, the controls at their defaults, the audio
+// outputs), then activated.
+static void connect_ports(const Options *o, Cycle *c) {
+    for (int k = 0; k < o->instances; k++) {
+        Instance *inst = &c->inst[k];
+        c->input[k].capacity = o->seq_size;
+        c->input[k].buffer = aligned_alloc(8, o->seq_size * 4 + 64);  // room for the hostile "too long"
+        memset(c->input[k].buffer, 0, o->seq_size * 4 + 64);
+        c->notify[k].capacity = o->seq_size;
+        c->notify[k].buffer = aligned_alloc(8, o->seq_size);
+        inst->left = calloc(o->block, sizeof(float));
+        inst->right = calloc(o->block, sizeof(float));
+        inst->descriptor->connect_port(inst->handle, 0, c->input[k].buffer);
+        inst->descriptor->connect_port(inst->handle, 1, c->notify[k].buffer);
+        for (int i = 0; i < control_count; i++) {
+            c->control_values[k][i] = controls[i].value;
+            inst->descriptor->connect_port(inst->handle, controls[i].index, &c->control_values[k][i]);
+        }
+        // Values set at frame 0 are set before activation, as a host sets a project's or a
+        // preset's values before it runs the plugin.
+        for (int i = 0; i < step_count; i++)
+            if (steps[i].kind == SET && steps[i].frame == 0) c->control_values[k][control_named(steps[i].symbol) - controls] = steps[i].value;
+        inst->descriptor->connect_port(inst->handle, audio_ports[0], inst->left);
+        if (o->stereo) inst->descriptor->connect_port(inst->handle, audio_ports[1], inst->right);
+        if (inst->descriptor->activate) inst->descriptor->activate(inst->handle);
+    }
+}
+
+// --bench-paced: sleeps until the block's time, and sets the next block's.
+static void wait_for_block(struct timespec *next_block, long block_ns) {
+    clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, next_block, NULL);
+    next_block->tv_nsec += block_ns;
+    while (next_block->tv_nsec >= 1000000000L) {
+        next_block->tv_nsec -= 1000000000L;
+        next_block->tv_sec++;
+    }
+}
+
+// The notify port's buffer before run(): an atom the size of the buffer, for the plugin to fill.
+static void clear_notify(Sequence *notify) {
+    LV2_Atom *notify_atom = (LV2_Atom *)notify->buffer;
+    notify_atom->size = notify->capacity - sizeof(LV2_Atom);
+    notify_atom->type = 0;
+}
+
+// Instance k's input for the block of `n` frames at `start`: the script's steps in the block
+// (notes, program changes, positions, file loads and hostile events into the sequence,
+// control values into their ports).
+static void write_block_events(Cycle *c, int k, long start, uint32_t n) {
+    Sequence *input = &c->input[k];
+    sequence_clear(input);
+    // The hostile "sequence" kinds change the header, so they go last.
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < step_count; i++) {
+            Step *s = &steps[i];
+            if (s->frame < start || s->frame >= start + n) continue;
+            int64_t at = s->frame - start;
+            int late = s->kind == HOSTILE && (strcmp(s->hostile, "sequence-too-long") == 0 || strcmp(s->hostile, "not-a-sequence") == 0 ||
+                                              strcmp(s->hostile, "event-header-cut") == 0);
+            if (late != pass) continue;
+            unsigned char midi[3];
+            switch (s->kind) {
+            case NOTE_ON:
+                midi[0] = 0x90;
+                midi[1] = (unsigned char)s->note;
+                midi[2] = (unsigned char)s->velocity;
+                append_midi(input, at, midi, 3);
+                break;
+            case NOTE_OFF:
+                midi[0] = 0x80;
+                midi[1] = (unsigned char)s->note;
+                midi[2] = 0;
+                append_midi(input, at, midi, 3);
+                break;
+            case SET: c->control_values[k][control_named(s->symbol) - controls] = s->value; break;
+            case LOAD: append_path(input, at, s->path); break;
+            case POSITION: append_position(input, at, s->value, s->note, s->tempo); break;
+            case PROGRAM: {
+                unsigned char change[2] = {0xC0, (unsigned char)s->note};
+                append_midi(input, at, change, 2);
+                break;
+            }
+            case HOSTILE: append_hostile(input, at, s->hostile, n); break;
+            }
+        }
+}
+
+// Instance k's run() of the block (timed for --bench-runs once past the warm-up), then its
+// notify port read (the first instance's) and its worker's turn.
+static void run_block(const Options *o, Cycle *c, int k, long start, uint32_t n, Result *r) {
+    Instance *inst = &c->inst[k];
+    if (o->bench_runs > 0 && start >= o->bench_warmup && r->bench_count < o->bench_runs) {
+        long t0 = now_ns();
+        inst->descriptor->run(inst->handle, n);
+        long t1 = now_ns();
+        r->bench_ns[r->bench_count] = t1 - t0;
+        r->bench_frames[r->bench_count++] = n;
+    } else
+        inst->descriptor->run(inst->handle, n);
+    if (k == 0) read_notify(c->notify[k].buffer, c->notify[k].capacity);
+    run_worker(inst);
+}
+
+// The block's samples of the first instance counted into the report (and compared with its
+// right channel and the second instance's).
+static void measure_block(const Options *o, const Cycle *c, long start, uint32_t n, Result *r) {
+    for (uint32_t i = 0; i < n; i++) {
+        float x = c->inst[0].left[i];
+        if (!isfinite(x)) r->nonfinite++;
+        else {
+            if (fabsf(x) > 1) r->out_of_range++;
+            if (fabsf(x) > r->peak) r->peak = fabsf(x);
+            if (r->first_sound < 0 && fabsf(x) > 1e-4f) r->first_sound = start + i;
+            if (r->first_nonzero < 0 && x != 0.0f) r->first_nonzero = start + i;
+        }
+        if (o->stereo && memcmp(&x, &c->inst[0].right[i], sizeof x) != 0) r->stereo_differ++;
+        if (o->instances == 2 && memcmp(&x, &c->inst[1].left[i], sizeof x) != 0) r->differ++;
+    }
+}
+
+// The script played, block by block, every instance in turn; the first instance's output
+// written to --out.
+static Result play(const Options *o, Cycle *c) {
+    FILE *output = o->out ? fopen(o->out, "wb") : NULL;
+    if (o->out && !output) die("cannot write %s", o->out);
+    Result r = {.first_sound = -1, .first_nonzero = -1};
+    r.bench_ns = o->bench_runs > 0 ? malloc((size_t)o->bench_runs * sizeof *r.bench_ns) : NULL;
+    r.bench_frames = o->bench_runs > 0 ? malloc((size_t)o->bench_runs * sizeof *r.bench_frames) : NULL;
+    struct timespec next_block;
+    clock_gettime(CLOCK_MONOTONIC, &next_block);
+    long block_ns = (long)(o->block * 1e9 / o->rate);
+    for (long start = 0; start < o->frames; start += o->block) {
+        if (o->bench_paced) wait_for_block(&next_block, block_ns);
+        uint32_t n = (uint32_t)(o->frames - start < o->block ? o->frames - start : o->block);
+        for (int k = 0; k < o->instances; k++) {
+            clear_notify(&c->notify[k]);
+            write_block_events(c, k, start, n);
+            run_block(o, c, k, start, n, &r);
+        }
+        measure_block(o, c, start, n, &r);
+        if (output) fwrite(c->inst[0].left, sizeof(float), n, output);
+    }
+    if (output) fclose(output);
+    return r;
+}
+
+// The work still queued is done (and its answers delivered) before saving and cleanup.
+static void drain_workers(const Options *o, Cycle *c) {
+    for (int k = 0; k < o->instances; k++) {
+        stop_worker_thread(&c->inst[k]);
+        run_worker(&c->inst[k]);
+    }
+}
+
+// --save-state: the first instance's state, to the file.
+static void save_state(const Options *o, Cycle *c) {
+    if (!o->save_path) return;
+    if (!c->inst[0].state) die("the plugin has no state interface");
+    property_count = 0;
+    LV2_State_Status status = c->inst[0].state->save(c->inst[0].handle, store, NULL, LV2_STATE_IS_POD | LV2_STATE_IS_PORTABLE, NULL);
+    if (status != LV2_STATE_SUCCESS) fprintf(stderr, "lv2host: save returned %d\n", (int)status);
+    save_state_file(o->save_path);
+}
+
+// Each instance deactivated and cleaned up, then the ports' buffers freed.
+static void cleanup_instances(const Options *o, Cycle *c) {
+    for (int k = 0; k < o->instances; k++) {
+        if (c->inst[k].descriptor->deactivate) c->inst[k].descriptor->deactivate(c->inst[k].handle);
+        c->inst[k].descriptor->cleanup(c->inst[k].handle);
+    }
+    for (int k = 0; k < o->instances; k++) {
+        free(c->input[k].buffer);
+        free(c->notify[k].buffer);
+        free(c->inst[k].left);
+        free(c->inst[k].right);
+    }
+}
+
+// The report (see the comment at the top), and --bench-runs' run_* lines.
+static void print_report(const Options *o, const Cycle *c, Result *r) {
+    printf("frames: %ld\npeak: %g\nnonfinite: %ld\nout_of_range: %ld\nfirst_sound: %ld\nfirst_nonzero: %ld\n", o->frames, r->peak, r->nonfinite,
+           r->out_of_range, r->first_sound, r->first_nonzero);
+    printf("log_messages: %d\nlog_errors: %d\nworker_requests: %d\nworker_refused: %d\n", log_messages, log_errors,
+           c->inst[0].worker_requests, c->inst[0].worker_refused);
+    printf("state_properties: %d\nstereo_differ: %ld\ninstances_differ: %ld\n", property_count, r->stereo_differ, r->differ);
+    printf("notify_events: %d\nnotify_malformed: %d\nnotify_path: %s\n", notify_events, notify_malformed, notify_path);
+    if (o->bench_runs > 0) {
+        if (r->bench_count == 0) die("--bench-runs: no call was timed (--frames is shorter than the warm-up)");
+        bench_report(r->bench_ns, r->bench_frames, r->bench_count, o->block, o->rate, o->bench_times);
+        free(r->bench_ns);
+        free(r->bench_frames);
+    }
+}
+
+// The libraries closed; returns 1 when the plugin's library is no longer mapped.
+static int unload(const Options *o, const Cycle *c) {
+    for (int k = 1; k < o->instances; k++)
+        if (c->loaded[k].library != c->loaded[0].library) dlclose(c->loaded[k].library);
+    dlclose(c->loaded[0].library);
+    // Still mapped after dlclose (RTLD_NOLOAD finds it): the library was not unloaded.
+    void *still = dlopen(o->so, RTLD_NOW | RTLD_NOLOAD);
+    if (!still) return 1;
+    dlclose(still);
+    return 0;
+}
+
+// ---- --cycles: resident memory --------------------------------------------------------
+
+typedef struct {
+    long start, *loaded, *unloaded;  // before the first dlopen; each cycle's before cleanup, after dlclose
+    int unloaded_every_cycle;
+} Memory;
+
+static Memory memory_before(int cycles) {
+    Memory m = {.unloaded_every_cycle = 1};
+    m.loaded = calloc((size_t)cycles, sizeof(long));
+    m.unloaded = calloc((size_t)cycles, sizeof(long));
+    m.start = resident_kb();
+    return m;
+}
+
+// The report's --cycles lines (when there were several), and the figures freed.
+static void print_memory_report(Memory *m, int cycles) {
     if (cycles > 1) {
-        printf("cycles: %d\nso_unloaded_every_cycle: %d\nrss_start_kb: %ld\nrss_loaded_kb:", cycles, unloaded_every_cycle, rss_start);
-        for (int c = 0; c < cycles; c++) printf(" %ld", rss_loaded[c]);
+        printf("cycles: %d\nso_unloaded_every_cycle: %d\nrss_start_kb: %ld\nrss_loaded_kb:", cycles, m->unloaded_every_cycle, m->start);
+        for (int c = 0; c < cycles; c++) printf(" %ld", m->loaded[c]);
         printf("\nrss_unloaded_kb:");
-        for (int c = 0; c < cycles; c++) printf(" %ld", rss_unloaded[c]);
+        for (int c = 0; c < cycles; c++) printf(" %ld", m->unloaded[c]);
         printf("\n");
     }
-    free(rss_loaded);
-    free(rss_unloaded);
+    free(m->loaded);
+    free(m->unloaded);
+}
+
+// ---- main -----------------------------------------------------------------------------
+
+int main(int argc, char **argv) {
+    Options o = parse_options(argc, argv);
+    resolve_unit(o.unit, o.rate);
+    check_options(&o);
+    char ttl[1024], bundle[1024];
+    read_ports(ttl_path(&o, ttl), o.uri);
+    bundle_path(o.so, bundle);
+    make_scratch_dir();
+
+    // --cycles N: everything from dlopen to dlclose N times in this one process, resident
+    // memory read after each cycle's run (what the plugin holds) and after its dlclose.
+    Memory memory = memory_before(o.cycles);
+    int status = 0;
+    for (int cycle = 0; cycle < o.cycles; cycle++) {
+        Cycle c = {0};
+        load_plugins(&o, &c);
+        if (instantiate_instances(&o, bundle, &c) != 0) return 4;
+        connect_ports(&o, &c);
+        Result r = play(&o, &c);
+        drain_workers(&o, &c);
+        save_state(&o, &c);
+        memory.loaded[cycle] = resident_kb();
+        cleanup_instances(&o, &c);
+        if (cycle == o.cycles - 1) print_report(&o, &c, &r);
+        if (!unload(&o, &c)) memory.unloaded_every_cycle = 0;
+        memory.unloaded[cycle] = resident_kb();
+        status = r.nonfinite || r.out_of_range || r.stereo_differ || r.differ || notify_malformed ? 2 : status;
+    }
+    remove_scratch_dir();
+    print_memory_report(&memory, o.cycles);
     return status;
 }
