@@ -5,6 +5,7 @@
 #   .build-pkg/dist/toneshaper-VERSION-linux-x86_64.tar.xz     (./install.sh: ~/.local, ~/.lv2, ~/.clap)
 #
 # Usage: bash Scripts/package.sh               # from the last commit (git archive HEAD), reproducibly
+#        bash Scripts/package.sh COMMIT        # from another commit
 #        bash Scripts/package.sh --from-tree   # from this working tree's builds, into .build-pkg/tree-dist
 #                                              # (what Scripts/test-package.sh tests in CI: no second build)
 #
@@ -32,12 +33,15 @@ maintainer='ToneShaper maintainers <maintainers@users.noreply.a-seed-e8127782.ex
 homepage='https://a-seed-e8127782.example/toneshaper'
 
 from_tree=0
+commit=HEAD
 case ${1:-} in
     --from-tree) from_tree=1 ;;
     "") ;;
     -h|--help) sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
-    *) die "unknown argument $1 (see --help)" ;;
+    -*) die "unknown argument $1 (see --help)" ;;
+    *) commit=$1 ;;
 esac
+commit=$(git rev-parse --verify "$commit^{commit}") || die "no commit $commit"
 
 for tool in dpkg-deb dpkg-shlibdeps xz objdump strip; do
     command -v "$tool" >/dev/null || die "$tool is missing (Debian: apt-get install dpkg-dev xz-utils binutils, or bash Scripts/setup.sh)"
@@ -45,7 +49,7 @@ done
 [[ $(dpkg --print-architecture) == amd64 ]] || die "builds the amd64 package only, on amd64"
 
 export SOURCE_DATE_EPOCH
-SOURCE_DATE_EPOCH=$(git log -1 --format=%ct) || die "not a git checkout"
+SOURCE_DATE_EPOCH=$(git log -1 --format=%ct "$commit")
 export TZ=UTC LC_ALL=C
 umask 022
 
@@ -57,10 +61,10 @@ else
     dist=$work/dist
     src=$work/src
     # --- The commit, exported into the same folder as last time ------------------------
-    say "Exporting $(git rev-parse --short HEAD) into $src"
+    say "Exporting ${commit:0:12} into $src"
     rm -rf "$work/export"
     mkdir -p "$work/export" "$src"
-    git archive --format=tar HEAD | tar -x -C "$work/export"
+    git archive --format=tar "$commit" | tar -x -C "$work/export"
     # The pins of the Swift packages (Package.resolved is not committed): this checkout's.
     [[ -f Package.resolved ]] || die "no Package.resolved: run swift package resolve first"
     cp Package.resolved "$work/export/"
@@ -95,10 +99,8 @@ else
         -Xswiftc -file-prefix-map -Xswiftc "$src=." -Xcc -ffile-prefix-map="$src=." \
         --disable-automatic-resolution
     binary=$(swift build -c release --show-bin-path)/toneshaper
-    say "Scripts/build-lv2.sh"
-    bash Scripts/build-lv2.sh
-    say "Scripts/build-clap.sh"
-    bash Scripts/build-clap.sh
+    # The plugins (Scripts/build-lv2.sh, Scripts/build-clap.sh) and the man page tool are
+    # built by Scripts/install.sh below, when missing or older than their sources.
 fi
 [[ $("$binary" --version) == "$version" ]] || die "$binary --version is not $version"
 
@@ -133,11 +135,13 @@ mkdir -p "$root/usr/share/zsh/vendor-completions"
 mv "$root/usr/share/zsh/site-functions/_toneshaper" "$root/usr/share/zsh/vendor-completions/"
 rmdir "$root/usr/share/zsh/site-functions"
 gzip -9n "$root/usr/share/man/man1/toneshaper.1"
+# A completion script is sourced, not run: no #! line (swift-argument-parser writes one).
+sed -i '1{/^#!/d}' "$root/usr/share/bash-completion/completions/toneshaper"
 strip_all "$root"
 
 doc=$root/usr/share/doc/toneshaper
 mkdir -p "$doc" "$root/usr/share/lintian/overrides"
-first_year=$(git -C "$repository" log --reverse --format=%cd --date=format:%Y | head -n 1)
+first_year=$(git -C "$repository" log --reverse --format=%cd --date=format:%Y "$commit" | sed -n 1p)
 last_year=$(date -u -d "@$SOURCE_DATE_EPOCH" +%Y)
 years=$first_year
 [[ $first_year == "$last_year" ]] || years="$first_year-$last_year"
@@ -216,7 +220,7 @@ EOF
 {
     printf 'toneshaper (%s) unstable; urgency=medium\n\n' "$version"
     printf '  * Release %s: the program (a JACK client, offline render to WAV, FLAC\n' "$version"
-    printf '    and Ogg/Vorbis), the LV2 and CLAP instruments, built from commit\n    %s.\n\n' "$(git -C "$repository" rev-parse --short=12 HEAD)"
+    printf '    and Ogg/Vorbis), the LV2 and CLAP instruments, built from commit\n    %s.\n\n' "${commit:0:12}"
     printf ' -- %s  %s\n' "$maintainer" "$(date -u -R -d "@$SOURCE_DATE_EPOCH")"
 } >"$doc/changelog"
 gzip -9n "$doc/changelog"
@@ -285,6 +289,7 @@ say "Laying out the tarball: $name/"
 TONESHAPER_BINARY=$binary DESTDIR=$stage/tar-root bash Scripts/install.sh /usr/local >"$stage/install-tar.log" 2>&1 ||
     { cat "$stage/install-tar.log" >&2; die "install.sh failed"; }
 rm "$stage/tar-root/usr/local/share/toneshaper/install-manifest"
+sed -i '1{/^#!/d}' "$stage/tar-root/usr/local/share/bash-completion/completions/toneshaper"
 mkdir -p "$stage/tar"
 mv "$stage/tar-root/usr/local" "$tree"
 strip_all "$tree"

@@ -34,6 +34,15 @@ swift build -c release --static-swift-stdlib
 say "Scripts/test-install.sh (install into a temporary prefix, run it from there, uninstall)"
 bash Scripts/test-install.sh
 
+say "Scripts/test-package.sh (the .deb and the tarball, installed and played in clean Debian 12 and 11 roots)"
+if [[ $(id -u) -eq 0 ]]; then
+    bash Scripts/test-package.sh
+elif sudo -n true 2>/dev/null; then
+    sudo bash Scripts/test-package.sh
+else
+    say "Scripts/test-package.sh SKIPPED: it needs root (debootstrap, chroot), and sudo asks for a password"
+fi
+
 # JACK keeps a registry of at most 8 servers in /dev/shm, and forgets a server that was
 # killed only when one of the same name starts again. The tests give every server a name
 # of its own and some kill theirs (server loss), so on a machine that runs the suite again
