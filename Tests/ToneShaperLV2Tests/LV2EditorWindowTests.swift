@@ -81,7 +81,8 @@ extension WithJackServer {
             let name = "ui-\(jack.name)"
             let (_, input) = try jack.startClient(
                 "stdbuf", ["-o0", "-e0", "jalv.gtk3", "-x", "-n", name] + arguments + [LV2Tools.monoURI],
-                environment: LV2Tools.lv2Path.merging(["DISPLAY": display.name, "TONESHAPER_UI_TIMING": "1"]) { $1 }, output: log)
+                environment: LV2Tools.lv2Path.merging(["DISPLAY": display.name, "TONESHAPER_UI_TIMING": "1", "TONESHAPER_UI_TRACE": "1"]) { $1 },
+                output: log)
             guard jack.waitFor({ jack.ports()?.contains("\(name):out") == true }, seconds: 120) else {
                 throw LV2TestError("jalv.gtk3 did not register its ports: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
             }
@@ -162,9 +163,17 @@ extension WithJackServer {
             try recorder.connect(["\(name):out"])
             let rate = Double(jack.rate)
             func frames(_ seconds: Double) -> UInt32 { UInt32(seconds * rate) }
-            // The editor has the plugin's curve (its one point) once it has drawn it.
-            guard jack.waitFor({ ((try? String(contentsOf: log, encoding: .utf8)) ?? "").contains("redraw of 1 points") }, seconds: 120) else {
-                throw LV2TestError("the editor never drew the shape's point: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
+            // The editor has the restored state (its range and its one point, which the default
+            // shape's one point is not) once it has said so and drawn after it.
+            let restored = ["shows min-frequency 300.0000", "shows max-frequency 600.0000", "shows 1 points"]
+            let drawnRestored = jack.waitFor(
+                {
+                    let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+                    let last = restored.compactMap { text.range(of: $0, options: .backwards)?.upperBound }
+                    return last.count == restored.count && text[last.max()!...].contains("redraw of 1 points")
+                }, seconds: 120)
+            guard drawnRestored else {
+                throw LV2TestError("the editor never drew the restored shape: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
             }
             let x = editor.x + Self.plotLeft
             let bottom = editor.y + editor.height - Self.plotBottomMargin
