@@ -115,7 +115,7 @@ unicode_tables=$(dirname "$(command -v swiftc)")/../lib/swift/embedded/$(uname -
 [[ -f $unicode_tables ]] || die "no $unicode_tables (the Swift toolchain's Embedded stdlib)"
 so=$out/toneshaper.clap
 cc -shared -fPIC -O2 -Wl,--version-script="$objects/exports.map" -Wl,-z,defs -Wl,-z,relro -Wl,-z,now -Wl,--gc-sections -Wl,--build-id=sha1 \
-    -o "$so.partial" "$objects"/*.o "${PLUGIN_COMPAT_LINK[@]:1}" "$unicode_tables" -lcairo -lX11 -lm -lpthread
+    -o "$so.partial" "$objects"/*.o "${PLUGIN_COMPAT_LINK[@]:1}" "$unicode_tables" -lcairo -lX11 -lm -lpthread "${PLUGIN_COMPAT_LIBS[@]}"
 plugin_compat_check "$so.partial" || die "$so would not load with glibc $PLUGIN_GLIBC"
 mv "$so.partial" "$so"
 

@@ -108,9 +108,9 @@ say "Compiling the test hosts (Tests/LV2Host/lv2host.c, Tests/CLAPHost/claphost.
 source Scripts/plugin-compat.sh
 mkdir -p "$work/hosts"
 plugin_compat "$work/hosts"
-cc -O1 -o "$work/hosts/lv2host" Tests/LV2Host/lv2host.c "${PLUGIN_COMPAT_LINK[@]}" -ldl -lm -lpthread
+cc -O1 -o "$work/hosts/lv2host" Tests/LV2Host/lv2host.c "${PLUGIN_COMPAT_LINK[@]}" -ldl -lm -lpthread "${PLUGIN_COMPAT_LIBS[@]}" -l:libdl.so.2
 cc -O1 -std=gnu11 -o "$work/hosts/claphost" Tests/CLAPHost/claphost.c "${PLUGIN_COMPAT_LINK[@]}" \
-    -ldl -lm -lpthread -lX11
+    -ldl -lm -lpthread -lX11 "${PLUGIN_COMPAT_LIBS[@]}" -l:libdl.so.2
 for host in lv2host claphost; do
     plugin_compat_check "$work/hosts/$host" || fail "$host would not run with glibc $PLUGIN_GLIBC"
 done
@@ -165,7 +165,7 @@ say "  toneshaper render: siren.wav ($(stat -c %s "$root/tmp/siren.wav") bytes);
 ports=$(in_root "$root" "lv2info urn:toneshaper:instrument") || fail "lv2info urn:toneshaper:instrument"
 port_count=$(grep -c '^[[:space:]]*Port [0-9]*:' <<<"$ports") || true
 grep -q 'Symbol:[[:space:]]*out$' <<<"$ports" && ((port_count > 10)) || fail "lv2info lists no ports: $ports"
-say "  lv2info urn:toneshaper:instrument: $port_count ports, version $(sed -n 's/^[[:space:]]*Version:[[:space:]]*//p' <<<"$ports" | head -n 1)"
+say "  lv2info urn:toneshaper:instrument: $port_count ports, $(grep -m 1 'Author Email:' <<<"$ports" | xargs)"
 play_plugins "$root" /usr/lib/lv2/toneshaper.lv2 /usr/lib/clap/toneshaper.clap
 rm -f "$root"/tmp/*
 in_root "$root" "apt-get -qy purge toneshaper && apt-get -qy autoremove --purge" >"$work/apt-remove.log" 2>&1 ||
