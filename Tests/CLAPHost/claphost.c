@@ -1096,7 +1096,9 @@ static void process_block(Run *run, long start, uint32_t n) {
     toneshaper_clap_event_transport transport;
     memset(&transport, 0, sizeof transport);
     if (o->process_transport) {
-        header((Event *)&transport, TONESHAPER_CLAP_EVENT_TRANSPORT, sizeof transport, 0);
+        transport.header.size = sizeof transport;
+        transport.header.space_id = TONESHAPER_CLAP_CORE_EVENT_SPACE;
+        transport.header.type = TONESHAPER_CLAP_EVENT_TRANSPORT;
         transport.flags = TONESHAPER_CLAP_TRANSPORT_HAS_TEMPO | TONESHAPER_CLAP_TRANSPORT_HAS_SECONDS_TIMELINE |
                           (o->process_playing > 0 ? TONESHAPER_CLAP_TRANSPORT_IS_PLAYING : 0);
         transport.tempo = o->process_tempo;

@@ -12,7 +12,7 @@ import ToneShaperTestSupport
 /// used with the mouse (xdotool) while the plugin plays; screenshots of it are kept in
 /// /tmp/clap-gui-shots.
 @Suite struct CLAPEditorTests {
-    static var available: Bool { ["Xvfb", "xdotool", "cc"].allSatisfy { CLAPDisplay.path(of: $0) != nil } }
+    static var available: Bool { TestTools.have("Xvfb", "xdotool", "cc") }
     static let shots = URL(fileURLWithPath: "/tmp/clap-gui-shots")
 
     /// The editor's layout at scale 1 (EditorWindow's, 900x420): the plot's left and top
@@ -43,7 +43,9 @@ import ToneShaperTestSupport
     /// A point dragged with the mouse reaches the plugin (its state holds it), a click on a
     /// control reaches the host as a value between a gesture's begin and end, and a value
     /// the host sets is shown (the control's row on the screen changes, and the window says
-    /// what it shows).
+    /// what it shows). Each step waits for the host's report of what it waits for (the
+    /// click's value out of the plugin, the editor's timer calls, the host's value sent),
+    /// never for a time.
     @Test(.enabled(if: available))
     func editsInTheWindowReachThePluginAndTheHostAndTheWindowFollowsTheHost() throws {
         try CLAPTools.prepare()
@@ -52,41 +54,44 @@ import ToneShaperTestSupport
         defer { try? FileManager.default.removeItem(at: directory) }
         try FileManager.default.createDirectory(at: Self.shots, withIntermediateDirectories: true)
         let state = directory.appendingPathComponent("state.toneshaper")
-        // The host sets the amplitude to 0.9 five seconds in.
-        let host = try display.start(
-            CLAPTools.host.path,
-            ["--clap", CLAPTools.plugin.path, "--gui", "8", "--param", "6=0.9@240000", "--save-state", state.path],
-            environment: ["TONESHAPER_UI_TRACE": "1"], in: directory)
+        let host = try display.startHost(["--save-state", state.path], environment: ["TONESHAPER_UI_TRACE": "1"])
         let editor = try display.waitForEditor(of: host)
         #expect(editor.width == 900 && editor.height == 420, "\(editor)")
-        let opened = Date()
-        usleep(500_000)
+        try display.drawn(host)
         _ = try display.screenshot(Self.shots.appendingPathComponent("1-opened.png"), window: editor.window)
 
         // The point at 1 s, 330 Hz dragged down to 165 Hz; a click a tenth along the
-        // amplitude's bar (0...1): about 0.1.
+        // amplitude's bar (0...1): about 0.1. The click has reached the host once the plugin
+        // sent the amplitude's value and the gesture's end.
         try display.dragPoint(in: editor, time: 1, from: 330, to: 165)
         try display.clickAmplitude(in: editor, atFraction: 0.1)
-        usleep(400_000)
+        try host.waitFor("the click's amplitude sent to the host") {
+            host.reports("out_value").contains { $0.hasPrefix("6 ") } && host.reports("out_gesture").contains("end 6")
+        }
+        try display.drawn(host)
         _ = try display.screenshot(Self.shots.appendingPathComponent("2-edited.png"), window: editor.window)
         let amplitude = Self.amplitudeRow(width: editor.width)
         let rowBefore = directory.appendingPathComponent("row-before.png")
         let rowSteady = directory.appendingPathComponent("row-steady.png")
         _ = try display.screenshot(rowBefore, window: editor.window, box: amplitude.box)
-        usleep(300_000)
+        // Ten more chances to redraw, with nothing moving the amplitude: the row stays.
+        try display.drawn(host, ticks: 10)
         _ = try display.screenshot(rowSteady, window: editor.window, box: amplitude.box)
         #expect(try Data(contentsOf: rowBefore) == Data(contentsOf: rowSteady), "the amplitude's row changed with nothing moving it")
-        // After the host's value (5 s in, as the host counts from the window's opening).
-        let wait = 6.0 - Date().timeIntervalSince(opened)
-        if wait > 0 { usleep(UInt32(wait * 1_000_000)) }
+
+        // The host sets the amplitude to 0.9 in its next block; the window says it shows it,
+        // and its row changes.
+        try host.send("param 6=0.9")
+        try host.waitForReport("param_sent")
+        try host.waitFor("the window's word that it shows the host's amplitude") { host.stderr.contains("shows amplitude 0.9000") }
+        try display.drawn(host)
         let rowAfter = directory.appendingPathComponent("row-after.png")
         _ = try display.screenshot(rowAfter, window: editor.window, box: amplitude.box)
         _ = try display.screenshot(Self.shots.appendingPathComponent("3-host-set-amplitude.png"), window: editor.window)
         #expect(try Data(contentsOf: rowBefore) != Data(contentsOf: rowAfter), "the amplitude's row did not change with the host's value")
 
-        let result = try host.finish(timeout: 30)
+        let result = try host.finish()
         #expect(result.status == 0, "\(result.output)")
-        #expect(result.stderr.contains("shows amplitude 0.9000"), "the window did not show the host's amplitude:\n\(result.stderr)")
         // The host got the click as a value within one gesture.
         #expect(result.number("out_gesture_begins") ?? 0 >= 1, "\(result.stdout)")
         #expect(result.number("out_gesture_begins") == result.number("out_gesture_ends"), "\(result.stdout)")
@@ -101,6 +106,7 @@ import ToneShaperTestSupport
         #expect(result.number("fds_registered") == 1 && result.number("fds_watched") == 0, "\(result.stdout)")
         #expect(result.number("fd_calls") ?? 0 >= 3, "\(result.stdout)")
         #expect(result.number("log_messages") == 0, "\(result.stderr)")
+        #expect(!result.stdout.contains("x_error"), "\(result.stdout)")
         // The plugin plays the dragged curve: its state has the point at 1 s moved to about
         // 165 Hz, and the host's amplitude.
         let document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: state)) as? [String: Any])
@@ -118,21 +124,22 @@ import ToneShaperTestSupport
     func editsReachTheHostThroughParamsFlush() throws {
         try CLAPTools.prepare()
         let display = try CLAPDisplay()
-        let directory = try CLAPTools.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let host = try display.start(
-            CLAPTools.host.path, ["--clap", CLAPTools.plugin.path, "--gui", "4", "--gui-flush", "--no-fd-support"], environment: [:], in: directory)
+        let host = try display.startHost(["--gui-flush", "--no-fd-support"])
         let editor = try display.waitForEditor(of: host)
         let amplitude = Self.amplitudeRow(width: editor.width)
         let y = "\(editor.y + amplitude.barY)"
         try display.xdotool(["mousemove", "--sync", "\(editor.x + amplitude.barX + amplitude.barWidth / 2)", y, "click", "1"])
+        // A drag at a hand's pace: the "sleep 0.1"s between pressing, moving and letting go are
+        // the gesture's own (a hand's moves come apart in time), not a wait for the host.
         try display.xdotool([
             "mousemove", "--sync", "\(editor.x + amplitude.barX + amplitude.barWidth / 4)", y, "mousedown", "1", "sleep", "0.1", "mousemove",
             "\(editor.x + amplitude.barX + amplitude.barWidth / 3)", y, "sleep", "0.1", "mousemove",
             "\(editor.x + amplitude.barX + amplitude.barWidth * 3 / 10)",
             y, "sleep", "0.1", "mouseup", "1",
         ])
-        let result = try host.finish(timeout: 30)
+        // Both gestures (the click's and the drag's) have ended at the host.
+        try host.waitFor("the two gestures' ends at the host") { host.reports("out_gesture").filter { $0 == "end 6" }.count >= 2 }
+        let result = try host.finish()
         #expect(result.status == 0, "\(result.output)")
         #expect(result.number("out_gesture_begins") == 2 && result.number("out_gesture_ends") == 2, "\(result.stdout)")
         #expect(result.number("out_values") ?? 0 >= 3, "\(result.stdout)")
@@ -149,22 +156,27 @@ import ToneShaperTestSupport
     func theWindowFollowsAPresetTheHostLoads() throws {
         try CLAPTools.prepare()
         let display = try CLAPDisplay()
-        let directory = try CLAPTools.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
         let songbird = CLAPTools.repository.appendingPathComponent("Sessions/songbird.toneshaper")
         let document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: songbird)) as? [String: Any])
         let count = try #require((document["points"] as? [Any])?.count)
-        let host = try display.start(
-            CLAPTools.host.path, ["--clap", CLAPTools.plugin.path, "--gui", "3", "--gui-preset", "songbird@1.5"],
-            environment: ["TONESHAPER_UI_TRACE": "1"], in: directory)
-        let editor = try display.waitForEditor(of: host)
-        usleep(2_200_000)
-        _ = try display.screenshot(Self.shots.appendingPathComponent("4-preset-songbird.png"), window: editor.window)
-        let result = try host.finish(timeout: 30)
-        #expect(result.status == 0 && result.number("gui_preset_loaded") == 1, "\(result.output)")
-        #expect(result.stderr.contains("shows \(count) points"), "the window did not show songbird's \(count) points:\n\(result.stderr)")
         let duration = try #require(document["duration"] as? Double)
-        #expect(result.stderr.contains("shows duration \(String(format: "%.4f", duration))"), "\(result.stderr)")
+        let host = try display.startHost([], environment: ["TONESHAPER_UI_TRACE": "1"])
+        let editor = try display.waitForEditor(of: host)
+        // What the window says from here on is the preset's doing.
+        let before = host.stderr.utf8.count
+        try host.send("preset songbird")
+        #expect(try host.waitForReport("gui_preset_loaded") == "1", "\(host.output)")
+        let points = "shows \(count) points"
+        let durationLine = "shows duration \(String(format: "%.4f", duration))"
+        try host.waitFor("the window's word that it shows songbird's \(count) points and its duration \(duration)") {
+            let said = String(decoding: host.stderr.utf8.dropFirst(before), as: UTF8.self)
+            return said.contains(points) && said.contains(durationLine)
+        }
+        try display.drawn(host)
+        _ = try display.screenshot(Self.shots.appendingPathComponent("4-preset-songbird.png"), window: editor.window)
+        let result = try host.finish()
+        #expect(result.status == 0 && result.number("gui_preset_loaded") == 1, "\(result.output)")
+        #expect(!result.stdout.contains("x_error"), "\(result.stdout)")
     }
 
     /// Calls out of turn and malformed ones are refused (set_parent, show or get_size before
@@ -219,19 +231,34 @@ import ToneShaperTestSupport
     }
 }
 
-/// A private X display (Xvfb) for a test, stopped with it; xdotool and screenshots
-/// (Tests/LV2Host/xshot.c) on it (``PrivateXServer``).
+/// A private X display (Xvfb) for a test, stopped with it (``PrivateXServer``); the CLAP test
+/// host's window on it, xdotool and screenshots (``TestTools/xshot()``).
 final class CLAPDisplay {
     private let server: PrivateXServer
     var number: Int { server.number }
     var name: String { server.name }
 
-    static func path(of tool: String) -> String? { PrivateXServer.path(of: tool) }
-
     init() throws { server = try PrivateXServer(width: 1920, height: 1080) }
 
-    /// Drags the curve's point at `time` from `from` to `to` Hz in `editor`, as a hand does
-    /// (pressed, moved in two steps, released).
+    /// The CLAP test host with the editor window (`--gui`) on this display, the mono plugin,
+    /// `arguments` added, in the repository; it runs until ``RunningTool/finish(timeout:)``.
+    func startHost(_ arguments: [String], environment: [String: String] = [:]) throws -> RunningTool {
+        try RunningTool(
+            CLAPTools.host.path, ["--clap", CLAPTools.plugin.path, "--gui"] + arguments, environment: environment.merging(["DISPLAY": name]) { $1 },
+            directory: CLAPTools.repository)
+    }
+
+    /// The editor has drawn what it knew when this was called: the host's next `ticks`
+    /// timer calls (its chances to read what changed and draw) are waited for.
+    func drawn(_ host: RunningTool, ticks: Int = 2) throws {
+        let asked = host.reports("ticked").count + 1
+        try host.send("ticks \(ticks)")
+        try host.waitForReport("ticked", count: asked)
+    }
+
+    /// Drags the curve's point at `time` from `from` to `to` Hz in `editor`, at a hand's
+    /// pace: pressed, moved in two steps, released; the "sleep"s between are the gesture's
+    /// own (a hand's moves come apart in time), not a wait for the window.
     func dragPoint(in editor: Editor, time: Double, from: Double, to: Double) throws {
         let start = CLAPEditorTests.plotPoint(time: time, frequency: from, width: editor.width, height: editor.height)
         let end = CLAPEditorTests.plotPoint(time: time, frequency: to, width: editor.width, height: editor.height)
@@ -251,7 +278,7 @@ final class CLAPDisplay {
 
     @discardableResult
     func xdotool(_ arguments: [String]) throws -> String {
-        let result = try CLAPTools.run(CLAPDisplay.path(of: "xdotool") ?? "/usr/bin/xdotool", arguments, environment: ["DISPLAY": name], timeout: 20)
+        let result = try CLAPTools.run(try TestTools.require("xdotool"), arguments, environment: ["DISPLAY": name], timeout: 60)
         guard result.status == 0 else { throw CLAPTestError("xdotool \(arguments.joined(separator: " ")): \(result.output)") }
         return result.stdout
     }
@@ -265,94 +292,62 @@ final class CLAPDisplay {
         var description: String { "window \(window) at \(x),\(y) \(width)x\(height)" }
     }
 
-    /// The editor's window (named "ToneShaper editor") that `host` shows, once it is mapped,
-    /// and where it is.
-    func waitForEditor(of host: Running, timeout: Double = 30) throws -> Editor {
-        do {
-            return try waitForEditor(timeout: timeout) { host.process.isRunning }
-        } catch let error as CLAPTestError {
-            let result = try host.finish(timeout: 0)
-            throw CLAPTestError("\(error.description):\n\(result.output)")
+    /// The editor's window that the test host shows, once the host has reported it shown
+    /// and it is mapped, and where it is.
+    func waitForEditor(of host: RunningTool, timeout: Double = 120) throws -> Editor {
+        try host.waitForReport("gui_shown", timeout: timeout)
+        var found: Editor?
+        try host.waitFor("the editor window mapped", timeout: timeout) {
+            found = try window(named: "^ToneShaper editor$")
+            return found != nil
+        }
+        guard let found else { throw CLAPTestError("no editor window") }
+        return found
+    }
+
+    /// The editor's window once it is mapped, shown by whatever program `alive` watches,
+    /// polled until `timeout` seconds pass.
+    func waitForEditor(timeout: Double = 120, alive: () -> Bool) throws -> Editor {
+        let deadline = TestTools.monotonicSeconds() + timeout
+        while true {
+            guard alive() else { throw CLAPTestError("the host ended before its editor window appeared") }
+            if let editor = try window(named: "^ToneShaper editor$") { return editor }
+            guard TestTools.monotonicSeconds() < deadline else { throw CLAPTestError("the editor window did not appear within \(Int(timeout)) s") }
+            usleep(50_000)
         }
     }
 
-    /// The editor's window once it is mapped, shown by whatever program `alive` watches.
-    func waitForEditor(timeout: Double = 30, alive: () -> Bool) throws -> Editor {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            guard alive() else { throw CLAPTestError("the host ended before its editor window appeared") }
-            let found = try CLAPTools.run(
-                CLAPDisplay.path(of: "xdotool") ?? "/usr/bin/xdotool", ["search", "--onlyvisible", "--name", "^ToneShaper editor$"],
-                environment: ["DISPLAY": name], timeout: 10)
-            if found.status == 0, let window = found.stdout.split(separator: "\n").first.map(String.init) {
-                var values: [String: Int] = [:]
-                for line in try xdotool(["getwindowgeometry", "--shell", window]).split(separator: "\n") {
-                    let parts = line.split(separator: "=")
-                    if parts.count == 2 { values[String(parts[0])] = Int(parts[1]) }
-                }
-                if let x = values["X"], let y = values["Y"], let w = values["WIDTH"], let h = values["HEIGHT"] {
-                    return Editor(window: window, x: x, y: y, width: w, height: h)
-                }
-            }
-            usleep(100_000)
+    /// The first visible window whose name matches `pattern`, and where it is; nil when none is.
+    func window(named pattern: String) throws -> Editor? {
+        let found = try CLAPTools.run(
+            try TestTools.require("xdotool"), ["search", "--onlyvisible", "--name", pattern], environment: ["DISPLAY": name], timeout: 60)
+        guard found.status == 0, let window = found.stdout.split(separator: "\n").first.map(String.init) else { return nil }
+        let geometry = try CLAPTools.run(
+            try TestTools.require("xdotool"), ["getwindowgeometry", "--shell", window], environment: ["DISPLAY": name], timeout: 60)
+        // A window gone between the search and this is not there.
+        guard geometry.status == 0 else { return nil }
+        var values: [String: Int] = [:]
+        for line in geometry.stdout.split(separator: "\n") {
+            let parts = line.split(separator: "=")
+            if parts.count == 2 { values[String(parts[0])] = Int(parts[1]) }
         }
-        throw CLAPTestError("the editor window did not appear within \(timeout) s")
+        guard let x = values["X"], let y = values["Y"], let width = values["WIDTH"], let height = values["HEIGHT"] else { return nil }
+        return Editor(window: window, x: x, y: y, width: width, height: height)
     }
 
     /// Writes `window` (or the rectangle `box`: x, y, width, height of it) as a PNG and
-    /// returns the share of its pixels that differ from the first one's color.
+    /// returns the share of its pixels that differ from the first one's color. The file's
+    /// directory is made first: xshot prints the share, then fails to write the PNG into a
+    /// directory that is not there (a fresh machine's /tmp, when a test that does not make it
+    /// comes first).
     @discardableResult
     func screenshot(_ file: URL, window: String, box: [Int] = []) throws -> Double {
-        let tool = CLAPTools.repository.appendingPathComponent(".build/clap-host/xshot")
-        try CLAPTools.compile(CLAPTools.repository.appendingPathComponent("Tests/LV2Host/xshot.c"), into: tool, libraries: ["-lX11", "-lcairo"])
-        let result = try CLAPTools.run(tool.path, [file.path, window] + box.map(String.init), environment: ["DISPLAY": name], timeout: 20)
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let result = try CLAPTools.run(
+            try TestTools.xshot().path, [file.path, window] + box.map(String.init), environment: ["DISPLAY": name], timeout: 60)
         guard result.status == 0, let share = Double(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) else {
-            throw CLAPTestError("xshot: \(result.output)")
+            throw CLAPTestError("xshot \(file.path) (status \(result.status)): \(result.output)")
         }
         return share
-    }
-
-    /// A tool started on this display, running while the test goes on.
-    final class Running {
-        let process: Process
-        let out: URL
-        let err: URL
-
-        init(process: Process, out: URL, err: URL) {
-            self.process = process
-            self.out = out
-            self.err = err
-        }
-
-        func finish(timeout: Double) throws -> CLAPTools.ToolResult {
-            let deadline = Date().addingTimeInterval(timeout)
-            while process.isRunning && Date() < deadline { usleep(10_000) }
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            process.waitUntilExit()
-            return CLAPTools.ToolResult(
-                status: process.terminationStatus, signalled: process.terminationReason == .uncaughtSignal,
-                stdout: (try? String(contentsOf: out, encoding: .utf8)) ?? "", stderr: (try? String(contentsOf: err, encoding: .utf8)) ?? "")
-        }
-
-        deinit {
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        }
-    }
-
-    func start(_ tool: String, _ arguments: [String], environment: [String: String], in directory: URL) throws -> Running {
-        let out = directory.appendingPathComponent("stdout")
-        let err = directory.appendingPathComponent("stderr")
-        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        process.currentDirectoryURL = CLAPTools.repository
-        process.environment = ProcessInfo.processInfo.environment.merging(environment.merging(["DISPLAY": name]) { $1 }) { $1 }
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = try FileHandle(forWritingTo: out)
-        process.standardError = try FileHandle(forWritingTo: err)
-        try process.run()
-        return Running(process: process, out: out, err: err)
     }
 }

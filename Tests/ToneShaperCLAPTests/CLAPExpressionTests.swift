@@ -44,7 +44,7 @@ import ToneShaperTestSupport
     }
 
     /// The note ends the plugin sent: (frame, note id, port, channel, key) per note_end line.
-    static func noteEnds(_ result: CLAPTools.ToolResult) -> [[Int]] {
+    static func noteEnds(_ result: ToolResult) -> [[Int]] {
         result.stdout.split(separator: "\n").filter { $0.hasPrefix("note_end: ") }.map { line in
             line.dropFirst("note_end: ".count).split(separator: " ").compactMap { Int($0) }
         }

@@ -1,6 +1,5 @@
 import Foundation
 import JackTimeline
-import Synchronization
 import Testing
 import ToneShaperTestSupport
 
@@ -28,8 +27,7 @@ extension WithJackServer {
     /// still goes through Qtractor's own JACK client, buses and CLAP host.
     @Suite struct CLAPQtractorSessionTests {
         static var available: Bool {
-            JackTools.haveJack && FileManager.default.isExecutableFile(atPath: QtractorRig.qtractor)
-                && ["/usr/bin/jack_transport", "/usr/bin/cc"].allSatisfy { FileManager.default.isExecutableFile(atPath: $0) }
+            PrivateJackServer.available && TestTools.have("qtractor", "jack_transport", "cc")
         }
 
         /// The shape the state holds: every value differs from the default shape's (110...440
@@ -141,7 +139,9 @@ extension WithJackServer {
             return try await retryingOnBusyHost("Qtractor, \(what): the plugin on JACK transport") { _ in
                 try rig.transport("stop")
                 try rig.transport("locate \(located)")
-                try await Task.sleep(for: .milliseconds(500))  // Qtractor takes a stopped transport's place in its next periods
+                // Qtractor follows the stopped transport to its place in its next periods:
+                // once it is heard silent there (it stopped, if it rolled), the take starts.
+                try await settled(recorder, at: located)
                 _ = try await recorder.start()
                 try await recorder.wait(untilRecorded: Int(0.5 * rate))
                 try rig.transport("play")
@@ -247,9 +247,28 @@ extension WithJackServer {
             return counts.located + counts.wrapped + counts.relocated
         }
 
+        /// Waits until Qtractor has followed JACK's transport, stopped and located at `frame`:
+        /// a recording of `seconds` of the server's timeline (periods, not the wall clock) all
+        /// at that place with the transport standing, and Qtractor silent in it. A Qtractor
+        /// that never settles there within a generous deadline is an error.
+        static func settled(_ recorder: TimelineRecorder, at frame: Int, seconds: Double = 0.25, timeout: Double = 120) async throws {
+            let deadline = TestTools.monotonicSeconds() + timeout
+            while true {
+                _ = try await recorder.start()
+                try await recorder.wait(untilRecorded: Int(seconds * recorder.rate))
+                let heard = try await recorder.finish(atFrame: recorder.frameNow)
+                let standing = !heard.blocks.isEmpty && heard.blocks.allSatisfy { !$0.rolling && Int($0.transportFrame) == frame }
+                if standing && heard.trustedPeak(in: 0..<heard.samples.count) == 0 { return }
+                guard TestTools.monotonicSeconds() < deadline else {
+                    throw CLAPTestError("Qtractor was not silent at the stopped transport's frame \(frame) within \(Int(timeout)) s")
+                }
+            }
+        }
+
+        /// Polls `condition` (every 20 ms) until it holds or `timeout` seconds pass.
         static func eventually(timeout: Double, _ condition: () -> Bool) async -> Bool {
-            let deadline = Date().addingTimeInterval(timeout)
-            while Date() < deadline {
+            let deadline = TestTools.monotonicSeconds() + timeout
+            while TestTools.monotonicSeconds() < deadline {
                 if condition() { return true }
                 try? await Task.sleep(for: .milliseconds(20))
             }
@@ -262,19 +281,17 @@ extension WithJackServer {
 /// ``session(plugin:state:directory:)`` with a home and settings of its own (a temporary directory),
 /// offscreen or on an X display, its messages logged to a file there.
 final class QtractorRig: @unchecked Sendable {
-    private static let counter = Atomic<Int>(0)
-    static let qtractor = "/usr/bin/qtractor"
-    static let standinSource = CLAPTools.repository.appendingPathComponent("Tests/QtractorSession/sequencer_standin.c")
-    static let standin = CLAPTools.repository.appendingPathComponent(".build/qtractor-session/sequencer_standin.so")
+    static var qtractor: String { TestTools.path(of: "qtractor") ?? "/usr/bin/qtractor" }
 
-    let serverName: String
+    /// The rig's own JACK server (the dummy driver), stopped with the rig.
+    let jack: PrivateJackServer
+    var serverName: String { jack.name }
     let directory: URL
     /// The X display Qtractor shows its windows on (Qt's xcb platform), or nil: offscreen.
     let display: String?
-    private var server: Process?
     private var qtractor: Process?
 
-    var environment: [String: String] { ["JACK_DEFAULT_SERVER": serverName, "JACK_NO_START_SERVER": "1"] }
+    var environment: [String: String] { jack.environment }
 
     /// What Qtractor wrote (the plugin's clap.log lines among it), then its messages.
     var log: String {
@@ -288,20 +305,13 @@ final class QtractorRig: @unchecked Sendable {
     /// row of a plugin list (its direct-access parameter), or -1 for none.
     init(document: String, rate: Int = 48_000, period: Int = 512, display: String? = nil, directAccessParam: Int = -1) throws {
         self.display = display
-        serverName = "clapqtr-\(getpid())-\(QtractorRig.counter.wrappingAdd(1, ordering: .relaxed).newValue)"
+        try CLAPTools.prepare()  // the stand-in sequencer among the tools
         directory = try CLAPTools.temporaryDirectory()
-        try Self.compileStandin()
-        let jackd = Process()
-        jackd.executableURL = URL(fileURLWithPath: "/usr/bin/jackd")
-        jackd.arguments = ["-n", serverName, "--no-realtime", "-d", "dummy", "-r", String(rate), "-p", String(period)]
-        jackd.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        jackd.standardOutput = FileHandle.nullDevice
-        jackd.standardError = FileHandle.nullDevice
-        try jackd.runWithNoSignalBlocked()  // SIGTERM then ends it cleanly, its shared memory removed
-        server = jackd
-        guard waitFor(seconds: 10, { self.ports() != nil }) else {
-            stop()
-            throw CLAPTestError("jackd \(serverName) did not come up")
+        do {
+            jack = try PrivateJackServer(prefix: "clapqtr", rate: rate, period: period)
+        } catch {
+            try? FileManager.default.removeItem(at: directory)
+            throw error
         }
 
         let home = directory.appendingPathComponent("home")
@@ -342,7 +352,7 @@ final class QtractorRig: @unchecked Sendable {
         } else {
             environment["QT_QPA_PLATFORM"] = "offscreen"
         }
-        if !FileManager.default.fileExists(atPath: "/dev/snd/seq") { environment["LD_PRELOAD"] = Self.standin.path }
+        if !FileManager.default.fileExists(atPath: "/dev/snd/seq") { environment["LD_PRELOAD"] = CLAPTools.sequencerStandin.path }
         process.environment = environment
         process.currentDirectoryURL = directory
         let out = directory.appendingPathComponent("qtractor.out")
@@ -358,16 +368,18 @@ final class QtractorRig: @unchecked Sendable {
 
     /// Qtractor saves its session (SIGUSR1, its session managers' signal to save): the
     /// file as written, once it has changed.
-    func saveSession(seconds: Double = 15) throws -> String {
+    func saveSession(seconds: Double = 120) throws -> String {
         let before = try String(contentsOf: sessionFile, encoding: .utf8)
         guard let qtractor, qtractor.isRunning else { throw CLAPTestError("Qtractor is not running:\n\(log.suffix(3000))") }
         kill(qtractor.processIdentifier, SIGUSR1)
         var saved = before
-        _ = waitFor(seconds: seconds) {
+        // Written whole: changed, and ending with "</session>" (and two newlines, as Qtractor
+        // writes it; a condition that asked for one never held, and the wait ran out).
+        let written = waitFor(seconds: seconds) {
             saved = (try? String(contentsOf: self.sessionFile, encoding: .utf8)) ?? before
-            return saved != before && saved.hasSuffix("</session>\n")
+            return saved != before && saved.trimmingCharacters(in: .whitespacesAndNewlines).hasSuffix("</session>")
         }
-        guard saved != before else {
+        guard written else {
             let files = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
             throw CLAPTestError("Qtractor did not save its session (files: \(files)):\n\(log.suffix(3000))")
         }
@@ -377,36 +389,28 @@ final class QtractorRig: @unchecked Sendable {
     /// Qtractor quit (its JACK client gone) and started again on the session file.
     func restartQtractor() throws {
         stopQtractor()
-        _ = waitFor(seconds: 10) { self.ports()?.contains { $0.hasPrefix("Qtractor") } == false }
+        guard waitFor(seconds: 120, { self.ports()?.contains { $0.hasPrefix("Qtractor") } == false }) else {
+            throw CLAPTestError("Qtractor's JACK client stayed after it ended:\n\(log.suffix(3000))")
+        }
         try startQtractor()
     }
 
-    /// Qtractor asked to quit (killed if it has not within 2 s); how it ended: its exit
-    /// status, or the signal that ended it.
+    /// Qtractor asked to quit (SIGTERM), killed if it has not within `grace` seconds (a
+    /// session Qtractor thinks changed would ask whether to save it, and nobody answers);
+    /// how it ended: its exit status, or the signal that ended it. The grace is generous: a
+    /// busy machine's Qtractor takes its time to close cleanly, which a test may check.
     @discardableResult
-    func stopQtractor() -> (status: Int32, signalled: Bool)? {
+    func stopQtractor(grace: Double = 30) -> (status: Int32, signalled: Bool)? {
         guard let process = qtractor else { return nil }
         qtractor = nil
-        Self.end(process, grace: 2)
+        PrivateJackServer.end(process, grace: grace)
         return (process.terminationStatus, process.terminationReason == .uncaughtSignal)
-    }
-
-    /// Asked to quit, then killed: a session Qtractor thinks changed would ask whether to
-    /// save it, and nobody answers offscreen.
-    static func end(_ process: Process, grace: Double) {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGTERM)
-            let deadline = Date().addingTimeInterval(grace)
-            while process.isRunning && Date() < deadline { usleep(10_000) }
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        }
-        process.waitUntilExit()
     }
 
     deinit { stop() }
 
     /// Qtractor's Master bus output's first port, once Qtractor has started the session.
-    func waitForMasterOutput(seconds: Double = 30) throws -> String {
+    func waitForMasterOutput(seconds: Double = 120) throws -> String {
         var found: String?
         _ = waitFor(seconds: seconds) {
             found = self.ports()?.first { $0.hasPrefix("Qtractor") && $0.hasSuffix(":Master/out_1") }
@@ -419,7 +423,7 @@ final class QtractorRig: @unchecked Sendable {
     /// A `jack_transport` command (play, stop, locate FRAME), as typed on its console.
     func transport(_ command: String) throws {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/jack_transport")
+        process.executableURL = URL(fileURLWithPath: try TestTools.require("jack_transport"))
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let input = Pipe()
         process.standardInput = input
@@ -428,54 +432,24 @@ final class QtractorRig: @unchecked Sendable {
         try process.run()
         input.fileHandleForWriting.write(Data((command + "\n").utf8))
         try input.fileHandleForWriting.close()
-        let deadline = Date().addingTimeInterval(10)
-        while process.isRunning && Date() < deadline { usleep(10_000) }
+        let deadline = TestTools.monotonicSeconds() + 60
+        while process.isRunning && TestTools.monotonicSeconds() < deadline { usleep(10_000) }
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
         guard process.terminationReason == .exit else { throw CLAPTestError("jack_transport hung on \"\(command)\"") }
     }
 
-    func ports() -> [String]? {
-        guard let result = try? CLAPTools.run("/bin/sh", ["-c", "JACK_DEFAULT_SERVER='\(serverName)' JACK_NO_START_SERVER=1 jack_lsp"], timeout: 5),
-            result.status == 0
-        else { return nil }
-        return result.stdout.split(separator: "\n").map(String.init)
-    }
+    func ports() -> [String]? { jack.ports() }
 
-    /// Qtractor first, then the server, then the files.
+    /// Qtractor first, then the server (which removes what a killed Qtractor left in
+    /// /dev/shm under the server's name), then the files.
     func stop() {
-        stopQtractor()
-        if let server { Self.end(server, grace: 5) }
-        server = nil
-        // What a killed client (Qtractor) leaves in /dev/shm under this server's name, which
-        // is the rig's own: its semaphore.
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: "/dev/shm")) ?? [] where name.contains("_\(serverName)_") {
-            try? FileManager.default.removeItem(atPath: "/dev/shm/" + name)
-        }
+        stopQtractor(grace: 5)
+        jack.stop()
         try? FileManager.default.removeItem(at: directory)
     }
 
-    func waitFor(seconds: Double, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if condition() { return true }
-            usleep(50_000)
-        }
-        return false
-    }
-
-    /// The stand-in sequencer, compiled when missing or older than its source.
-    static func compileStandin() throws {
-        let sourceDate = try standinSource.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate ?? .distantFuture
-        let libraryDate = (try? standin.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate) ?? .distantPast
-        guard libraryDate < sourceDate else { return }
-        try FileManager.default.createDirectory(at: standin.deletingLastPathComponent(), withIntermediateDirectories: true)
-        let partial = standin.path + ".\(getpid())"
-        let result = try CLAPTools.run(
-            "/usr/bin/cc", ["-std=gnu11", "-Wall", "-Wextra", "-Werror", "-O1", "-shared", "-fPIC", "-o", partial, standinSource.path])
-        guard result.status == 0 else { throw CLAPTestError("cc sequencer_standin.c failed:\n\(result.output)") }
-        _ = rename(partial, standin.path)
-    }
+    func waitFor(seconds: Double, _ condition: () -> Bool) -> Bool { jack.waitFor(condition, seconds: seconds) }
 
     /// Qtractor's settings: no autosave, no auto-connection of the Master bus (only the
     /// recorder listens), its messages to a log file, nothing captured from standard output

@@ -1,23 +1,42 @@
 import Foundation
 import ToneShaperTestSupport
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
-/// The built CLAP plugin and the hosts its tests drive: the plugin (built with
-/// Scripts/build-clap.sh when missing), the project's CLAP test host and its LV2 test host
-/// (each built with cc when missing or older than its source), and a runner.
+/// The built CLAP plugin and the tools its tests drive: the plugin (built with
+/// Scripts/build-clap.sh when missing), the project's CLAP test host, its LV2 test host, and
+/// the window tools (xshot, xspot, xclose) and Qtractor's stand-in sequencer, all compiled
+/// once per test process (``TestTools/compiled(_:into:flags:)``) by ``prepare()``, before the
+/// first test starts a host; and a runner.
 enum CLAPTools {
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+    static let repository = TestTools.repository
     static let plugin = repository.appendingPathComponent(".build/clap/toneshaper.clap")
-    static let host = repository.appendingPathComponent(".build/clap-host/claphost")
     static let lv2SharedObject = repository.appendingPathComponent(".build/lv2/toneshaper.lv2/toneshaper.so")
-    static let lv2Host = repository.appendingPathComponent(".build/lv2-host/lv2host")
     static let monoID = "org.toneshaper.instrument"
     static let stereoID = "org.toneshaper.instrument-stereo"
 
+    /// The tools, compiled by ``prepare()`` (their source and flags in ``tools``).
+    static let host = repository.appendingPathComponent(".build/clap-host/claphost")
+    static let lv2Host = repository.appendingPathComponent(".build/lv2-host/lv2host")
+    static let xspot = repository.appendingPathComponent(".build/qtractor-session/xspot")
+    static let xclose = repository.appendingPathComponent(".build/qtractor-session/xclose")
+    static let sequencerStandin = repository.appendingPathComponent(".build/qtractor-session/sequencer_standin.so")
+
+    /// Each tool's source, binary and compiler flags: the CLAP test host; the LV2 suites' host
+    /// (compiled as they compile it); how many pixels of a window are near a color (xspot) and
+    /// a window closed as a window manager closes it (xclose), for Qtractor's editor; an empty
+    /// ALSA sequencer for Qtractor (the stand-in).
+    static let tools: [(source: String, binary: String, flags: [String], needs: String?)] = [
+        ("Tests/CLAPHost/claphost.c", ".build/clap-host/claphost", ["-std=gnu11", "-ldl", "-lm", "-lpthread", "-lX11"], nil),
+        ("Tests/LV2Host/lv2host.c", ".build/lv2-host/lv2host", ["-ldl", "-lm", "-lpthread"], nil),
+        ("Tests/QtractorSession/xspot.c", ".build/qtractor-session/xspot", ["-lX11"], "Xvfb"),
+        ("Tests/QtractorSession/xclose.c", ".build/qtractor-session/xclose", ["-lX11"], "Xvfb"),
+        (
+            "Tests/QtractorSession/sequencer_standin.c", ".build/qtractor-session/sequencer_standin.so", ["-std=gnu11", "-shared", "-fPIC"],
+            "qtractor"
+        ),
+    ]
+
+    /// The plugins built when missing, then every tool the suites run compiled: once per test
+    /// process, whichever test comes first; the error says what failed.
     static let prepared: Swift.Result<Void, CLAPTestError> = {
         do {
             for (product, script) in [(plugin, "build-clap.sh"), (lv2SharedObject, "build-lv2.sh")]
@@ -25,8 +44,10 @@ enum CLAPTools {
                 let result = try run("/bin/bash", [repository.appendingPathComponent("Scripts/\(script)").path], timeout: 900)
                 guard result.status == 0 else { throw CLAPTestError("Scripts/\(script) failed:\n\(result.output)") }
             }
-            try compile(repository.appendingPathComponent("Tests/CLAPHost/claphost.c"), into: host)
-            try compile(repository.appendingPathComponent("Tests/LV2Host/lv2host.c"), into: lv2Host)
+            for tool in tools where tool.needs.map({ TestTools.have($0) }) ?? true {
+                _ = try TestTools.compiled(tool.source, into: tool.binary, flags: tool.flags)
+            }
+            if TestTools.have("Xvfb") { _ = try TestTools.xshot() }
             return .success(())
         } catch let error as CLAPTestError {
             return .failure(error)
@@ -37,21 +58,6 @@ enum CLAPTools {
 
     static func prepare() throws { try prepared.get() }
 
-    /// Compiles a test host when it is missing or older than its source.
-    static func compile(_ source: URL, into binary: URL, libraries: [String] = ["-ldl", "-lm", "-lpthread", "-lX11"]) throws {
-        let sourceDate = try source.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate ?? .distantFuture
-        let binaryDate = (try? binary.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate) ?? .distantPast
-        guard binaryDate < sourceDate else { return }
-        try FileManager.default.createDirectory(at: binary.deletingLastPathComponent(), withIntermediateDirectories: true)
-        let partial = binary.path + ".\(getpid())"
-        let result = try run(
-            "/usr/bin/cc", ["-std=gnu11", "-Wall", "-Wextra", "-Werror", "-O1", "-g", "-o", partial, source.path] + libraries)
-        guard result.status == 0 else { throw CLAPTestError("cc \(source.lastPathComponent) failed:\n\(result.output)") }
-        _ = rename(partial, binary.path)
-    }
-
-    typealias ToolResult = ToneShaperTestSupport.ToolResult
-
     /// Runs a tool to completion (killed after `timeout` seconds), in the repository (the
     /// hostile states read Sessions/).
     static func run(_ tool: String, _ arguments: [String], environment: [String: String] = [:], timeout: Double = 60) throws -> ToolResult {
@@ -61,11 +67,7 @@ enum CLAPTools {
     /// Raw float32 samples a host wrote with --out.
     static func samples(_ url: URL) throws -> [Float] { try ToolResult.samples(url) }
 
-    static func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("toneshaper-clap-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
+    static func temporaryDirectory() throws -> URL { try TestTools.temporaryDirectory("toneshaper-clap") }
 
     /// The CLAP host's run of `arguments` (after --clap and --id) and its output samples.
     static func play(
@@ -76,7 +78,8 @@ enum CLAPTools {
         defer { try? FileManager.default.removeItem(at: directory) }
         let out = directory.appendingPathComponent("out.f32")
         let result = try run(
-            host.path, ["--clap", clap.path, "--id", id, "--frames", String(frames), "--block", String(block), "--out", out.path] + arguments)
+            host.path,
+            ["--clap", clap.path, "--id", id, "--frames", String(frames), "--block", String(block), "--out", out.path] + arguments)
         return (result, (try? samples(out)) ?? [])
     }
 
