@@ -6,13 +6,27 @@
 // With a rectangle, only that part of the window is written (a control, without the
 // playhead that moves beside it).
 // Prints the share of pixels that differ from the first pixel's color: a blank window
-// prints 0.
+// prints 0. A window that goes away while it is read is said so plainly (status 3), with
+// the X error, instead of ending in Xlib's default handler; no share is printed then.
 #include <X11/Xlib.h>
 #include <X11/Xutil.h>
 #include <cairo/cairo.h>
 #include <cairo/cairo-xlib.h>
 #include <stdio.h>
 #include <stdlib.h>
+
+// The first X error seen (Xlib's default handler would end the process on it).
+static int x_error_code, x_error_request;
+static int note_x_error(Display *display, XErrorEvent *event) {
+    (void)display;
+    if (!x_error_code) x_error_code = event->error_code, x_error_request = event->request_code;
+    return 0;
+}
+
+static int window_gone(const char *when) {
+    fprintf(stderr, "xshot: the window went away %s (X error %d on request %d); no picture\n", when, x_error_code, x_error_request);
+    return 3;
+}
 
 int main(int argc, char **argv) {
     if (argc < 2) {
@@ -24,12 +38,10 @@ int main(int argc, char **argv) {
         fprintf(stderr, "xshot: cannot open the display\n");
         return 1;
     }
+    XSetErrorHandler(note_x_error);
     Window window = argc > 2 ? (Window)strtoul(argv[2], NULL, 0) : DefaultRootWindow(display);
     XWindowAttributes attributes;
-    if (!XGetWindowAttributes(display, window, &attributes)) {
-        fprintf(stderr, "xshot: no such window\n");
-        return 1;
-    }
+    if (!XGetWindowAttributes(display, window, &attributes)) return window_gone("before it was read");
     cairo_surface_t *source = cairo_xlib_surface_create(display, window, attributes.visual, attributes.width, attributes.height);
     int left = 0, top = 0;
     if (argc > 6) {
@@ -48,6 +60,8 @@ int main(int argc, char **argv) {
     cairo_paint(cr);
     cairo_destroy(cr);
     cairo_surface_flush(image);
+    XSync(display, False);
+    if (x_error_code) return window_gone("while it was read");
     unsigned char *data = cairo_image_surface_get_data(image);
     int stride = cairo_image_surface_get_stride(image);
     unsigned first = *(unsigned *)data & 0xFFFFFF;
