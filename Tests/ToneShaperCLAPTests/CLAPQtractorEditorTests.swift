@@ -217,12 +217,12 @@ extension WithJackServer {
                 _ = try await recorder.start()
                 try await recorder.wait(untilRecorded: Int(0.2 * rate))
                 try rig.transport("play")
-                guard await CLAPQtractorSessionTests.eventually(timeout: 10, { recorder.transportRolling }) else {
+                guard await CLAPQtractorSessionTests.eventually(timeout: 60, { recorder.transportRolling }) else {
                     throw CLAPTestError("jack_transport did not roll")
                 }
                 try await recorder.wait(untilRecorded: recorder.framesRecorded + Int(1.6 * rate))
                 try rig.transport("stop")
-                guard await CLAPQtractorSessionTests.eventually(timeout: 10, { !recorder.transportRolling }) else {
+                guard await CLAPQtractorSessionTests.eventually(timeout: 60, { !recorder.transportRolling }) else {
                     throw CLAPTestError("jack_transport did not stop")
                 }
                 let recording = try await recorder.finish(atFrame: recorder.frameNow &+ UInt32(0.2 * rate))
@@ -290,7 +290,7 @@ extension WithJackServer {
             try compressed.dropFirst(4).write(to: file)
             let result = try CLAPTools.run(
                 try TestTools.require("python3"),
-                ["-c", "import sys, zlib; sys.stdout.buffer.write(zlib.decompress(open(sys.argv[1], 'rb').read()))", file.path], timeout: 20)
+                ["-c", "import sys, zlib; sys.stdout.buffer.write(zlib.decompress(open(sys.argv[1], 'rb').read()))", file.path], timeout: 60)
             guard result.status == 0, let document = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] else {
                 throw CLAPTestError("the state did not open: \(result.output)")
             }

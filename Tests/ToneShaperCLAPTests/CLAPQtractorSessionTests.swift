@@ -145,12 +145,12 @@ extension WithJackServer {
                 _ = try await recorder.start()
                 try await recorder.wait(untilRecorded: Int(0.5 * rate))
                 try rig.transport("play")
-                guard await eventually(timeout: 10, { recorder.transportRolling }) else { throw CLAPTestError("jack_transport did not roll") }
+                guard await eventually(timeout: 60, { recorder.transportRolling }) else { throw CLAPTestError("jack_transport did not roll") }
                 try await recorder.wait(untilRecorded: recorder.framesRecorded + Int(1.5 * rate))
                 try rig.transport("locate \(relocated)")
                 try await recorder.wait(untilRecorded: recorder.framesRecorded + Int(1.0 * rate))
                 try rig.transport("stop")
-                guard await eventually(timeout: 10, { !recorder.transportRolling }) else { throw CLAPTestError("jack_transport did not stop") }
+                guard await eventually(timeout: 60, { !recorder.transportRolling }) else { throw CLAPTestError("jack_transport did not stop") }
                 let recording = try await recorder.finish(atFrame: recorder.frameNow &+ UInt32(1.0 * rate))
                 return try judge(recording, cycle: cycle, relocated: relocated)
             }
