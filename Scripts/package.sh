@@ -94,9 +94,12 @@ if ((from_tree)); then
     binary=$(swift build -c release --show-bin-path 2>/dev/null)/toneshaper
     [[ -x $binary ]] || binary=.build/release/toneshaper
 else
+    # -disable-incremental-llvm-codegen: no .swift_modhash section, a hash that differed from
+    # one build to the next (of the same sources, at the same path) while the code did not.
     say "swift build -c release --static-swift-stdlib (no \$ORIGIN run path, bound now, build paths mapped to .)"
     swift build -c release --static-swift-stdlib --disable-local-rpath --product toneshaper \
         -Xswiftc -file-prefix-map -Xswiftc "$src=." -Xcc -ffile-prefix-map="$src=." -Xlinker -z -Xlinker now \
+        -Xswiftc -Xfrontend -Xswiftc -disable-incremental-llvm-codegen \
         --disable-automatic-resolution
     binary=$(swift build -c release --show-bin-path)/toneshaper
     # The plugins (Scripts/build-lv2.sh, Scripts/build-clap.sh) and the man page tool are
