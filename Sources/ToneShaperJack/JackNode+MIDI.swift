@@ -26,7 +26,12 @@ extension JackNode {
         let current = JackSession.strings(jack_port_get_connections(midiPort))
         if signals.midiSettledGeneration.load(ordering: .relaxed) == session.generation {
             if signals.lostGeneration.load(ordering: .acquiring) != session.generation {
-                signals.midiPeers.withLock { $0 = current }
+                let changed = signals.midiPeers.withLock { peers in
+                    defer { peers = current }
+                    return peers != current
+                }
+                // Said at debug level when the list changes: what a loss would restore.
+                if changed { logger.debug("remembering MIDI connections: \(current.isEmpty ? "none" : current.joined(separator: ", ")) -> midi_in") }
             }
             return
         }

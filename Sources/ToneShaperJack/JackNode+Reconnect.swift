@@ -92,6 +92,15 @@ extension JackNode {
     /// after a reconnect, restore the remembered ones as their peers appear (for up to
     /// 10 s: other clients may come back later than the server).
     func keepConnections(_ session: JackSession) {
+        // Said at debug level whenever the list changes: what a loss would restore (and what
+        // a test waits for before it takes the server away).
+        let known = remembered
+        defer {
+            if remembered != known {
+                let list = remembered.map { "\(session.portNames[$0.port]) -> \($0.peer)" }.joined(separator: ", ")
+                logger.debug("remembering connections: \(list.isEmpty ? "none" : list)")
+            }
+        }
         // What JACK announced since the last round, so that a loss right after it still
         // knows; the poll below, later than these events, then has the last word.
         remembered = ConnectionLog.apply(signals.connectionLog.drain(generation: session.generation), to: remembered)

@@ -293,13 +293,21 @@ extension WithJackServer {
             let scratch = try ScratchDirectory()
             let document = try scratch.constantTone(frequency: 440, amplitude: 0.3)
             var keys: MIDISender? = try MIDISender(serverName: server.name, name: "keys", connectTo: nil)
-            let node = try NodeProcess([document, "--osc-port", "0", "--no-auto-connect", "--midi-connect", "keys:out"], server: server)
+            let node = try NodeProcess(
+                [document, "--osc-port", "0", "--no-auto-connect", "--midi-connect", "keys:out", "--log-level", "debug"], server: server)
             try await node.waitUntilReady()
             var pad: MIDISender? = try MIDISender(serverName: server.name, name: "pad", connectTo: "toneshaper:midi_in")
             #expect(
                 server.connections()?["keys:out"] == ["toneshaper:midi_in"],
                 "--midi-connect: \(String(describing: server.connections())) \(node.stderr.text)")
-            try await Task.sleep(for: .milliseconds(300))  // the control loop notes the connections
+            // The control loop notes both connections (it says so at debug level) before the
+            // server goes.
+            #expect(
+                await eventually(timeout: 120) {
+                    node.stderr.text.split(separator: "\n").contains {
+                        $0.contains("remembering MIDI connections:") && $0.contains("keys:out") && $0.contains("pad:out")
+                    }
+                }, "the node never noted both connections: \(node.stderr.text)")
 
             // The server goes with the clients still connected (closing a client first would
             // disconnect it, and the node rightly forgets a connection its peer dropped).

@@ -72,14 +72,16 @@ extension WithJackServer {
         @Test("a connection made with jack_connect just before the server dies is restored")
         func connectionJustBeforeDeath() async throws {
             let server = try PrivateJackServer()
-            let node = try NodeProcess(["--no-osc", "--no-auto-connect"], server: server)
+            let node = try NodeProcess(["--no-osc", "--no-auto-connect", "--log-level", "debug"], server: server)
             try await node.waitUntilReady(osc: false)
             let connected = try ExternalTools.run("jack_connect", ["toneshaper:out", "system:playback_2"], environment: server.environment)
             #expect(connected.status == 0)
-            // "Just before": a moment for JACK's notification of the connection to reach the
-            // node's client thread, which a loaded host delays (a busy-core run once killed
-            // the server before it arrived; nothing can restore a connection never heard of).
-            try await Task.sleep(for: .milliseconds(300))
+            // "Just before": once the node says it remembers the connection (a loaded host
+            // delays JACK's notification to its client thread; nothing can restore a
+            // connection never heard of), not a moment later.
+            #expect(
+                await eventually(timeout: 120) { node.stderr.text.contains("remembering connections: toneshaper:out -> system:playback_2") },
+                "the node never noted the connection: \(node.stderr.text)")
             server.kill9()
             #expect(await eventually(timeout: 5) { node.stderr.text.contains("JACK server went away") })
             try server.start()
