@@ -38,7 +38,8 @@ def get_state(base):
         return json.loads(response.read())
 
 
-def eventually(predicate, timeout=5.0):
+def eventually(predicate, timeout=60.0):
+    """Polls predicate until it holds; a busy host only makes that take longer."""
     deadline = time.time() + timeout
     while time.time() < deadline:
         value = predicate()
@@ -245,7 +246,7 @@ def browser(url, base, screenshot, showcase=False, save_as=None):
                                              data=json.dumps([0, 600, 0.6, 1250, 1.2, 900, 2, 1400, 2.5, 1100, 3.2, 700, 4, 600]).encode())
             urllib.request.urlopen(request, timeout=5).read()
             eventually(lambda: len(get_state(base)["points"]) == 7)
-        time.sleep(0.5)   # a playhead frame or two for the screenshot
+        time.sleep(0.5)   # a playhead frame or two for the picture only: no check depends on it
         if screenshot:
             driver.save_screenshot(screenshot)
         errors = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
