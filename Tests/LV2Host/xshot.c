@@ -69,8 +69,14 @@ int main(int argc, char **argv) {
     for (int y = 0; y < attributes.height; y++)
         for (int x = 0; x < attributes.width; x++)
             if ((*(unsigned *)(data + y * stride + 4 * x) & 0xFFFFFF) != first) differing++;
+    // The picture first, then the share: a share is printed only for a picture written.
+    cairo_status_t written = cairo_surface_write_to_png(image, argv[1]);
+    if (written != CAIRO_STATUS_SUCCESS) {
+        fprintf(stderr, "xshot: could not write %s: %s (does its directory exist?)\n", argv[1], cairo_status_to_string(written));
+        return 1;
+    }
     printf("%.4f\n", (double)differing / ((double)attributes.width * attributes.height));
-    int status = cairo_surface_write_to_png(image, argv[1]) == CAIRO_STATUS_SUCCESS ? 0 : 1;
+    int status = 0;
     cairo_surface_destroy(image);
     cairo_surface_destroy(source);
     XCloseDisplay(display);
