@@ -43,7 +43,7 @@ case ${1:-} in
 esac
 commit=$(git rev-parse --verify "$commit^{commit}") || die "no commit $commit"
 
-for tool in dpkg-deb dpkg-shlibdeps xz objdump strip; do
+for tool in dpkg-deb dpkg-shlibdeps xz objdump strip python3; do
     command -v "$tool" >/dev/null || die "$tool is missing (Debian: apt-get install dpkg-dev xz-utils binutils, or bash Scripts/setup.sh)"
 done
 [[ $(dpkg --print-architecture) == amd64 ]] || die "builds the amd64 package only, on amd64"
@@ -111,12 +111,38 @@ stage=$work/stage
 rm -rf "$stage"
 mkdir -p "$stage" "$dist"
 
+# The linker's build ID hashes the debug information too, which differs from one build of
+# the program to the next (the code does not): once stripped, a binary's build ID is made
+# the SHA-1 of the binary itself (with the ID zeroed), so it names the bytes shipped.
+settle_build_id() {
+    python3 - "$1" <<'PY'
+import hashlib, struct, sys
+path = sys.argv[1]
+data = bytearray(open(path, "rb").read())
+assert data[:6] == b"\x7fELF\x02\x01", "not a 64-bit little-endian ELF file"
+shoff = struct.unpack_from("<Q", data, 0x28)[0]
+entsize, count, names = struct.unpack_from("<HHH", data, 0x3A)
+header = lambda i: struct.unpack_from("<IIQQQQIIQQ", data, shoff + i * entsize)
+table = header(names)[4]
+for i in range(count):
+    name_at, _, _, _, offset, size = header(i)[:6]
+    name = bytes(data[table + name_at : data.index(0, table + name_at)])
+    if name == b".note.gnu.build-id":
+        name_size, id_size = struct.unpack_from("<II", data, offset)
+        start = offset + 12 + ((name_size + 3) & ~3)
+        data[start : start + id_size] = bytes(id_size)
+        data[start : start + id_size] = hashlib.sha1(data).digest()[:id_size]
+        open(path, "wb").write(data)
+PY
+}
+
 # dh_strip's way: no symbols but those needed, no .comment (the compilers' versions).
 strip_all() {
     local file
     while IFS= read -r file; do
         if [[ $(head -c 4 "$file" | od -An -c | tr -d ' ') == 177ELF ]]; then
             strip --remove-section=.comment --remove-section=.note --strip-unneeded "$file"
+            settle_build_id "$file"
         fi
     done < <(find "$1" -type f | sort)
 }
