@@ -12,7 +12,8 @@
 # here, outside the root) play a note through the installed LV2 .so and .clap; `apt-get
 # purge` (and autoremove) must leave the root's files as they were before the install.
 # Debian 11 (bullseye): the tarball's install.sh for one user (~/.local, ~/.lv2, ~/.clap),
-# the same hosts on the plugins there (glibc 2.31), then uninstall.sh must leave HOME empty.
+# the same hosts on the plugins there (glibc 2.31), every plugin object loaded with all its
+# references bound (ldd -r), then uninstall.sh must leave HOME empty.
 # The program needs glibc 2.35, so it is not run there.
 #
 # The roots are cached in .build/package-roots (made once, with the few tools the test needs:
@@ -199,6 +200,13 @@ ports=$(as_player "lv2info urn:toneshaper:instrument") || fail "lv2info in bulls
 grep -q 'Symbol:[[:space:]]*out$' <<<"$ports" || fail "lv2info lists no ports in bullseye: $ports"
 say "  lv2info finds the plugin in ~/.lv2 ($(grep -c '^[[:space:]]*Port [0-9]*:' <<<"$ports") ports)"
 play_plugins "$root" /home/player/.lv2/toneshaper.lv2 /home/player/.clap/toneshaper.clap
+# Each shared object loaded with every reference bound (the editor window's too, which no
+# host here opens): a glibc symbol too new, or a library missing, is reported by ldd -r.
+for object in .lv2/toneshaper.lv2/toneshaper.so .lv2/toneshaper.lv2/toneshaper_ui.so .clap/toneshaper.clap; do
+    report=$(in_root "$root" "ldd -r /home/player/$object 2>&1")
+    ! grep -Eq 'not found|undefined symbol|version .GLIBC' <<<"$report" || fail "~/$object does not load in bullseye: $report"
+done
+say "  ldd -r: the LV2 plugin, its editor window and the CLAP plugin load with glibc $(in_root "$root" "ldd --version" | sed -n '1s/.* //p')"
 as_player "cd /tmp/$folder && ./uninstall.sh" || fail "the tarball's uninstall.sh"
 left=$(cd "$home" && find . -mindepth 1 ! -name '.bash*' ! -name .profile ! -path './.cache*' | sort)
 [[ -z $left ]] || fail "uninstall.sh left in HOME: $left"
