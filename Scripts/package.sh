@@ -91,8 +91,8 @@ say "ToneShaper $version (SOURCE_DATE_EPOCH=$SOURCE_DATE_EPOCH, $(date -u -d "@$
 # --- Building -----------------------------------------------------------------------------
 
 if ((from_tree)); then
-    binary=$(swift build -c release --show-bin-path 2>/dev/null)/toneshaper
-    [[ -x $binary ]] || binary=.build/release/toneshaper
+    # Scripts/install.sh takes this tree's release build, and builds it first when stale.
+    binary=""
 else
     # -disable-incremental-llvm-codegen: no .swift_modhash section, a hash that differed from
     # one build to the next (of the same sources, at the same path) while the code did not.
@@ -105,7 +105,7 @@ else
     # The plugins (Scripts/build-lv2.sh, Scripts/build-clap.sh) and the man page tool are
     # built by Scripts/install.sh below, when missing or older than their sources.
 fi
-[[ $("$binary" --version) == "$version" ]] || die "$binary --version is not $version"
+[[ -z $binary || $("$binary" --version) == "$version" ]] || die "$binary --version is not $version"
 
 stage=$work/stage
 rm -rf "$stage"
@@ -158,6 +158,8 @@ root=$stage/deb
 say "Laying out the package: DESTDIR=$root Scripts/install.sh /usr"
 TONESHAPER_BINARY=$binary DESTDIR=$root bash Scripts/install.sh /usr >"$stage/install-deb.log" 2>&1 ||
     { cat "$stage/install-deb.log" >&2; die "install.sh failed"; }
+[[ $("$root/usr/bin/toneshaper" --version) == "$version" ]] || die "the program installed is not version $version"
+[[ -n $binary ]] || binary=$root/usr/bin/toneshaper   # --from-tree: the one install.sh took
 # dpkg keeps the list of files: no install manifest. Debian's zsh reads vendor-completions.
 rm "$root/usr/share/toneshaper/install-manifest"
 mkdir -p "$root/usr/share/zsh/vendor-completions"

@@ -9,7 +9,7 @@ PLUGIN_GLIBC=2.31
 # -Wl,--wrap=NAME for each function it redirects to an older version.
 plugin_compat() {
     local source=Sources/PluginCompat/glibc_compat.c name
-    cc -std=gnu11 -O2 -fPIC -Wall -Wextra -Werror -ffile-prefix-map="$PWD"=. -c "$source" -o "$1/glibc_compat.o"
+    cc -std=gnu11 -O2 -fPIC -ffunction-sections -Wall -Wextra -Werror -ffile-prefix-map="$PWD"=. -c "$source" -o "$1/glibc_compat.o"
     PLUGIN_COMPAT_LINK=("$1/glibc_compat.o")
     for name in $(sed -n 's/^TONESHAPER_OLD(\([A-Za-z0-9_]*\),.*/\1/p' "$source"); do
         PLUGIN_COMPAT_LINK+=("-Wl,--wrap=$name")

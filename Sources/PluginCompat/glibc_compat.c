@@ -35,13 +35,18 @@ void arc4random_buf(void *buffer, size_t size) {
     }
 }
 
-// __wrap_NAME: a jump to NAME@VERSION, the version glibc 2.31 has.
+// __wrap_NAME: a jump to NAME@VERSION, the version glibc 2.31 has. Each in a section of its
+// own, so that the link (--gc-sections) keeps only those called, and a plugin refers to no
+// function it does not call (a reference that is never bound would still fail a load with
+// every reference bound now, -z now).
 #define TONESHAPER_OLD(name, version)                                                      \
-    __asm__(".globl __wrap_" #name "\n"                                                    \
+    __asm__(".pushsection .text.__wrap_" #name ",\"ax\",@progbits\n"                      \
+            ".globl __wrap_" #name "\n"                                                    \
             ".type __wrap_" #name ", @function\n"                                          \
             "__wrap_" #name ":\n"                                                          \
             "    jmp toneshaper_old_" #name "@PLT\n"                                       \
             ".size __wrap_" #name ", . - __wrap_" #name "\n"                               \
+            ".popsection\n"                                                                \
             ".symver toneshaper_old_" #name ", " #name "@" version "\n");
 // The list: what plugin_compat_check (Scripts/plugin-compat.sh) reported.
 
