@@ -16,9 +16,12 @@
 # references bound (ldd -r), then uninstall.sh must leave HOME empty.
 # The program needs glibc 2.35, so it is not run there.
 #
-# The roots are cached in .build/package-roots (made once, with the few tools the test needs:
-# lilv-utils), with the .deb files apt downloads; each run works on a copy, so the cache stays
-# clean. /proc is mounted in the copy while the test runs and always unmounted.
+# The roots are cached in /var/cache/toneshaper-tests/package-roots (TONESHAPER_PACKAGE_ROOTS
+# names another place; made once a machine, with the few tools the test needs: lilv-utils),
+# with the .deb files apt downloads; each run works on a copy, so the cache stays clean. The
+# cache lives outside the checkout so that every fresh clone on a machine (CI's) reuses it:
+# under .build/ each clone downloaded both roots again (about 2.5 minutes).
+# /proc is mounted in the copy while the test runs and always unmounted.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repository=$PWD
@@ -46,7 +49,7 @@ fi
 [[ -f $deb && -f $tarball ]] || fail "no package to test"
 version=$(dpkg-deb -f "$deb" Version)
 
-cache=$repository/.build/package-roots
+cache=${TONESHAPER_PACKAGE_ROOTS:-/var/cache/toneshaper-tests/package-roots}
 work=$repository/.build/package-test
 mounted=()
 cleanup() {
