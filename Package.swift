@@ -37,7 +37,7 @@ struct KernelLevelTarget {
 
 let kernelTargets: [Target] = kernelLevels.map { level in
     .target(
-        name: level.name, dependencies: ["ToneShaperDSP"],
+        name: level.name, dependencies: ["ToneShaperDSP", "ToneShaperParameters"],
         swiftSettings: [.unsafeFlags(["-O"] + level.flags), realtimeProof]
             + (level.fusedMultiplyAdd ? [.define("FUSED_MULTIPLY_ADD")] : []))
 }
@@ -47,7 +47,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "toneshaper", targets: ["toneshaper"]),
-        .library(name: "ToneShaperCore", targets: ["ToneShaperCore"]),
+        .library(name: "ToneShaperControl", targets: ["ToneShaperControl"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -58,40 +58,49 @@ let package = Package(
     targets: kernelTargets + [
         // cpuid and xgetbv, to choose the kernel's level.
         .target(name: "CPUFeatures"),
-        // The kernel's plain data and formulas: plans, voices, phase, waves, scalings, the
-        // wave tables' read path, the level selection. Below the kernel levels and the core.
-        .target(name: "ToneShaperDSP", dependencies: ["CPUFeatures"], swiftSettings: [.unsafeFlags(["-O"]), realtimeProof]),
         // JSON read and written with the standard library alone (no Foundation), so that the
         // LV2 plugin (Embedded Swift) and the node share one reader and one writer of
         // documents. CNumberText: strtod and snprintf, which Embedded Swift cannot call itself.
         .target(name: "CNumberText"),
         .target(name: "ToneShaperJSON", dependencies: ["CNumberText"]),
+        // The vocabulary, below everything that plays or keeps a shape: the parameter table
+        // (ids, stable numbers and symbols, keys, addresses, options, kinds, units, controller
+        // curves, presentation), the refusals, the curve's description, the limits. It
+        // imports none of the engine; the engine, the model and every front end read it.
+        .target(name: "ToneShaperParameters", dependencies: ["ToneShaperJSON"], swiftSettings: [.unsafeFlags(["-O"]), realtimeProof]),
+        // The kernel's plain data and formulas: plans, voices, phase, waves, scalings, the
+        // wave tables' read path, the level selection. Below the kernel levels and the engine.
+        .target(
+            name: "ToneShaperDSP", dependencies: ["CPUFeatures", "ToneShaperParameters"], swiftSettings: [.unsafeFlags(["-O"]), realtimeProof]),
         // The audio side every host links (the JACK node, offline render, the LV2 plugin):
         // the engine, its voices and mix, MIDI performance, the command schedule, the
         // lock-free channels, plan building. No Foundation, Dispatch, existentials, untyped
         // throws or Codable: it builds in Embedded Swift too (Scripts/embedded-check.sh).
         .target(
-            name: "ToneShaperAudio", dependencies: ["ToneShaperDSP"] + kernelLevels.map { .target(name: $0.name) },
+            name: "ToneShaperAudio", dependencies: ["ToneShaperDSP", "ToneShaperParameters"] + kernelLevels.map { .target(name: $0.name) },
             swiftSettings: [.unsafeFlags(["-O"]), realtimeProof]),
-        // The model every host shares: the parameter table (as data, with stable numbers and
-        // plugin symbols), the shape and its rules, the document codec, the change planner,
-        // and the rule a plugin plays its port values by. Embedded Swift compiles it too.
+        // The model every host shares: the shape and its rules (the table's rows bound to it),
+        // the document codec, the change planner, and the rule a plugin plays its port values
+        // by. It knows nothing of the engine. Embedded Swift compiles it too.
         .target(
-            name: "ToneShaperModel", dependencies: ["ToneShaperAudio", "ToneShaperDSP", "ToneShaperJSON"],
+            name: "ToneShaperModel", dependencies: ["ToneShaperParameters", "ToneShaperJSON"],
             swiftSettings: [.unsafeFlags(["-O"]), realtimeProof]),
         // The format-neutral plugin core (the LV2 shell and any other format wrap it): one
         // plugin object generic over its host's services (work, answer, log). Its real-time
         // proof is made where it ships, in the plugins' Embedded builds (Scripts/build-lv2.sh
         // defines REALTIME_PROOF), which see every callee's body; a SwiftPM build of this
         // module sees the audio side's only through its interface, too little for the proof.
-        .target(name: "ToneShaperPlugin", dependencies: ["ToneShaperModel"], swiftSettings: [.unsafeFlags(["-O"])]),
+        .target(
+            name: "ToneShaperPlugin", dependencies: ["ToneShaperModel", "ToneShaperAudio", "ToneShaperDSP", "ToneShaperParameters"],
+            swiftSettings: [.unsafeFlags(["-O"])]),
         // The LV2 port layout (indices from the table's numbers and the version each row came
         // in), shared by the Turtle generator and the LV2 shell.
-        .target(name: "ToneShaperLV2Layout", dependencies: ["ToneShaperModel"]),
-        // The control core: commands and their signatures, addresses, the state feed, the
-        // controller that turns changes into commands for the audio side, offline render.
+        .target(name: "ToneShaperLV2Layout", dependencies: ["ToneShaperParameters"]),
+        // The node's control core: commands and their signatures, addresses, the state feed,
+        // the controller that turns changes into commands for the audio side, offline render.
         .target(
-            name: "ToneShaperCore", dependencies: ["ToneShaperModel", "ToneShaperAudio", "ToneShaperDSP", "ToneShaperJSON"],
+            name: "ToneShaperControl",
+            dependencies: ["ToneShaperModel", "ToneShaperAudio", "ToneShaperDSP", "ToneShaperJSON", "ToneShaperParameters"],
             swiftSettings: [.unsafeFlags(["-O"]), realtimeProof]),
 
         // C libraries from Debian, wrapped as system-library modules.
@@ -109,13 +118,13 @@ let package = Package(
         .systemLibrary(name: "CAvahi", providers: [.apt(["libavahi-client-dev"])]),
 
         // Adapters.
-        .target(name: "ToneShaperFiles", dependencies: ["ToneShaperCore", "CSndFile"]),
+        .target(name: "ToneShaperFiles", dependencies: ["ToneShaperControl", "CSndFile"]),
         // The JACK host. Its process callback is under the real-time proof too, from the
         // callback down (the C calls it makes are audited in RealtimeCalls.swift).
         .target(
             name: "ToneShaperJack",
             dependencies: [
-                "ToneShaperCore", "CJack", "CFutex",
+                "ToneShaperControl", "CJack", "CFutex",
                 .product(name: "Logging", package: "swift-log"),
             ], swiftSettings: [realtimeProof]),
         // The futex system calls that let the audio thread wake the control thread.
@@ -126,7 +135,7 @@ let package = Package(
         .target(
             name: "ToneShaperOSC",
             dependencies: [
-                "ToneShaperCore", "ToneShaperWire", "CLiblo",
+                "ToneShaperControl", "ToneShaperWire", "CLiblo",
                 .product(name: "Logging", package: "swift-log"),
             ]),
 
@@ -135,7 +144,7 @@ let package = Package(
         .target(
             name: "ToneShaperWeb",
             dependencies: [
-                "ToneShaperCore", "ToneShaperFiles", "ToneShaperWire", "CAvahi",
+                "ToneShaperControl", "ToneShaperFiles", "ToneShaperWire", "CAvahi",
                 .product(name: "FlyingFox", package: "FlyingFox"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -147,7 +156,7 @@ let package = Package(
         .executableTarget(
             name: "toneshaper",
             dependencies: [
-                "ToneShaperCore", "ToneShaperFiles", "ToneShaperJack", "ToneShaperOSC", "ToneShaperWeb", "ToneShaperWire",
+                "ToneShaperControl", "ToneShaperFiles", "ToneShaperJack", "ToneShaperOSC", "ToneShaperWeb", "ToneShaperWire",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -155,11 +164,11 @@ let package = Package(
         // The LV2 bundle's description and the plugin's generated tables, written from the
         // parameter table (format knowledge kept out of the core), and the tool that writes
         // them into Sources/ToneShaperLV2, as DPF's lv2-ttl-generator does.
-        .target(name: "ToneShaperPluginDescription", dependencies: ["ToneShaperCore", "ToneShaperDSP", "ToneShaperLV2Layout"]),
-        .executableTarget(name: "toneshaper-lv2-ttl", dependencies: ["ToneShaperPluginDescription"]),
+        .target(name: "ToneShaperLV2Description", dependencies: ["ToneShaperModel", "ToneShaperParameters", "ToneShaperLV2Layout"]),
+        .executableTarget(name: "toneshaper-lv2-ttl", dependencies: ["ToneShaperLV2Description", "ToneShaperModel", "ToneShaperParameters"]),
 
         // Benchmarks of the engine (run: Scripts/bench.sh); measured, never asserted in tests.
-        .executableTarget(name: "ToneShaperBench", dependencies: ["ToneShaperCore"]),
+        .executableTarget(name: "ToneShaperBench", dependencies: ["ToneShaperControl"]),
 
         // Signal measurements shared by the test targets (FFT, zero crossings, levels).
         .target(name: "ToneShaperTestSupport", path: "Tests/ToneShaperTestSupport"),
@@ -171,35 +180,35 @@ let package = Package(
         .testTarget(
             name: "ToneShaperCoreTests",
             dependencies: [
-                "ToneShaperCore", "ToneShaperModel", "ToneShaperPlugin", "ToneShaperAudio", "ToneShaperDSP", "ToneShaperTestSupport",
+                "ToneShaperControl", "ToneShaperModel", "ToneShaperPlugin", "ToneShaperAudio", "ToneShaperDSP", "ToneShaperTestSupport",
                 "CAllocationCounter",
             ]
                 + kernelLevels.map { .target(name: $0.name) }),
         .testTarget(
             name: "ToneShaperJackTests",
             dependencies: [
-                "ToneShaperJack", "ToneShaperOSC", "ToneShaperWeb", "ToneShaperWire", "ToneShaperCore", "ToneShaperTestSupport", "toneshaper",
+                "ToneShaperJack", "ToneShaperOSC", "ToneShaperWeb", "ToneShaperWire", "ToneShaperControl", "ToneShaperTestSupport", "toneshaper",
                 "JackTimeline",
                 "CAllocationCounter",
                 .product(name: "FlyingFox", package: "FlyingFox"),
             ]),
-        .testTarget(name: "ToneShaperOSCTests", dependencies: ["ToneShaperOSC", "ToneShaperWire", "ToneShaperCore", "ToneShaperTestSupport"]),
+        .testTarget(name: "ToneShaperOSCTests", dependencies: ["ToneShaperOSC", "ToneShaperWire", "ToneShaperControl", "ToneShaperTestSupport"]),
         .testTarget(
             name: "ToneShaperWebTests",
             dependencies: [
-                "ToneShaperWeb", "ToneShaperWire", "ToneShaperCore", "ToneShaperTestSupport", "toneshaper",
+                "ToneShaperWeb", "ToneShaperWire", "ToneShaperControl", "ToneShaperTestSupport", "toneshaper",
                 .product(name: "FlyingFox", package: "FlyingFox"),
             ]),
-        .testTarget(name: "ToneShaperJSONTests", dependencies: ["ToneShaperJSON", "ToneShaperCore"]),
+        .testTarget(name: "ToneShaperJSONTests", dependencies: ["ToneShaperJSON", "ToneShaperControl"]),
         // The LV2 plugin (built by Scripts/build-lv2.sh, not by SwiftPM): its generated
         // description, and the plugin in real hosts (lv2_validate, lv2info, jalv, Tests/LV2Host).
         .testTarget(
             name: "ToneShaperLV2Tests",
-            dependencies: ["ToneShaperCore", "ToneShaperPluginDescription", "ToneShaperTestSupport", "JackTimeline", "toneshaper-lv2-ttl"]),
+            dependencies: ["ToneShaperControl", "ToneShaperLV2Description", "ToneShaperTestSupport", "JackTimeline", "toneshaper-lv2-ttl"]),
         // The CLAP plugin (built by Scripts/build-clap.sh, not by SwiftPM) in the project's own
         // CLAP host (Tests/CLAPHost), beside the LV2 plugin and the node's offline renderer, and
         // in a running Qtractor session on a private JACK server (recorded on JACK's timeline).
-        .testTarget(name: "ToneShaperCLAPTests", dependencies: ["ToneShaperCore", "ToneShaperTestSupport", "JackTimeline"]),
-        .testTarget(name: "ToneShaperFilesTests", dependencies: ["ToneShaperFiles", "ToneShaperCore", "ToneShaperTestSupport", "toneshaper"]),
+        .testTarget(name: "ToneShaperCLAPTests", dependencies: ["ToneShaperControl", "ToneShaperTestSupport", "JackTimeline"]),
+        .testTarget(name: "ToneShaperFilesTests", dependencies: ["ToneShaperFiles", "ToneShaperControl", "ToneShaperTestSupport", "toneshaper"]),
     ]
 )

@@ -46,7 +46,7 @@ MAP
     # the same flags): its objects are taken when they are newer than every source they come
     # from (Scripts/test.sh builds the LV2 plugin first), else compiled here.
     lv2_objects=.build/lv2-objects
-    if [[ -f $lv2_objects/ToneShaperPlugin.o && -z $(find Scripts/embedded-modules.sh Scripts/build-lv2.sh Sources/ToneShaperDSP \
+    if [[ -f $lv2_objects/ToneShaperPlugin.o && -z $(find Scripts/embedded-modules.sh Scripts/build-lv2.sh Sources/ToneShaperDSP Sources/ToneShaperParameters \
         Sources/ToneShaperKernelBaseline Sources/ToneShaperKernelV3 Sources/ToneShaperKernelV4 Sources/ToneShaperAudio \
         Sources/ToneShaperJSON Sources/ToneShaperModel Sources/ToneShaperPlugin Sources/ToneShaperLV2Layout Sources/CPUFeatures \
         Sources/CNumberText -newer "$lv2_objects/ToneShaperPlugin.o" -print -quit) ]]; then

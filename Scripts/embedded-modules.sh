@@ -1,11 +1,13 @@
 # The audio side's modules as Embedded Swift compiles them, shared by Scripts/embedded-check.sh
 # and Scripts/build-lv2.sh (sourced by them, not run on its own).
 #
-# EMBEDDED_MODULES, in dependency order (the audio side, JSON, the model every host shares,
+# EMBEDDED_MODULES, in dependency order (JSON, the parameters, the audio side, the model every host shares,
 # the format-neutral plugin core, the LV2 port layout): name | extra compiler flags | its sources. The render
 # kernel comes at every x86-64 level, as Package.swift builds it, so the plugin chooses the
 # level the CPU runs (KernelLevel) exactly as the node does.
 EMBEDDED_MODULES=(
+    "ToneShaperJSON | | Sources/ToneShaperJSON/*.swift"
+    "ToneShaperParameters | | $(find Sources/ToneShaperParameters -name '*.swift' | sort | tr '\n' ' ')"
     "ToneShaperDSP | | Sources/ToneShaperDSP/*.swift"
     "ToneShaperKernelBaseline | | Sources/ToneShaperKernelBaseline/*.swift"
 )
@@ -17,7 +19,6 @@ if [[ $(uname -m) == x86_64 ]]; then
 fi
 EMBEDDED_MODULES+=(
     "ToneShaperAudio | | $(find Sources/ToneShaperAudio -name '*.swift' | sort | tr '\n' ' ')"
-    "ToneShaperJSON | | Sources/ToneShaperJSON/*.swift"
     "ToneShaperModel | | $(find Sources/ToneShaperModel -name '*.swift' | sort | tr '\n' ' ')"
     "ToneShaperPlugin | | Sources/ToneShaperPlugin/*.swift"
     "ToneShaperLV2Layout | | Sources/ToneShaperLV2Layout/*.swift"

@@ -1,5 +1,7 @@
 import Foundation
-import ToneShaperCore
+import ToneShaperControl
+import ToneShaperDSP
+import ToneShaperJSON
 
 /// `ToneShaperBench json`: reading and writing documents with ToneShaperJSON against
 /// Foundation's JSONSerialization (to and from its trees of dictionaries, arrays, numbers

@@ -1,4 +1,8 @@
-import ToneShaperCore
+import ToneShaperAudio
+import ToneShaperControl
+import ToneShaperDSP
+import ToneShaperModel
+import ToneShaperParameters
 
 /// One measured case: ns per output sample, median over runs.
 struct KernelCase {

@@ -1,5 +1,8 @@
 import Foundation
-import ToneShaperCore
+import ToneShaperAudio
+import ToneShaperControl
+import ToneShaperDSP
+import ToneShaperModel
 
 #if canImport(Glibc)
     import Glibc

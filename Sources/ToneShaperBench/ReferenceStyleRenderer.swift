@@ -1,5 +1,7 @@
 import Foundation
-import ToneShaperCore
+import ToneShaperAudio
+import ToneShaperControl
+import ToneShaperModel
 
 /// A straightforward renderer written the way the original app renders a buffer: a new
 /// array of frequencies per buffer, the trapezoid rule over a copy of it, and a closure

@@ -1,4 +1,6 @@
-import ToneShaperCore
+import ToneShaperAudio
+import ToneShaperControl
+import ToneShaperParameters
 
 /// Instrument mode's cost: the renderer (as the JACK callback runs it, 64-frame periods)
 /// with `voices` notes held, in ns per output sample per voice. The sine shape with echo

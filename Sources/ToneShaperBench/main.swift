@@ -1,5 +1,8 @@
 import Foundation
-import ToneShaperCore
+import ToneShaperAudio
+import ToneShaperControl
+import ToneShaperDSP
+import ToneShaperParameters
 
 // The engine's speed, measured (never asserted): ns per output sample at 48 kHz on one
 // core, median of several runs. Usage: ToneShaperBench [filter]; BENCH_FRAMES sets the length.

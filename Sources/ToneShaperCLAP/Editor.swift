@@ -2,6 +2,7 @@ import CCLAP
 import Synchronization
 import ToneShaperEditor
 import ToneShaperModel
+import ToneShaperParameters
 import ToneShaperPlugin
 
 /// The editor window's link to the CLAP plugin (main thread): a parameter edit goes to the

@@ -1,6 +1,7 @@
 import CCLAP
 import ToneShaperDSP
 import ToneShaperModel
+import ToneShaperParameters
 import ToneShaperPlugin
 
 /// The parameters as CLAP offers them: one per row of the table, its id the row's stable

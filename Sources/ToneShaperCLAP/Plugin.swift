@@ -1,6 +1,7 @@
 import CCLAP
 import Synchronization
 import ToneShaperModel
+import ToneShaperParameters
 import ToneShaperPlugin
 
 /// One instance: the CLAP shell around the plugin core (``PluginEngine``), and everything

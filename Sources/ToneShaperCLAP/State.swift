@@ -1,5 +1,6 @@
 import CCLAP
 import ToneShaperModel
+import ToneShaperParameters
 import ToneShaperPlugin
 
 /// State and presets (main thread): the whole document, as the node writes it and the LV2

@@ -1,3 +1,5 @@
+import ToneShaperParameters
+
 /// Amplitude scaling over the cycle, scale(u) for u in [0, 1) (SPEC 5).
 public enum AmplitudeScaling {
     /// ln(32767): the Exponential scaling falls to one 16-bit step at the cycle's end.

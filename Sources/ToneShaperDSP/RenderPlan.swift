@@ -1,3 +1,5 @@
+import ToneShaperParameters
+
 /// Everything the render kernel needs to play one tone shape at one sample rate, prepared
 /// off the audio thread. It is plain data (the curve grid is behind a pointer), so the
 /// audio thread can receive it through a lock-free queue and copy it without allocating,

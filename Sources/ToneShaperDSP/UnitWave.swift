@@ -1,9 +1,11 @@
+import ToneShaperParameters
+
 /// The unit functions s(p) of SPEC 4: period 1, peak 1, p in [0, 1).
 public enum UnitWave {
     /// Upper bound on the partials of a Fourier wave, whatever `fourierTerms` says: near
     /// 0 Hz "as many as fit below Nyquist" would be unbounded. 2048 covers 12 Hz at 48 kHz.
     /// It is also the largest band-limited table (see `FourierWavetables`).
-    public static let maximumPartials = 2048
+    public static let maximumPartials = ToneShapeLimits.maximumPartials
 
     /// The naive shapes, exactly as the formulas of SPEC 4 (the reference app's sound).
     @inlinable @inline(__always)

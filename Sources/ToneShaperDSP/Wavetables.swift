@@ -1,3 +1,5 @@
+import ToneShaperParameters
+
 // The band-limited Fourier tables as the render kernel receives them: plain data, and the
 // choice of a table by frequency. How they are built, and why they look as they do, is in
 // `FourierWavetables` (ToneShaperCore, off the audio thread); how the kernel reads them per

@@ -1,5 +1,6 @@
 import CEditor
 import ToneShaperModel
+import ToneShaperParameters
 
 /// The sound's controls beside the curve: one row of the parameter table each, its range,
 /// unit and names read from the table (never declared here), drawn as a bar to drag, a

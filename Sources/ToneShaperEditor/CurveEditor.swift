@@ -1,5 +1,6 @@
 import CEditor
 import ToneShaperModel
+import ToneShaperParameters
 
 /// The curve as the editor window edits it: the points (seconds within the cycle, Hz as
 /// heard), the gestures of the browser editor (click to add, drag a point to move it, drag

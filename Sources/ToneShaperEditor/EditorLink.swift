@@ -1,4 +1,5 @@
 import ToneShaperModel
+import ToneShaperParameters
 
 /// How the editor window reaches its plugin, whatever the format: the plugin's shell (the
 /// LV2 UI, the CLAP plugin's clap.gui) implements it over its own messages. Parameters are

@@ -1,5 +1,6 @@
 import CEditor
 import ToneShaperModel
+import ToneShaperParameters
 
 /// One editor window: an X11 window (a child of the host's window, or top level) drawn with
 /// cairo, the curve editor on the left and the sound's controls on the right. Its plugin's

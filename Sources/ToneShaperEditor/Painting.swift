@@ -1,5 +1,6 @@
 import CEditor
 import ToneShaperModel
+import ToneShaperParameters
 
 /// A rectangle in window pixels.
 struct Box {

@@ -1,4 +1,5 @@
-import ToneShaperCore
+import ToneShaperControl
+import ToneShaperModel
 
 /// The library is where the controller's `load` and `save` commands go: names only, the
 /// user's library first, then the built-ins.

@@ -1,5 +1,6 @@
 import Foundation
-import ToneShaperCore
+import ToneShaperControl
+import ToneShaperModel
 
 /// Finds, reads and saves tone-shape documents by name or path (SPEC 2, 10).
 ///

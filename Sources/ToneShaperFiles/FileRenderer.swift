@@ -1,4 +1,5 @@
-import ToneShaperCore
+import ToneShaperControl
+import ToneShaperModel
 
 /// Renders a tone shape into an audio file with the live node's engine (SPEC 11),
 /// streaming: blocks go from the engine to libsndfile as they are made, so memory use

@@ -1,4 +1,5 @@
-import ToneShaperCore
+import ToneShaperControl
+import ToneShaperModel
 
 /// Why a document could not be found, read or saved, in words a user can act on.
 public enum LibraryError: Error, Equatable, Sendable, CustomStringConvertible {

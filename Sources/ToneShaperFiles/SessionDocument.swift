@@ -1,4 +1,6 @@
-import ToneShaperCore
+import ToneShaperControl
+import ToneShaperJSON
+import ToneShaperModel
 
 #if canImport(Glibc)
     import Glibc

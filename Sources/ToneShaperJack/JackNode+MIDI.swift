@@ -1,6 +1,7 @@
 import CJack
 import Foundation
-import ToneShaperCore
+import ToneShaperAudio
+import ToneShaperControl
 
 extension JackNode {
     /// Connects the ports `--midi-connect` names to `midi_in`; a missing one is reported,

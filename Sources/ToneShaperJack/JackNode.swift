@@ -3,7 +3,8 @@ import Dispatch
 import Foundation
 import Logging
 import Synchronization
-import ToneShaperCore
+import ToneShaperAudio
+import ToneShaperControl
 
 /// The node in the JACK graph (SPEC 9): a client with an output port playing the
 /// controller's tone shape. It follows the server's sample rate and period, survives the

@@ -1,5 +1,6 @@
 import CJack
-import ToneShaperCore
+import ToneShaperAudio
+import ToneShaperControl
 
 /// What the process callback reads and writes, in one heap block whose address JACK passes
 /// back as the callback's `arg`. It owns the renderer (`~Copyable`: one client's audio

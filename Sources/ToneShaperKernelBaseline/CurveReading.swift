@@ -1,4 +1,5 @@
 import ToneShaperDSP
+import ToneShaperParameters
 
 extension Kernel {
     /// Stage A: v[i] in Hz (clamped to [0, Nyquist]) and u[i], the cycle fraction.

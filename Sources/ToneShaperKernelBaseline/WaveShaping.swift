@@ -1,4 +1,5 @@
 import ToneShaperDSP
+import ToneShaperParameters
 
 extension Kernel {
     /// Stage C: out[i] = wave(phase[i]) * scale(u[i]), in single precision (the output's).

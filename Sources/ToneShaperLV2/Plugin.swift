@@ -1,6 +1,7 @@
 import CLV2
 import ToneShaperLV2Layout
 import ToneShaperModel
+import ToneShaperParameters
 import ToneShaperPlugin
 
 /// One instance: the LV2 shell around the plugin core (``PluginEngine``), and everything

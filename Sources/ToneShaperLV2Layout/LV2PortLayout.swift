@@ -1,4 +1,5 @@
 import ToneShaperModel
+import ToneShaperParameters
 
 /// The plugin's LV2 ports, laid out from the parameter table by lv2core's rule for a
 /// compatible change: ports never move, and a port added goes after every existing one.

@@ -3,6 +3,7 @@ import CLV2UI
 import ToneShaperEditor
 import ToneShaperLV2Layout
 import ToneShaperModel
+import ToneShaperParameters
 
 /// The editor window's link to the LV2 plugin: a parameter is its control port, written
 /// through the host (write_function with format 0) so the host records automation and undo

@@ -1,6 +1,7 @@
 import CLV2UI
 import ToneShaperLV2Layout
 import ToneShaperModel
+import ToneShaperParameters
 
 /// The URIs the editor window uses, mapped once when it opens.
 struct UIURIDs {

@@ -1,4 +1,7 @@
+import ToneShaperAudio
+import ToneShaperDSP
 import ToneShaperModel
+import ToneShaperParameters
 
 /// The plan-building half of a plugin, on a thread that may allocate (the LV2 worker): it
 /// keeps the shape as every change leaves it, builds a plan whenever a change needs one,

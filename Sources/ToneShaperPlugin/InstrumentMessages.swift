@@ -1,4 +1,6 @@
+import ToneShaperDSP
 import ToneShaperModel
+import ToneShaperParameters
 
 /// What the audio thread of a plugin asks of the thread that builds plans (the LV2
 /// worker): plain data, so it crosses the host's work queue as bytes.

@@ -1,4 +1,7 @@
+import ToneShaperAudio
+import ToneShaperDSP
 import ToneShaperModel
+import ToneShaperParameters
 
 /// The audio-thread half of a plugin: the node's own renderer (engine, voices, MIDI
 /// performance, the command schedule), fed by the plugin's control ports and by the

@@ -1,4 +1,5 @@
 import ToneShaperAudio
+import ToneShaperParameters
 
 /// Per-note expressions through the plugin core: a format that carries them (CLAP's
 /// note expressions) reaches the voices of instrument mode here.

@@ -1,4 +1,5 @@
 import ToneShaperModel
+import ToneShaperParameters
 
 /// A small picture of the curve as it plays, for a host's mixer strip (Ardour's inline
 /// display): time across, a logarithmic frequency axis over the range played, drawn by the

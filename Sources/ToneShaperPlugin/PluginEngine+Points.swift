@@ -1,5 +1,7 @@
 import Synchronization
+import ToneShaperAudio
 import ToneShaperModel
+import ToneShaperParameters
 
 /// A hand-over of one list of numbers (a curve's points, t0, f0, t1, f1, ...) between two
 /// threads, one writing and one reading, without a lock on the side that must not wait: a

@@ -1,5 +1,8 @@
 import Synchronization
+import ToneShaperAudio
+import ToneShaperDSP
 import ToneShaperModel
+import ToneShaperParameters
 
 /// The plugin core every format's shell wraps, in the manner of DPF's one plugin object:
 /// the node's own audio side, hosted as the JACK node hosts it, generic over the host's

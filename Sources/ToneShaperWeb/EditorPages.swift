@@ -1,5 +1,6 @@
 import FlyingFox
 import Synchronization
+import ToneShaperJSON
 
 /// The editor pages open now: connections that watch the state, which OSCQuery
 /// controllers never do. A session manager hears from this whether the node's optional

@@ -1,8 +1,10 @@
 import Foundation
-import ToneShaperCore
+import ToneShaperControl
+import ToneShaperJSON
+import ToneShaperParameters
 
 /// FlyingFox has a JSONValue of its own; this module means the core's.
-typealias JSONValue = ToneShaperCore.JSONValue
+typealias JSONValue = ToneShaperJSON.JSONValue
 
 // The web side reads and writes JSON with ToneShaperJSON, as documents and the plugin do:
 // one reader, strict, bounded by limits (`WebLimits.json`), with errors that say what and

@@ -1,4 +1,7 @@
-import ToneShaperCore
+import ToneShaperControl
+import ToneShaperJSON
+import ToneShaperModel
+import ToneShaperParameters
 import ToneShaperWire
 
 /// The node's namespace as the OSCQuery proposal (Vidvox) describes it, derived from

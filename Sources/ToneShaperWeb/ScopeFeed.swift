@@ -1,6 +1,8 @@
 import Foundation
 import Synchronization
-import ToneShaperCore
+import ToneShaperAudio
+import ToneShaperControl
+import ToneShaperJSON
 
 /// The node's output for the page's oscilloscope and spectrum, lent by the host. The host
 /// opens its tap when the first page watches and closes it when the last one leaves.

@@ -1,4 +1,5 @@
-import ToneShaperCore
+import ToneShaperControl
+import ToneShaperJSON
 import ToneShaperWire
 
 /// How the web server listens and whom it serves.

@@ -1,6 +1,8 @@
 import Foundation
-import ToneShaperCore
+import ToneShaperControl
 import ToneShaperFiles
+import ToneShaperJSON
+import ToneShaperParameters
 
 /// What the host (the JACK node) lends the web server beyond the controller.
 public struct WebHostServices: Sendable {

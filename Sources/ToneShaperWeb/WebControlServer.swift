@@ -2,7 +2,7 @@ import FlyingFox
 import FlyingSocks
 import Foundation
 import Synchronization
-import ToneShaperCore
+import ToneShaperControl
 import ToneShaperWire
 
 #if canImport(Glibc)

@@ -1,8 +1,10 @@
 import FlyingFox
 import Foundation
 import Synchronization
-import ToneShaperCore
+import ToneShaperControl
 import ToneShaperFiles
+import ToneShaperJSON
+import ToneShaperParameters
 
 /// What the server is busy with: open sockets, and whether an export renders.
 final class WebLoad: Sendable {

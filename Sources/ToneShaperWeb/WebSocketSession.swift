@@ -1,7 +1,9 @@
 import FlyingFox
 import Foundation
 import Synchronization
-import ToneShaperCore
+import ToneShaperControl
+import ToneShaperJSON
+import ToneShaperParameters
 import ToneShaperWire
 
 /// One WebSocket connection: the editor page's, or an OSCQuery controller's.

@@ -7,7 +7,7 @@
 //
 // A test (LV2DescriptionTests) fails when a committed file is not what this writes.
 import Foundation
-import ToneShaperPluginDescription
+import ToneShaperLV2Description
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.contains("--help") || arguments.contains("-h") {

@@ -1,8 +1,10 @@
 import ArgumentParser
-import ToneShaperCore
+import ToneShaperControl
 import ToneShaperFiles
 import ToneShaperJack
+import ToneShaperModel
 import ToneShaperOSC
+import ToneShaperParameters
 import ToneShaperWire
 
 /// One exit status per kind of failure, the same in every subcommand (the Rendering article,

@@ -1,5 +1,7 @@
 import ArgumentParser
-import ToneShaperCore
+import ToneShaperControl
+import ToneShaperModel
+import ToneShaperParameters
 
 /// `run`'s MIDI options: the input port, its connections, the channel, controller mappings.
 /// Notes, instrument mode and the rest are parameters of the table (`--instrument`,

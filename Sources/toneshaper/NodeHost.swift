@@ -1,7 +1,7 @@
 import Foundation
 import Logging
 import Synchronization
-import ToneShaperCore
+import ToneShaperControl
 import ToneShaperFiles
 import ToneShaperJack
 import ToneShaperOSC

@@ -1,5 +1,7 @@
 import ArgumentParser
-import ToneShaperCore
+import ToneShaperControl
+import ToneShaperModel
+import ToneShaperParameters
 
 /// The tone-shape parameters as command-line options, derived from the one parameter
 /// table (`ParameterTable.all`), like the OSC addresses, the document keys and `/state`.

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import ToneShaperCore
+import ToneShaperControl
 import ToneShaperFiles
 
 /// `toneshaper plot`: a tone shape as an SVG picture (the Rendering article shows the built-ins so).

@@ -1,6 +1,8 @@
 import ArgumentParser
-import ToneShaperCore
+import ToneShaperAudio
+import ToneShaperControl
 import ToneShaperFiles
+import ToneShaperModel
 
 /// `toneshaper presets`: the built-in tone shapes, and the user's own, one line each.
 struct PresetsCommand: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
-import ToneShaperCore
+import ToneShaperControl
 import ToneShaperFiles
+import ToneShaperModel
 
 #if canImport(Glibc)
     import Glibc

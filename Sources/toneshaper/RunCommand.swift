@@ -1,9 +1,11 @@
 import ArgumentParser
 import Foundation
 import Logging
-import ToneShaperCore
+import ToneShaperControl
 import ToneShaperFiles
 import ToneShaperJack
+import ToneShaperLV2Layout
+import ToneShaperModel
 import ToneShaperOSC
 import ToneShaperWeb
 import ToneShaperWire

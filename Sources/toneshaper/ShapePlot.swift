@@ -1,5 +1,9 @@
 import Foundation
-import ToneShaperCore
+import ToneShaperAudio
+import ToneShaperControl
+import ToneShaperDSP
+import ToneShaperModel
+import ToneShaperParameters
 
 /// A tone shape drawn as SVG, in three panels that share the cycle's time axis where they
 /// can: the frequency v(t) the engine plays (the curve on its fidelity grid, with the drawn

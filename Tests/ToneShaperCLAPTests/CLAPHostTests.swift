@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import ToneShaperCore
+import ToneShaperControl
 import ToneShaperTestSupport
 
 /// The CLAP plugin in the project's own CLAP host (Tests/CLAPHost/claphost.c), against the

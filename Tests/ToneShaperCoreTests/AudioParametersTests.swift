@@ -3,7 +3,9 @@ import Synchronization
 import Testing
 
 @testable import ToneShaperAudio
-@testable import ToneShaperCore
+@testable import ToneShaperControl
+import ToneShaperParameters
+import ToneShaperModel
 
 /// The audio side's copy of the parameter table (`AudioParameters`) and the controller
 /// scaling both sides evaluate come from the table alone; a change of the audio side's that

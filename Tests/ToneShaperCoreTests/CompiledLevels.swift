@@ -1,6 +1,7 @@
-import ToneShaperCore
+import ToneShaperControl
 
 @testable import ToneShaperKernelBaseline
+import ToneShaperDSP
 
 #if arch(x86_64)
     @testable import ToneShaperKernelV3

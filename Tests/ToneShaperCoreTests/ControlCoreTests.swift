@@ -3,7 +3,9 @@ import Synchronization
 import Testing
 
 @testable import ToneShaperAudio
-@testable import ToneShaperCore
+@testable import ToneShaperControl
+import ToneShaperParameters
+import ToneShaperModel
 
 /// The command model, the change feed and the ownership of the audio side, without JACK.
 @Suite struct ControlCoreTests {

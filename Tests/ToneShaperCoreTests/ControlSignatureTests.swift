@@ -1,7 +1,8 @@
 import Testing
 
 @testable import ToneShaperAudio
-@testable import ToneShaperCore
+@testable import ToneShaperControl
+import ToneShaperParameters
 
 /// The signatures the core declares are the ones it keeps: a value just beyond either end
 /// of an argument's declared range is refused at every address, and a wrong count of

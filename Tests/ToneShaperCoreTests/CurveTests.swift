@@ -1,7 +1,9 @@
 import Testing
 
 @testable import ToneShaperAudio
-@testable import ToneShaperCore
+@testable import ToneShaperControl
+import ToneShaperParameters
+import ToneShaperModel
 
 @Suite struct CurveInterpolation {
     /// SPEC 7: points (1, 6.3), (3, 11.1), (7, 2.1) over 15 samples.

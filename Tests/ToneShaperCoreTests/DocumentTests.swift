@@ -1,7 +1,9 @@
 import Testing
 
 @testable import ToneShaperAudio
-@testable import ToneShaperCore
+@testable import ToneShaperControl
+import ToneShaperParameters
+import ToneShaperModel
 
 @Suite struct Documents {
     /// A document as the original app writes it: only its own keys.

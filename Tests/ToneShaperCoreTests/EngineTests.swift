@@ -2,7 +2,9 @@ import Testing
 import ToneShaperTestSupport
 
 @testable import ToneShaperAudio
-@testable import ToneShaperCore
+@testable import ToneShaperControl
+import ToneShaperParameters
+import ToneShaperModel
 
 /// A steady tone: one point, no scaling, so levels and frequencies are easy to predict.
 func steadyTone(

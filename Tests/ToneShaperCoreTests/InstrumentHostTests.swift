@@ -1,8 +1,10 @@
 import Testing
-import ToneShaperCore
+import ToneShaperControl
 import ToneShaperPlugin
 
 @testable import ToneShaperAudio
+import ToneShaperParameters
+import ToneShaperModel
 
 /// The plugin's two halves (`InstrumentPlayer` on the audio thread, `InstrumentBuilder` on
 /// the worker) play exactly what the node's controller and renderer play, take changes the

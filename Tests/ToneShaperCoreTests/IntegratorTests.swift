@@ -2,7 +2,10 @@ import Testing
 import ToneShaperTestSupport
 
 @testable import ToneShaperAudio
-@testable import ToneShaperCore
+@testable import ToneShaperControl
+import ToneShaperParameters
+import ToneShaperDSP
+import ToneShaperModel
 
 /// The reference's own numbers (SPEC 7), reproduced exactly.
 @Suite struct TrapezoidReferenceNumbers {

@@ -2,7 +2,10 @@ import Foundation
 import Testing
 
 @testable import ToneShaperAudio
-@testable import ToneShaperCore
+@testable import ToneShaperControl
+import ToneShaperParameters
+import ToneShaperDSP
+import ToneShaperModel
 
 /// The render kernel is compiled once per instruction-set level (`KernelLevel`). Every level
 /// this CPU runs must render what the baseline renders: the phase and the place in the cycle

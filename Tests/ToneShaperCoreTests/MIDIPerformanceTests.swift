@@ -4,7 +4,9 @@ import Testing
 import ToneShaperTestSupport
 
 @testable import ToneShaperAudio
-@testable import ToneShaperCore
+@testable import ToneShaperControl
+import ToneShaperParameters
+import ToneShaperModel
 
 /// MIDI through the renderer, without JACK: events at their frames, drone transposition,
 /// instrument voices, controllers, program change, transport; and nothing allocates.

@@ -3,7 +3,9 @@ import Synchronization
 import Testing
 
 @testable import ToneShaperAudio
-@testable import ToneShaperCore
+@testable import ToneShaperControl
+import ToneShaperParameters
+import ToneShaperModel
 
 /// The output buffer holds nothing but finished samples, at every moment of a period.
 ///

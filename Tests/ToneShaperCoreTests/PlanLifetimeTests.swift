@@ -2,7 +2,8 @@ import Foundation
 import Testing
 
 @testable import ToneShaperAudio
-@testable import ToneShaperCore
+@testable import ToneShaperControl
+import ToneShaperParameters
 
 #if canImport(Glibc)
     import Glibc

@@ -1,5 +1,7 @@
 import Testing
-import ToneShaperCore
+import ToneShaperControl
+import ToneShaperModel
+import ToneShaperParameters
 import ToneShaperPlugin
 
 /// What the plugin and its editor window exchange (`PluginPoints`, `PointsMailbox`) and the

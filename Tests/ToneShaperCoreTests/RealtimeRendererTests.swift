@@ -1,7 +1,10 @@
 import CAllocationCounter
 import Foundation
 import Testing
-import ToneShaperCore
+import ToneShaperAudio
+import ToneShaperControl
+import ToneShaperModel
+import ToneShaperParameters
 
 /// The audio-thread logic without JACK: commands reach the engine at the right sample, in
 /// the right order, and nothing allocates.

@@ -2,7 +2,9 @@ import CAllocationCounter
 import Testing
 
 @testable import ToneShaperAudio
-@testable import ToneShaperCore
+@testable import ToneShaperControl
+import ToneShaperParameters
+import ToneShaperModel
 
 /// The audio thread may not allocate. The compiler proves the kernel (release builds turn
 /// on @_noAllocation/@_noLocks); this counts, on a real run, every malloc and free made

@@ -1,5 +1,6 @@
 import Testing
-import ToneShaperCore
+import ToneShaperControl
+import ToneShaperParameters
 import ToneShaperTestSupport
 
 /// The OSC address table and the parameter table of the DocC articles are the code's own

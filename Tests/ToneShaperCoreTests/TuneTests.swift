@@ -1,5 +1,8 @@
 import Testing
-import ToneShaperCore
+import ToneShaperAudio
+import ToneShaperControl
+import ToneShaperModel
+import ToneShaperParameters
 import ToneShaperTestSupport
 
 /// `tune`, the parameter added after the plugin's first release, end to end on the node's

@@ -3,7 +3,10 @@ import Testing
 import ToneShaperTestSupport
 
 @testable import ToneShaperAudio
-@testable import ToneShaperCore
+@testable import ToneShaperControl
+import ToneShaperParameters
+import ToneShaperDSP
+import ToneShaperModel
 
 @Suite struct UnitWaveFormulas {
     let phases = (0..<2000).map { Double($0) / 2000 } + [0.25, 0.5, 0.75, 0.999999, 1e-9]

@@ -1,8 +1,9 @@
 import Foundation
 import Testing
-import ToneShaperCore
+import ToneShaperControl
 
 @testable import ToneShaperFiles
+import ToneShaperModel
 
 #if canImport(Glibc)
     import Glibc

@@ -1,8 +1,9 @@
 import Foundation
 import Testing
-import ToneShaperCore
+import ToneShaperControl
 
 @testable import ToneShaperFiles
+import ToneShaperModel
 
 private func documentText(frequency: Double, name: String? = nil) -> String {
     let nameKey = name.map { "\"name\": \"\($0)\", " } ?? ""

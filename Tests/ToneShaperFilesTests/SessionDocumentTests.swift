@@ -1,8 +1,9 @@
 import Foundation
 import Testing
-import ToneShaperCore
+import ToneShaperControl
 
 @testable import ToneShaperFiles
+import ToneShaperModel
 
 /// The file a node keeps in an NSM session: a document any reader takes, plus settings.
 @Suite struct SessionDocumentTests {

@@ -1,5 +1,6 @@
 import Testing
-import ToneShaperCore
+import ToneShaperControl
+import ToneShaperModel
 
 /// A broken document's message, as the person who opens the file sees it: the file, what
 /// is wrong, where, and the hint.

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-import ToneShaperCore
+import ToneShaperControl
 import ToneShaperJSON
+import ToneShaperModel
 
 /// The reader and writer against the Foundation path documents were read and written by
 /// before ToneShaperJSON (JSONDecoder and JSONEncoder through a Codable bridge, kept here as

@@ -2,8 +2,9 @@ import CAllocationCounter
 import Foundation
 import JackTimeline
 import Testing
-import ToneShaperCore
+import ToneShaperControl
 import ToneShaperJack
+import ToneShaperModel
 import ToneShaperTestSupport
 
 extension WithJackServer {

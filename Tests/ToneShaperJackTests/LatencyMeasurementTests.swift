@@ -1,9 +1,11 @@
 import Foundation
 import JackTimeline
 import Testing
-import ToneShaperCore
+import ToneShaperControl
 import ToneShaperJack
+import ToneShaperModel
 import ToneShaperOSC
+import ToneShaperParameters
 import ToneShaperTestSupport
 
 #if canImport(Glibc)

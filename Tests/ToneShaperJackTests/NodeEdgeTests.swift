@@ -1,7 +1,7 @@
 import Foundation
 import JackTimeline
 import Testing
-import ToneShaperCore
+import ToneShaperControl
 import ToneShaperTestSupport
 
 @testable import ToneShaperJack

@@ -1,6 +1,7 @@
 import Testing
-import ToneShaperCore
-import ToneShaperPluginDescription
+import ToneShaperControl
+import ToneShaperLV2Description
+import ToneShaperLV2Layout
 
 /// What a saved DAW project holds on to, by lv2core's versioning rules: the plugins' URIs,
 /// and each port's index and symbol (hosts save values and automation by one or the other:

@@ -1,7 +1,9 @@
 import Foundation
 import Testing
-import ToneShaperCore
-import ToneShaperPluginDescription
+import ToneShaperControl
+import ToneShaperLV2Description
+import ToneShaperModel
+import ToneShaperParameters
 import ToneShaperTestSupport
 
 /// The plugin's description (the bundle's .ttl files) and the Embedded plugin's tables

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-import ToneShaperCore
+import ToneShaperControl
+import ToneShaperModel
 
 /// The plugin reads and writes documents with code of its own (Embedded Swift cannot link
 /// the control core): `DocumentCodec`, over the same JSON reader and writer and the table's

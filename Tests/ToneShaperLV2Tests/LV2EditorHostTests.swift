@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import ToneShaperPluginDescription
+import ToneShaperLV2Description
 
 /// The editor window in the project's own UI test host (Tests/LV2Host/lv2uihost.c) on a
 /// private X display: the plugin plays on the host's audio thread (no JACK) while windows

@@ -2,8 +2,10 @@ import Foundation
 import JackTimeline
 import Synchronization
 import Testing
-import ToneShaperCore
-import ToneShaperPluginDescription
+import ToneShaperControl
+import ToneShaperLV2Description
+import ToneShaperModel
+import ToneShaperParameters
 import ToneShaperTestSupport
 
 /// The plugin's editor window (toneshaper_ui.so) in jalv.gtk3, a real host that embeds it

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-import ToneShaperCore
+import ToneShaperAudio
+import ToneShaperControl
 import ToneShaperTestSupport
 
 /// The plugin in the project's own C host (Tests/LV2Host/lv2host.c): both plugins load,

@@ -1,8 +1,8 @@
 import Foundation
 import JackTimeline
 import Testing
-import ToneShaperCore
-import ToneShaperPluginDescription
+import ToneShaperControl
+import ToneShaperLV2Description
 import ToneShaperTestSupport
 
 /// The plugin in jalv, a real LV2 host, on a private dummy JACK server. MIDI comes from the

@@ -1,6 +1,7 @@
 import Foundation
 import JackTimeline
 import Testing
+import ToneShaperModel
 import ToneShaperTestSupport
 
 #if canImport(Glibc)

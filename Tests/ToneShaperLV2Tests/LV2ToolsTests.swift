@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import ToneShaperCore
-import ToneShaperPluginDescription
+import ToneShaperControl
+import ToneShaperLV2Description
 
 /// The built bundle in lilv's tools: lv2_validate (0 errors), lv2info (exactly the ports the
 /// table generates, the presets), lv2bench (runs it).

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import ToneShaperPluginDescription
+import ToneShaperLV2Description
 
 /// One version for everything a user installs (issue 39): `toneshaper --version` prints the
 /// string of Sources/toneshaper/Version.swift, `0.MINOR.MICRO`, where MINOR and MICRO are

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import ToneShaperCore
+import ToneShaperControl
 import ToneShaperWire
 
 @testable import ToneShaperOSC

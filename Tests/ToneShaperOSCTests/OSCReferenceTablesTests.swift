@@ -1,5 +1,5 @@
 import Testing
-import ToneShaperCore
+import ToneShaperControl
 import ToneShaperTestSupport
 
 @testable import ToneShaperOSC

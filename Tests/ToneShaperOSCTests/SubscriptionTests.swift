@@ -1,7 +1,8 @@
 import Testing
-import ToneShaperCore
+import ToneShaperControl
 
 @testable import ToneShaperOSC
+import ToneShaperModel
 
 /// Controllers that listen on another port than they send from: `/subscribe` pushes every
 /// change that lands, from anyone, coalesced, until `/unsubscribe`.

@@ -1,8 +1,9 @@
 import Testing
-import ToneShaperCore
+import ToneShaperControl
 import ToneShaperWire
 
 @testable import ToneShaperOSC
+import ToneShaperModel
 
 @Suite("Bundle time tags")
 struct TimeTagTests {

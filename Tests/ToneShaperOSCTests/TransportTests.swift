@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
-import ToneShaperCore
+import ToneShaperControl
 import ToneShaperTestSupport
 import ToneShaperWire
 

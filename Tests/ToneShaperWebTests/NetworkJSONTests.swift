@@ -1,13 +1,14 @@
 import FlyingFox
 import Foundation
 import Testing
-import ToneShaperCore
+import ToneShaperControl
 import ToneShaperWire
 
 @testable import ToneShaperWeb
+import ToneShaperJSON
 
 /// FlyingFox has a JSONValue of its own; these tests mean the core's.
-typealias JSONValue = ToneShaperCore.JSONValue
+typealias JSONValue = ToneShaperJSON.JSONValue
 
 /// JSON from the network, read with the web side's limits (`WebLimits.json`): requests
 /// nested too deep or too large are refused with what was wrong, before anything is

@@ -1,9 +1,11 @@
 import Foundation
 import Testing
-import ToneShaperCore
+import ToneShaperControl
 import ToneShaperWire
 
 @testable import ToneShaperWeb
+import ToneShaperParameters
+import ToneShaperJSON
 
 #if canImport(Glibc)
     import Glibc

@@ -1,4 +1,5 @@
 import ToneShaperDSP
+import ToneShaperParameters
 
 /// Owner of a plan's grid memory. Lives on the control side only, in the controller's
 /// locked state (so it is not `Sendable`: the compiler keeps it there); what crosses to the

@@ -1,3 +1,6 @@
+import ToneShaperDSP
+import ToneShaperParameters
+
 /// A change for the audio thread. Plain data (`BitwiseCopyable`, checked by the compiler),
 /// so it crosses the lock-free channel without allocation; prepared (validated, plans
 /// built) on the control side.

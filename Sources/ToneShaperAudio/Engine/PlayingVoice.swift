@@ -1,4 +1,5 @@
 import ToneShaperDSP
+import ToneShaperParameters
 
 /// One voice playing the engine's plan: the drone, or a note of instrument mode. Its main
 /// and echo voices' places in the cycle and phases under the plan it follows, and, while the

@@ -1,4 +1,5 @@
 import ToneShaperDSP
+import ToneShaperParameters
 
 // Where the echo voice's phase starts: control-side and engine arithmetic on a plan, kept
 // with the core because it speaks in `FrequencyMap`s.

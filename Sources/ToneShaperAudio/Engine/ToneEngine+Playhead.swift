@@ -1,3 +1,5 @@
+import ToneShaperDSP
+
 extension ToneEngine {
     /// Where the drone is in the cycle, 0..<1: an editor's playhead. (In instrument mode the
     /// drone is not heard, but its place runs on all the same.)

@@ -1,4 +1,5 @@
 import ToneShaperDSP
+import ToneShaperParameters
 
 /// Every voice renders here, the drone and each note alike: at the engine's range,
 /// transposition and echo volume as they move over the pass, following a new plan, and

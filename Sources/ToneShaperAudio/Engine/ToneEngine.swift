@@ -1,3 +1,6 @@
+import ToneShaperDSP
+import ToneShaperParameters
+
 /// The real-time tone engine: renders any number of frames into a caller's buffer,
 /// continuing exactly where the last call stopped. After `init` it never allocates, locks
 /// or calls into C, so the JACK process callback and the offline renderer run the same

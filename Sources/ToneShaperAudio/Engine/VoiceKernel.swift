@@ -1,5 +1,6 @@
 import ToneShaperDSP
 import ToneShaperKernelBaseline
+import ToneShaperParameters
 
 #if arch(x86_64)
     import ToneShaperKernelV3

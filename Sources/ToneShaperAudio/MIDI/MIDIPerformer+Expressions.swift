@@ -1,3 +1,5 @@
+import ToneShaperParameters
+
 /// Per-note expressions (what MPE controllers and CLAP hosts send): a voice's own tuning
 /// and volume, on top of its note and velocity, in instrument mode.
 extension MIDIPerformer {

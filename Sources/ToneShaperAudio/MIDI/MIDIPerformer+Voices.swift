@@ -1,3 +1,6 @@
+import ToneShaperDSP
+import ToneShaperParameters
+
 /// Instrument mode: a fixed pool of voices, each playing the engine's plan from the
 /// cycle's start, transposed by its note, with its own envelope. Each renders and mixes as
 /// the drone does (`ToneEngine.renderVoice`, `VoiceMix`).

@@ -1,3 +1,5 @@
+import ToneShaperParameters
+
 /// What one MIDI message asks the renderer to do beyond the performer's own state.
 enum MIDIAction: Equatable {
     case none

@@ -1,3 +1,5 @@
+import ToneShaperDSP
+
 /// The project's one FFT: a small radix-2 complex transform, for building the band-limited
 /// wave tables off the audio thread and for the web editor's spectrum. Never used while
 /// rendering. Twiddles come from `sin2pi` (error ~1e-14), so the transform is accurate far

@@ -1,5 +1,6 @@
 import Synchronization
 import ToneShaperDSP
+import ToneShaperParameters
 
 // Band-limited wave tables for the three Fourier waves (SPEC 4).
 //

@@ -1,3 +1,5 @@
+import ToneShaperParameters
+
 /// The drawn curve quantised onto the fidelity grid, u[0...N] (SPEC 3 steps 1 and 2).
 ///
 /// The grid is built once, off the audio thread; sampling it costs one multiply and one

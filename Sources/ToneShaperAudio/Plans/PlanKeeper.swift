@@ -1,3 +1,6 @@
+import ToneShaperDSP
+import ToneShaperParameters
+
 /// The owner of every plan's memory on the side that builds plans (the node's controller,
 /// the plugin's worker), never the audio thread: a plan crosses to the audio thread as a
 /// `RenderPlan` of raw pointers into its `CurveStorage`, and the storage is kept here until

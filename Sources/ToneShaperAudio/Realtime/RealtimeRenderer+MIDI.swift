@@ -1,3 +1,6 @@
+import ToneShaperDSP
+import ToneShaperParameters
+
 /// JACK transport as the process callback sees it (`jack_transport_query`), for one period.
 public struct TransportState: Sendable, BitwiseCopyable, Equatable {
     public var rolling: Bool

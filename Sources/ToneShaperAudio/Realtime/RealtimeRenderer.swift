@@ -1,3 +1,6 @@
+import ToneShaperDSP
+import ToneShaperParameters
+
 /// The audio-thread half of the node, without JACK: one period at a time it takes the
 /// controller's commands, applies each at its frame (SPEC 8, 12), renders, and hands back
 /// retired plans, finished schedule entries and the changes it made itself. The JACK
@@ -237,7 +240,7 @@ public struct RealtimeRenderer: ~Copyable {
     #endif
     private mutating func take(_ id: ParameterID, _ value: Double) -> Double {
         let number = parameters.clamped(id, value)
-        if PerformanceSettings.isPerformance(id) {
+        if parameters.row(id).performer {
             setPerformance(id, number)
         } else {
             engine.apply(.ramp(id, number))

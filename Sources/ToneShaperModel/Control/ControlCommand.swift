@@ -1,20 +1,12 @@
+import ToneShaperParameters
+
 /// What any front end may ask of the node, in its own words translated into these: the OSC
 /// server, the command line, MIDI, a web page, a session manager. The controller gives each
 /// its one meaning (`EngineController.perform`).
 public enum ControlCommand: Sendable {
-    /// The commands and queries beyond single parameters, by name. Their addresses (below
-    /// an OSC prefix, or a URL path) are the raw values.
-    public enum Name: String, CaseIterable, Hashable, Sendable {
-        case frequencyRange = "frequency/range"
-        case echo
-        case amplitudeDecibels = "amplitude/db"
-        case points
-        case load, save, play, stop
-        case clearSchedule = "schedule/clear"
-        case state, stats
-        case midiMap = "midi/map"
-        case midiLearn = "midi/learn"
-    }
+    /// The commands and queries beyond single parameters, by name (declared with the
+    /// parameters, in ToneShaperParameters, since a refusal names them).
+    public typealias Name = CommandName
 
     /// One or several parameters of the table, as one change: all of them or none.
     case set([(ParameterID, ParameterValue)])

@@ -1,3 +1,5 @@
+import ToneShaperParameters
+
 /// What a change of the shape asks of the audio side, decided here for every host (the
 /// node's controller and the plugins' builders): a ramp for each parameter that ramps and
 /// moved, the controller map's changes, and a new plan when a parameter that needs one

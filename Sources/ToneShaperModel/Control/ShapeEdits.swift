@@ -1,3 +1,5 @@
+import ToneShaperParameters
+
 /// The changes a command makes to a tone shape, each checked against the parameter table
 /// first. A refused change leaves the shape as it was (every method returns a new shape).
 extension ToneShape {
@@ -6,9 +8,9 @@ extension ToneShape {
     public func setting(_ id: ParameterID, to value: ParameterValue) throws(ControlError) -> ToneShape {
         let spec = ParameterTable.spec(id)
         let canonical = try spec.canonical(value)
-        if let problem = spec.constraint?(self, canonical) { throw problem }
+        if let problem = spec.problem(with: canonical, in: self) { throw problem }
         var shape = self
-        if let effect = spec.sideEffect { effect(&shape, canonical) } else { spec.store(&shape, canonical) }
+        spec.apply(canonical, to: &shape)
         return shape
     }
 
@@ -113,7 +115,7 @@ extension ToneShape {
     /// Every relation the table declares between parameters (a decoded document's check).
     func checkRelations() throws(ControlError) {
         for spec in ParameterTable.all {
-            if let problem = spec.constraint?(self, spec.value(in: self)) { throw problem }
+            if let problem = spec.problem(with: spec.value(in: self), in: self) { throw problem }
         }
         try ToneShape.checkPoints(points, duration: duration)
     }

@@ -1,3 +1,6 @@
+import ToneShaperJSON
+import ToneShaperParameters
+
 /// A tone shape: a frequency curve over one cycle and everything that says how it sounds.
 /// This is the document (SPEC 2) in memory, already validated: every value is in range.
 /// Its parameters are declared in `ParameterTable`, which also gives the defaults.
@@ -109,12 +112,5 @@ extension ToneShape {
         CurveDescription(
             points: points, duration: duration, minFrequency: minFrequency, maxFrequency: maxFrequency, wave: wave, scale: scale,
             antiAliased: antiAliased, fourierTerms: fourierTerms, fidelity: fidelity, echoOffset: echoOffset)
-    }
-}
-
-extension CurveStorage {
-    /// The storage of a plan of `shape`'s curve.
-    public convenience init(shape: ToneShape, sampleRate: Double, id: Int) {
-        self.init(curve: shape.curve, sampleRate: sampleRate, id: id)
     }
 }

@@ -1,3 +1,6 @@
+import ToneShaperJSON
+import ToneShaperParameters
+
 /// Why a document was refused: the file, the key and the problem, in words a user can act on.
 public struct DocumentError: Error, Equatable, CustomStringConvertible, Sendable {
     public var source: String

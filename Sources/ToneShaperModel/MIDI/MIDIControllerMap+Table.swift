@@ -1,3 +1,5 @@
+import ToneShaperParameters
+
 // The map itself is the audio side's (ToneShaperAudio); naming a parameter and scaling a
 // controller's value come from the parameter table.
 extension MIDIControllerMap {

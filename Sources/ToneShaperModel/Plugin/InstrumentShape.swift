@@ -1,3 +1,5 @@
+import ToneShaperParameters
+
 /// A tone shape as a host without the control core keeps it (the LV2 plugin): the curve's
 /// points, and every parameter of the table as one number in the table's order, in the
 /// form a plugin's control port carries it: a real or whole number, a choice's index, 0 or
@@ -114,7 +116,7 @@ public struct InstrumentShape: Sendable {
     /// as the node's does.
     public func keepingPerformance(of current: InstrumentShape) -> InstrumentShape {
         var shape = self
-        for i in 0..<parameters.count where PerformanceSettings.isPerformance(parameters[i].id) {
+        for i in 0..<parameters.count where parameters[i].performer {
             shape.values[i] = current.values[i]
         }
         shape.controllers = current.controllers
@@ -137,7 +139,7 @@ public struct InstrumentShape: Sendable {
     /// How it plays from MIDI.
     public var performance: PerformanceSettings {
         var settings = PerformanceSettings()
-        for i in 0..<parameters.count where PerformanceSettings.isPerformance(parameters[i].id) {
+        for i in 0..<parameters.count where parameters[i].performer {
             settings.set(parameters[i].id, values[i])
         }
         return settings

@@ -1,3 +1,5 @@
+import ToneShaperParameters
+
 /// The curve's points as a plugin and its editor window exchange them: a flat list of
 /// numbers, time then frequency of each point (seconds within the cycle, Hz as heard),
 /// at most ``maximumSent`` points a message. A curve with more points (a document of the

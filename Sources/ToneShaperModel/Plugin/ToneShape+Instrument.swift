@@ -1,3 +1,5 @@
+import ToneShaperParameters
+
 extension InstrumentShape {
     /// `shape` as a plugin keeps it: every parameter as its control shows it
     /// (``ParameterSpec/portValue(in:)``: a choice's index, 0 or 1 for a toggle, 0 for "nyquist"

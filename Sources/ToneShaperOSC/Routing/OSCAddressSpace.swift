@@ -1,4 +1,4 @@
-import ToneShaperCore
+import ToneShaperControl
 
 /// The addresses the node answers over OSC (SPEC 10): the core's `ControlAddress` list
 /// below a prefix. Public so that `--help` texts and the OSC reference can list exactly what the

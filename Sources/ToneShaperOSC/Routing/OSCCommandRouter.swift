@@ -1,4 +1,5 @@
-import ToneShaperCore
+import ToneShaperControl
+import ToneShaperParameters
 import ToneShaperWire
 
 /// What the host (the JACK node) lends the OSC server beyond the controller.

@@ -1,6 +1,6 @@
 import Logging
 import Synchronization
-import ToneShaperCore
+import ToneShaperControl
 import ToneShaperWire
 
 #if canImport(Glibc)

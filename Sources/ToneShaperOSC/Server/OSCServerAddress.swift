@@ -1,4 +1,4 @@
-import ToneShaperCore
+import ToneShaperControl
 
 /// The addresses the OSC server answers itself, before the core's address space
 /// (`OSCAddressSpace`): they say where this sender's replies and pushed changes go, not what

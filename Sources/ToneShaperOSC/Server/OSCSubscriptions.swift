@@ -1,6 +1,6 @@
 import Dispatch
 import Synchronization
-import ToneShaperCore
+import ToneShaperControl
 import ToneShaperWire
 
 #if canImport(Glibc)

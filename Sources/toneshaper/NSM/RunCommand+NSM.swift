@@ -2,8 +2,9 @@ import ArgumentParser
 import Foundation
 import Logging
 import Synchronization
-import ToneShaperCore
+import ToneShaperControl
 import ToneShaperFiles
+import ToneShaperModel
 import ToneShaperOSC
 
 #if canImport(Glibc)

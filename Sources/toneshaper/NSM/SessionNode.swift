@@ -1,10 +1,12 @@
 import Dispatch
 import Foundation
 import Logging
-import ToneShaperCore
+import ToneShaperControl
 import ToneShaperFiles
 import ToneShaperJack
+import ToneShaperModel
 import ToneShaperOSC
+import ToneShaperParameters
 import ToneShaperWeb
 
 /// The live node as a session manager's client: it opens JACK only when the manager opens

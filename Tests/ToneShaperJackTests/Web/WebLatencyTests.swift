@@ -2,7 +2,7 @@ import Foundation
 import JackTimeline
 import Synchronization
 import Testing
-import ToneShaperCore
+import ToneShaperControl
 import ToneShaperJack
 import ToneShaperTestSupport
 import ToneShaperWeb

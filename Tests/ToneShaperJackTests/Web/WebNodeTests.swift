@@ -1,7 +1,8 @@
 import Foundation
 import JackTimeline
 import Testing
-import ToneShaperCore
+import ToneShaperControl
+import ToneShaperParameters
 import ToneShaperTestSupport
 
 extension WithJackServer {

@@ -1,6 +1,6 @@
 import FlyingFox
 import Foundation
-import ToneShaperCore
+import ToneShaperControl
 
 @testable import ToneShaperWeb
 

@@ -1,8 +1,9 @@
 import Testing
-import ToneShaperCore
+import ToneShaperControl
 import ToneShaperWire
 
 @testable import ToneShaperOSC
+import ToneShaperAudio
 
 #if canImport(Glibc)
     import Glibc

@@ -1,0 +1,203 @@
+import ToneShaperModel
+import ToneShaperParameters
+
+/// Every address a front end can reach, derived from the parameter table plus the
+/// commands of `ControlCommand.Name`: the OSC address space, OSCQuery's namespace and a web
+/// page's controls all come from here. An address is relative ("frequency/min"); OSC puts
+/// its prefix in front.
+public struct ControlAddress: Sendable {
+    public enum Target: Hashable, Sendable {
+        case parameter(ParameterID)
+        case command(ControlCommand.Name)
+    }
+
+    public let path: String
+    public let target: Target
+    /// What the address takes: types, ranges, units.
+    public let signature: ControlSignature
+    public let help: String
+
+    /// What the arguments are, for people ("value: number 0...96000 Hz").
+    public var arguments: String { signature.description }
+
+    public static let all: [ControlAddress] = {
+        var all = ParameterTable.all.map { spec in
+            ControlAddress(
+                path: spec.oscPath, target: .parameter(spec.id), signature: ControlSignature([ControlArgument("value", parameter: spec.id)]),
+                help: spec.help)
+        }
+        let document = ControlArgument("name", .text("a document name"))
+        let commands: [(ControlCommand.Name, ControlSignature, String)] = [
+            (
+                .frequencyRange,
+                ControlSignature([ControlArgument("min", parameter: .minFrequency), ControlArgument("max", parameter: .maxFrequency)]),
+                "Both ends of the range at once; the curve is remapped onto it"
+            ),
+            (
+                .echo, ControlSignature([ControlArgument("offset", parameter: .echoOffset), ControlArgument("volume", parameter: .echoVolume)]),
+                "Both echo values at once"
+            ),
+            (
+                .amplitudeDecibels, ControlSignature([ControlArgument("level", .real(-.infinity...0), unit: "dBFS", controlRange: -120...0)]),
+                "Master gain in decibels; 0 dBFS is full scale"
+            ),
+            (
+                .points,
+                ControlSignature(
+                    [
+                        ControlArgument("time", .real(0...ToneShapeLimits.maximumDuration), unit: "s"),
+                        ControlArgument("frequency", .real(FrequencyLimit.range), unit: "Hz"),
+                    ], arity: .repeated),
+                "Replace the curve (times sorted, within the duration); no arguments: reply the points"
+            ),
+            (.load, ControlSignature([document]), "Load a document by name: the user's library first, then the built-in sessions"),
+            (.save, ControlSignature([document]), "Save the current document into the user's library"),
+            (
+                .play, ControlSignature([ControlArgument("press", .flag)], arity: .optional),
+                "Start playing (fades in); a single 0 argument (a button release) is ignored"
+            ),
+            (
+                .stop, ControlSignature([ControlArgument("press", .flag)], arity: .optional),
+                "Stop playing (fades out); a single 0 argument (a button release) is ignored"
+            ),
+            (.clearSchedule, .none, "Forget every change scheduled for later (time-tagged bundles)"),
+            (.state, .none, "Reply every parameter, \"playing\" and the points"),
+            (.stats, .none, "Reply the audio callback's timing, xruns and periods"),
+            (
+                .midiMap,
+                ControlSignature([
+                    ControlArgument("cc", .integer(0...119)), ControlArgument("parameter", .text("a parameter's address, or none")),
+                ]),
+                "Map MIDI controller cc (0...119, not 64) to a parameter (its address, e.g. frequency/max); parameter none: unmap"
+            ),
+            (
+                .midiLearn, ControlSignature([ControlArgument("parameter", .text("a parameter's address"))]),
+                "Map the next MIDI controller that moves to the parameter (its address, e.g. frequency/max)"
+            ),
+        ]
+        all += commands.map { ControlAddress(path: $0.0.rawValue, target: .command($0.0), signature: $0.1, help: $0.2) }
+        return all
+    }()
+
+    private static let byPath: [String: ControlAddress] = {
+        var map: [String: ControlAddress] = [:]
+        for address in all {
+            precondition(map[address.path] == nil, "address \(address.path) is declared twice")
+            map[address.path] = address
+        }
+        return map
+    }()
+
+    /// The address at `path` (relative, no leading slash), if there is one.
+    public static func named(_ path: String) -> ControlAddress? { byPath[path] }
+
+    /// The request that `arguments` sent to this address mean, or why they mean nothing.
+    public func request(_ arguments: [ParameterValue]) throws(ControlError) -> ControlRequest {
+        switch target {
+        case .parameter(let id):
+            try checkCount(arguments)
+            return .command(.set(id, arguments[0]))
+        case .command(let name):
+            return try request(name, arguments)
+        }
+    }
+
+    private func request(_ name: ControlCommand.Name, _ args: [ParameterValue]) throws(ControlError) -> ControlRequest {
+        try checkCount(args)
+        switch name {
+        case .frequencyRange:
+            return .command(.setFrequencyRange(min: args[0], max: args[1]))
+        case .echo:
+            return .command(.setEcho(offset: args[0], volume: args[1]))
+        case .amplitudeDecibels:
+            return .command(.setAmplitudeDecibels(args[0]))
+        case .points:
+            if args.isEmpty { return .query(.points) }
+            var flat: [Double] = []
+            flat.reserveCapacity(args.count)
+            for (i, value) in args.enumerated() {
+                guard let d = value.numeric else {
+                    throw ControlError(
+                        .command(.points), "argument \(i + 1) (\(i % 2 == 0 ? "time" : "frequency")) must be a number, got \"\(value)\"")
+                }
+                flat.append(d)
+            }
+            return .command(.setPoints(flat))
+        case .load, .save:
+            guard case .text(let documentName) = args[0] else {
+                throw ControlError(.command(name), "expects a document name (text), got \"\(args[0])\"")
+            }
+            try ControlAddress.checkDocumentName(documentName, name)
+            return .command(name == .load ? .load(name: documentName) : .save(name: documentName))
+        case .play, .stop:
+            if let value = args.first {
+                do {
+                    if try !value.buttonPress() { return .nothing }
+                } catch {
+                    throw ControlError(.command(name), error.problem)
+                }
+            }
+            return .command(name == .play ? .play : .stop)
+        case .clearSchedule:
+            return .command(.clearSchedule)
+        case .state:
+            return .query(.state)
+        case .stats:
+            return .query(.stats)
+        case .midiMap:
+            guard let number = args[0].numeric, number == number.rounded(), MIDIControllerMap.isMappable(Int(exactly: number) ?? -1) else {
+                throw ControlError(.command(name), "expects a controller number 0...119 other than 64 (the sustain pedal), got \"\(args[0])\"")
+            }
+            if case .text(let text) = args[1], text.lowercased() == "none" {
+                return .command(.mapController(controller: Int(number), parameter: nil))
+            }
+            return .command(.mapController(controller: Int(number), parameter: try ControlAddress.mappableParameter(args[1], name)))
+        case .midiLearn:
+            return .command(.learnController(try ControlAddress.mappableParameter(args[0], name)))
+        }
+    }
+
+    /// The count of arguments against the signature, before anything else is read.
+    private func checkCount(_ args: [ParameterValue]) throws(ControlError) {
+        let declared = signature.arguments.count
+        let expected: String
+        switch signature.arity {
+        case .exact:
+            if args.count == declared { return }
+            expected = declared == 0 ? "no arguments" : "\(declared) argument\(declared == 1 ? "" : "s") (\(signature))"
+        case .optional:
+            if args.isEmpty || args.count == declared { return }
+            expected = "no arguments or \(declared) (\(signature.description.dropFirst().dropLast()))"
+        case .repeated:
+            if args.count % declared == 0 { return }
+            expected = "arguments in \(declared == 2 ? "pairs" : "groups of \(declared)") (\(signature.description.dropFirst().dropLast()))"
+        }
+        throw ControlError(subject, "expects \(expected), got \(args.count)")
+    }
+
+    /// What a refusal of this address is about.
+    var subject: ControlError.Subject {
+        switch target {
+        case .parameter(let id): return .parameter(id)
+        case .command(let name): return .command(name)
+        }
+    }
+
+    /// A document name from a remote sender: a plain name, never a path, so a controller
+    /// cannot make the node read or write files outside its libraries.
+    static func checkDocumentName(_ name: String, _ command: ControlCommand.Name) throws(ControlError) {
+        guard !name.isEmpty, !name.hasPrefix("."), !name.contains(where: { $0 == "/" || $0 == "\\" || $0.isNewline || $0 == "\0" }) else {
+            throw ControlError(
+                .command(command), "\"\(name)\" is not a document name; use a plain name such as siren (no path, not starting with a dot)")
+        }
+    }
+
+    /// A parameter a MIDI controller may move, named by its address (or document key).
+    static func mappableParameter(_ value: ParameterValue, _ command: ControlCommand.Name) throws(ControlError) -> ParameterID {
+        guard case .text(let text) = value, let id = MIDIControllerMap.parameter(named: text), MIDIControllerMap.canMap(id) else {
+            let names = ParameterTable.all.filter { MIDIControllerMap.canMap($0.id) }.map(\.oscPath).joined(separator: ", ")
+            throw ControlError(.command(command), "\"\(value)\" is not a parameter a controller can move; use one of \(names)")
+        }
+        return id
+    }
+}
