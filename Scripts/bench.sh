@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Measures ToneShaper's speed on this machine (the figures behind the Speed article, ToneShaperCore.docc/Speed.md).
+# Measures ToneShaper's speed on this machine (the figures behind the Speed article, Sources/ToneShaperManual/ToneShaper.docc/Speed.md).
 # Nothing here is a pass/fail test: the machine may be shared and noisy, so ratios are
 # measured side by side in one run and medians are reported.
 #

@@ -8,7 +8,8 @@ import ToneShaperLV2Layout
 /// Ardour by symbol, Qtractor by index). This test holds them as released and fails if any
 /// changes. A port added later must come after every released port (the audio outputs
 /// included), be `lv2:connectionOptional`, and the release that adds it moves
-/// `lv2:minorVersion` on to the next even number; the README says how to add a parameter.
+/// `lv2:minorVersion` on to the next even number; the manual's "The control core"
+/// (`Sources/ToneShaperManual/ToneShaper.docc/ControlCore.md`) says how to add a parameter.
 @Suite struct LV2CompatibilityTests {
     /// The plugins' URIs as released.
     static let releasedURIs = ["urn:toneshaper:instrument", "urn:toneshaper:instrument-stereo"]

@@ -102,8 +102,8 @@ extension WithJackServer {
 
         /// The editor appears in jalv.gtk3 with the curve of the state jalv restored (the
         /// songbird's, asked for with patch:Get) and draws it (a screenshot, not blank, kept
-        /// in .build/lv2-editor.png; with TONESHAPER_UPDATE_REFERENCE=1 it becomes the
-        /// README's picture); made smaller, it redraws at its new size.
+        /// in .build/lv2-editor.png; with TONESHAPER_UPDATE_REFERENCE=1 it becomes the plugin
+        /// article's picture); made smaller, it redraws at its new size.
         @Test(.enabled(if: available))
         func editorAppearsAndRedrawsWhenResized() throws {
             try LV2Tools.prepare()
@@ -125,7 +125,7 @@ extension WithJackServer {
             let drawn = try display.screenshot(to: shot, window: editor.window)
             #expect(drawn > 0.5, "the editor's window is mostly one color: \(drawn) of its pixels differ from the first")
             if ProcessInfo.processInfo.environment["TONESHAPER_UPDATE_REFERENCE"] == "1" {
-                let picture = LV2Tools.repository.appendingPathComponent("Sources/ToneShaperCore/ToneShaperCore.docc/Resources/plugin-editor.png")
+                let picture = LV2Tools.repository.appendingPathComponent("Sources/ToneShaperManual/ToneShaper.docc/Resources/plugin-editor.png")
                 try? FileManager.default.removeItem(at: picture)
                 try FileManager.default.copyItem(at: shot, to: picture)
             }

@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 
-/// The generated parts of the DocC articles in `Sources/ToneShaperCore/ToneShaperCore.docc`:
+/// The generated parts of the manual's articles in `Sources/ToneShaperManual/ToneShaper.docc`:
 /// text between a line `<!-- generated: NAME -->` and a line `<!-- end generated -->`, which
 /// the code renders (`ReferenceTables` in the core, the OSC server's own addresses). The
 /// tests that own a name compare each block of that name with the code's text, or, with
@@ -23,9 +23,9 @@ public enum GeneratedReference {
         public let description: String
     }
 
-    /// The DocC catalog, found from this file's place in the repository.
+    /// The manual's DocC catalog, found from this file's place in the repository.
     public static let catalog = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Sources/ToneShaperCore/ToneShaperCore.docc")
+        .deletingLastPathComponent().appendingPathComponent("Sources/ToneShaperManual/ToneShaper.docc")
 
     /// Whether the articles should be rewritten rather than checked.
     public static var updateRequested: Bool { ProcessInfo.processInfo.environment["TONESHAPER_UPDATE_REFERENCE"] == "1" }
