@@ -4,11 +4,11 @@
 #
 #   .build/docs/manual   the manual, Sources/ToneShaperManual/ToneShaper.docc: articles only
 #                        (no symbol graph; code names in them are plain code voice)
-#   .build/docs/api      the control module's API reference, Sources/ToneShaperCore/ToneShaperCore.docc
+#   .build/docs/api      the control module's API reference, Sources/ToneShaperControl/ToneShaperControl.docc
 #
 #   bash Scripts/docs.sh                    # build both, print where they are
 #   python3 -m http.server -d .build/docs   # then open http://localhost:8000/manual/documentation/toneshaper
-#                                           # and http://localhost:8000/api/documentation/toneshapercore
+#                                           # and http://localhost:8000/api/documentation/toneshapercontrol
 #
 # How: the toolchain's own `docc` converts each catalog. The manual comes first and needs no
 # build (seconds). The API catalog is converted with the core's symbol graph, which
@@ -26,7 +26,7 @@ say() { printf '==> %s\n' "$*"; }
 started=$(date +%s)
 
 manual_catalog=Sources/ToneShaperManual/ToneShaper.docc
-api_catalog=Sources/ToneShaperCore/ToneShaperCore.docc
+api_catalog=Sources/ToneShaperControl/ToneShaperControl.docc
 docs=.build/docs
 manual_site=$docs/manual
 api_site=$docs/api
@@ -85,9 +85,9 @@ unexpected=$(grep -E '(^|: )error:' "$log" |
     grep -Ev "Failed to emit symbol graph for 'ToneShaperPackage(Discovered)?Tests'" || true)
 written=$(sed -n 's/^Files written to //p' "$log" | tail -n 1)
 if ! grep -q '^Build complete!' "$log" || [[ -n $unexpected ]] ||
-    [[ -z $written || ! $written/ToneShaperCore.symbols.json -nt $stamp ]]; then
+    [[ -z $written || ! $written/ToneShaperControl.symbols.json -nt $stamp ]]; then
     cat "$log" >&2
-    echo "docs.sh: could not build the package or extract ToneShaperCore's symbol graph (dump-symbol-graph exited $status, see above); a missing system library is installed by bash Scripts/setup.sh" >&2
+    echo "docs.sh: could not build the package or extract ToneShaperControl's symbol graph (dump-symbol-graph exited $status, see above); a missing system library is installed by bash Scripts/setup.sh" >&2
     exit 1
 fi
 
@@ -96,12 +96,12 @@ fi
 rm -rf "$graphs"
 mkdir -p "$graphs"
 shopt -s nullglob
-cp "$written"/ToneShaperCore.symbols.json "$written"/ToneShaperCore@*.symbols.json "$graphs"/
+cp "$written"/ToneShaperControl.symbols.json "$written"/ToneShaperControl@*.symbols.json "$graphs"/
 
 convert "$api_catalog" "$api_site" api --additional-symbol-graph-dir "$graphs" \
-    --fallback-display-name ToneShaperCore --fallback-bundle-identifier toneshaper.ToneShaperCore
+    --fallback-display-name ToneShaperControl --fallback-bundle-identifier toneshaper.ToneShaperControl
 
 say "Documentation built in $(($(date +%s) - started)) s: $PWD/$manual_site (the manual), $PWD/$api_site (the API)"
 say "View it: python3 -m http.server -d $docs, then open"
 say "  the manual:  http://localhost:8000/manual/documentation/toneshaper"
-say "  the API:     http://localhost:8000/api/documentation/toneshapercore"
+say "  the API:     http://localhost:8000/api/documentation/toneshapercontrol"

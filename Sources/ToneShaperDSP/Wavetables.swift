@@ -2,7 +2,7 @@ import ToneShaperParameters
 
 // The band-limited Fourier tables as the render kernel receives them: plain data, and the
 // choice of a table by frequency. How they are built, and why they look as they do, is in
-// `FourierWavetables` (ToneShaperCore, off the audio thread); how the kernel reads them per
+// `FourierWavetables` (ToneShaperAudio, off the audio thread); how the kernel reads them per
 // sample is in the kernel (WavetableReading.swift, compiled for each instruction-set level).
 
 /// One band-limited single-cycle table: the cubic B-spline coefficients of a Fourier wave

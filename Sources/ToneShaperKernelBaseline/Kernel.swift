@@ -3,7 +3,7 @@ import ToneShaperDSP
 // This directory is compiled once per instruction-set level: ToneShaperKernelBaseline is
 // these files, and ToneShaperKernelV3 and ToneShaperKernelV4 are symbolic links to it, built
 // with other compiler flags (see Package.swift and `KernelLevel`). `VoiceKernel` in
-// ToneShaperCore calls the level the plan names. Everything the loops call is either here
+// ToneShaperAudio calls the level the plan names. Everything the loops call is either here
 // or `@inlinable` in ToneShaperDSP, so that it is compiled, and inlined, with this level's
 // instructions.
 

@@ -88,7 +88,7 @@ public final class FourierWavetables: @unchecked Sendable {
     static let readers = Atomic<Int>(0)
 
     /// The tables of a Fourier wave, built once by whoever asks first (a live node starts
-    /// every wave's build at start-up, on a background thread; see ToneShaperCore's
+    /// every wave's build at start-up, on a background thread; see ToneShaperControl's
     /// `prepareInBackground`), and kept by the cache for the process, or, in a host that
     /// counts its instances, until its last instance goes (`SharedFourierTables`). Two
     /// callers that ask for the same wave at the same moment may both build it: the first to

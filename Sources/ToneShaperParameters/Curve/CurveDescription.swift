@@ -1,6 +1,6 @@
 /// What a render plan is built from: the drawn curve and the parameters that shape how it
 /// is read (SPEC 3 and 4). The audio side's own view of a tone shape: the control side
-/// (ToneShaperCore's `ToneShape`, a validated document) and the LV2 plugin each describe
+/// (ToneShaperModel's `ToneShape`, a validated document) and the LV2 plugin each describe
 /// their shape with it, so that both build plans with the same code (`CurveStorage`).
 /// Values are expected in range already (the parameter table checks them).
 public struct CurveDescription: Sendable, Equatable {
