@@ -8,5 +8,5 @@
 /// lv2:microVersion (``LV2PortLayout/microVersion``). A release that adds a parameter raises
 /// both; PackageVersionTests fails until they agree.
 enum ToneShaperVersion {
-    static let string = "0.4.0"
+    static let string = "0.6.0"
 }

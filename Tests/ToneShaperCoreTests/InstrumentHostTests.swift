@@ -78,6 +78,7 @@ import ToneShaperModel
         case .oneShot: return .flag(true)
         case .transport: return .flag(true)
         case .beats: return .real(4)
+        case .glide: return .real(0.05)
         }
     }
 

@@ -24,6 +24,19 @@ struct InstrumentVoice {
     var ratio = 1.0
     var ratioStep = 0.0
     var ratioLeft = 0
+    /// The note's pitch in semitones from the root note (its key and its expression
+    /// tuning): where the next note on its channel glides from, once this one has arrived.
+    var semitones = 0.0
+    /// A portamento (the `glide` setting): the pitch slides from `glideFrom` semitones by
+    /// `glideStep` a sample, linearly in semitones, `glideLeft` samples more (`glideDone`
+    /// so far), and arrives exactly at `semitones`.
+    var glideFrom = 0.0
+    var glideStep = 0.0
+    var glideDone = 0
+    var glideLeft = 0
+
+    /// The pitch now, in semitones from the root (a glide's point on its way).
+    var currentSemitones: Double { glideLeft > 0 ? glideFrom + glideStep * Double(glideDone) : semitones }
     /// The velocity's gain (times the note's volume expression, `expressionVolume`).
     var velocityGain: Float = 1
     var expressionVolume: Float = 1

@@ -16,7 +16,14 @@ extension MIDIPerformer {
             if let key, pool[i].note != key { continue }
             if let channel, pool[i].channel != channel { continue }
             if let tuning, tuning.isFinite {
-                let target = FastPower.exp2((Double(Int(pool[i].note) - settings.rootNote) + tuning) / 12)
+                let semitones = Double(Int(pool[i].note) - settings.rootNote) + tuning
+                let target = FastPower.exp2(semitones / 12)
+                if pool[i].glideLeft > 0 {
+                    // A glide on its way ends here: the expression retunes from where it is.
+                    pool[i].ratio = FastPower.exp2(pool[i].currentSemitones / 12)
+                    pool[i].glideLeft = 0
+                }
+                pool[i].semitones = semitones
                 pool[i].ratioLeft = retune
                 pool[i].ratioStep = (target - pool[i].ratio) / Double(retune)
             }

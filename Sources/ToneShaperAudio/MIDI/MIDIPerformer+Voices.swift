@@ -9,11 +9,21 @@ extension MIDIPerformer {
 
     /// Starts a voice for the note, stealing one if `voices` are sounding already.
     mutating func noteOn(_ note: UInt8, channel: UInt8, velocity: UInt8, engine: inout ToneEngine) {
-        let ratio = FastPower.exp2(Double(Int(note) - settings.rootNote) / 12)
+        let semitones = Double(Int(note) - settings.rootNote)
+        let ratio = FastPower.exp2(semitones / 12)
+        // Portamento: from the pitch of the last note played on this channel.
+        let portamento = glideSamples
+        let from = portamento > 0 ? pitchFollowed(on: channel) : nil
         if settings.voices == 1 {
             // Mono: legato. A key while another is held retunes the sounding voice.
             for i in 0..<MIDIPerformer.poolSize where pool[i].stage == .held || pool[i].stage == .sustained {
-                glide(i, to: ratio)
+                if portamento > 0 {
+                    slide(i, from: pool[i].currentSemitones, to: semitones, over: portamento)
+                } else {
+                    glide(i, to: ratio)
+                }
+                pool[i].semitones = semitones
+                lastArrival[Int(channel & 0x0F)] = semitones
                 pool[i].note = note
                 pool[i].channel = channel
                 pool[i].stage = .held
@@ -53,8 +63,39 @@ extension MIDIPerformer {
         }
         // No free slot (a flood of notes): the quietest dying voice is cut.
         let slot = free >= 0 ? free : (quietest >= 0 ? quietest : (victim >= 0 ? victim : 0))
-        start(slot, note: note, channel: channel, ratio: ratio, velocity: velocity, engine: &engine)
+        start(slot, note: note, channel: channel, ratio: from.map { FastPower.exp2($0 / 12) } ?? ratio, velocity: velocity, engine: &engine)
+        pool[slot].semitones = semitones
+        if let from { slide(slot, from: from, to: semitones, over: portamento) }
+        followed[Int(channel & 0x0F)] = (slot, pool[slot].serial)
+        lastArrival[Int(channel & 0x0F)] = semitones
         if settings.voices == 1 { monoKeys.press(note) }
+    }
+
+    /// The glide's length in samples (0: none).
+    private var glideSamples: Int {
+        let seconds = settings[.glide]
+        return seconds > 0 ? Int(seconds * sampleRate + 0.5) : 0
+    }
+
+    /// The pitch (semitones from the root) a new note on `channel` glides from: the last
+    /// note played there, where it is now if it still sounds (it may itself be gliding),
+    /// else where it arrived; nil before the first note on the channel.
+    private func pitchFollowed(on channel: UInt8) -> Double? {
+        let (slot, serial) = followed[Int(channel & 0x0F)]
+        guard slot >= 0 else { return nil }
+        if pool[slot].sounds && pool[slot].serial == serial { return pool[slot].currentSemitones }
+        return lastArrival[Int(channel & 0x0F)]
+    }
+
+    /// Voice `i` slides from `from` to `to` semitones over `samples`, linearly in semitones.
+    private mutating func slide(_ i: Int, from: Double, to: Double, over samples: Int) {
+        pool[i].ratioLeft = 0
+        pool[i].glideFrom = from
+        pool[i].glideStep = (to - from) / Double(samples)
+        pool[i].glideDone = 0
+        pool[i].glideLeft = samples
+        pool[i].semitones = to
+        pool[i].ratio = FastPower.exp2(from / 12)
     }
 
     mutating func noteOff(_ note: UInt8, channel: UInt8, engine: inout ToneEngine) {
@@ -63,7 +104,15 @@ extension MIDIPerformer {
             for i in 0..<MIDIPerformer.poolSize where pool[i].stage == .held && pool[i].note == note {
                 if let previous = monoKeys.latest {
                     // Back to the key still held, legato.
-                    glide(i, to: FastPower.exp2(Double(Int(previous) - settings.rootNote) / 12))
+                    let semitones = Double(Int(previous) - settings.rootNote)
+                    let portamento = glideSamples
+                    if portamento > 0 {
+                        slide(i, from: pool[i].currentSemitones, to: semitones, over: portamento)
+                    } else {
+                        glide(i, to: FastPower.exp2(semitones / 12))
+                    }
+                    pool[i].semitones = semitones
+                    lastArrival[Int(pool[i].channel & 0x0F)] = semitones
                     pool[i].note = previous
                 } else if sustain {
                     pool[i].stage = .sustained
@@ -135,6 +184,7 @@ extension MIDIPerformer {
     }
 
     private mutating func glide(_ i: Int, to ratio: Double) {
+        pool[i].glideLeft = 0
         let n = retuneSamples
         pool[i].ratioLeft = n
         pool[i].ratioStep = (ratio - pool[i].ratio) / Double(n)
@@ -153,7 +203,14 @@ extension MIDIPerformer {
         var rendered = false
         for v in 0..<MIDIPerformer.poolSize where pool[v].sounds {
             let r0 = pool[v].ratio
-            let r1 = pool[v].ratioLeft > 0 ? r0 + pool[v].ratioStep * Double(min(count, pool[v].ratioLeft)) : r0
+            let r1: Double
+            if pool[v].glideLeft > 0 {
+                // Exact at the pass's ends; linear in the ratio between them.
+                let n = min(count, pool[v].glideLeft)
+                r1 = FastPower.exp2((n == pool[v].glideLeft ? pool[v].semitones : pool[v].glideFrom + pool[v].glideStep * Double(pool[v].glideDone + n)) / 12)
+            } else {
+                r1 = pool[v].ratioLeft > 0 ? r0 + pool[v].ratioStep * Double(min(count, pool[v].ratioLeft)) : r0
+            }
             let signal = engine.renderVoice(&pool[v].voice, ratio: (r0, r1), count: count)
             // The voice's gain: velocity times the envelope, linear inside the pass.
             let gain = PassGain(start: pool[v].level, step: pool[v].levelStep, scale: pool[v].velocityGain)
@@ -170,7 +227,12 @@ extension MIDIPerformer {
     func droneWeight(count: Int) -> PassGain { PassGain.over(droneLevel, count: count) }
 
     private mutating func advance(_ v: Int, by count: Int, cycleLength: Int) {
-        if pool[v].ratioLeft > 0 {
+        if pool[v].glideLeft > 0 {
+            let n = min(count, pool[v].glideLeft)
+            pool[v].glideDone += n
+            pool[v].glideLeft -= n
+            pool[v].ratio = FastPower.exp2(pool[v].currentSemitones / 12)
+        } else if pool[v].ratioLeft > 0 {
             let n = min(count, pool[v].ratioLeft)
             pool[v].ratio += pool[v].ratioStep * Double(n)
             pool[v].ratioLeft -= n

@@ -53,6 +53,10 @@ public struct MIDIPerformer: ~Copyable {
     var busyVoices = 0
     /// 1 while the drone is heard, 0 in instrument mode; fades between them when switched.
     var droneLevel: Ramp
+    /// Per channel, the voice of the last note played there (slot, serial; slot -1: none
+    /// yet) and the pitch it went to: where a glide starts (`glide`).
+    var followed: InlineArray<16, (slot: Int, serial: UInt64)> = InlineArray(repeating: (-1, 0))
+    var lastArrival: InlineArray<16, Double> = InlineArray(repeating: 0)
 
     public init(settings: PerformanceSettings, controllers: MIDIControllerMap, sampleRate: Double) {
         self.settings = settings

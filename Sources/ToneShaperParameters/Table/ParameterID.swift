@@ -9,6 +9,7 @@ public enum ParameterID: UInt8, CaseIterable, Hashable, Sendable {
     case instrument = 11, rootNote, bendRange, voices, release, oneShot, transport, beats
     // Added after the plugin's first release (ParameterSpec.addedIn).
     case tune = 19
+    case glide = 20
 }
 
 // Ids travel to and from the audio thread (`EngineCommand.ramp`, `AudioSideChange`).
