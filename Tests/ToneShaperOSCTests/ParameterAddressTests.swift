@@ -31,6 +31,7 @@ private let samples: [ParameterID: (int: Int32, intResult: ParameterValue, float
     .oneShot: (1, .flag(true), 0, .flag(false)),
     .transport: (1, .flag(true), 0, .flag(false)),
     .beats: (8, .real(8), 4.5, .real(4.5)),
+    .glide: (1, .real(1), 0.25, .real(0.25)),
 ]
 
 @Suite("Every parameter of the table, by its OSC address")

@@ -14,14 +14,14 @@ struct SubscriptionTests {
         let listener = try Self.listener(fixture)
         let ok = try #require(try fixture.request("/toneshaper/subscribe", [.int32(Int32(listener.localPort))]))
         #expect(ok.path == "/toneshaper/ok", "\(ok.arguments)")
-        let first = listener.receive(timeout: 2) { $0.contains { $0.path == "/toneshaper/state" } }
+        let first = listener.receive(timeout: 30) { $0.contains { $0.path == "/toneshaper/state" } }
         let state = try #require(first.first { $0.path == "/toneshaper/state" })
         #expect(state.pairs["amplitude"] == .float(Float(ToneShape.defaultShape.amplitude)))
 
         // A change made by another front end (the controller directly, as MIDI or the web would).
         try fixture.controller.perform(.set(.amplitude, .real(0.2)))
         try fixture.controller.perform(.setPoints([0, 300, 2, 400]))
-        let pushed = listener.receive(timeout: 2) { messages in
+        let pushed = listener.receive(timeout: 30) { messages in
             messages.contains { $0.path == "/toneshaper/amplitude" } && messages.contains { $0.path == "/toneshaper/points" }
         }
         #expect(pushed.first { $0.path == "/toneshaper/amplitude" }?.arguments == [.float(0.2)])
@@ -38,7 +38,7 @@ struct SubscriptionTests {
         let fixture = try OSCFixture()
         let listener = try Self.listener(fixture)
         _ = try fixture.request("/toneshaper/subscribe", [.int32(Int32(listener.localPort))])
-        _ = listener.receive(timeout: 1) { $0.contains { $0.path == "/toneshaper/state" } }
+        _ = listener.receive(timeout: 30) { $0.contains { $0.path == "/toneshaper/state" } }
         let started = monotonicSeconds()
         for i in 1...300 { try fixture.controller.perform(.set(.amplitude, .real(Double(i) / 1000))) }
         let elapsed = monotonicSeconds() - started
