@@ -35,18 +35,13 @@ public struct InstrumentPlayer: ~Copyable {
     /// A player of `shape`, starting with `plan` (built from `shape.curve`).
     public init(shape: InstrumentShape, plan: RenderPlan) {
         parameters = shape.parameters
-        let played = shape.playedRange
-        let engine = ToneEngine(
-            plan: plan, minFrequency: played.low, maxFrequency: played.high,
-            amplitude: shape.value(.amplitude), echoVolume: shape.value(.echoVolume), tune: shape.value(.tune))
-        let performer = MIDIPerformer(settings: shape.performance, controllers: shape.controllers, sampleRate: plan.sampleRate)
         let commandChannel = SPSCChannel<TimedCommand>.make(capacity: InstrumentPlayer.channelCapacity)
         let handbackChannel = SPSCChannel<AudioHandback>.make(capacity: InstrumentPlayer.channelCapacity)
         commands = commandChannel.takeProducer()
         handback = handbackChannel.takeConsumer()
         renderer = RealtimeRenderer(
-            engine: engine, performer: performer, commands: commandChannel.takeConsumer(), handback: handbackChannel.takeProducer(),
-            parameters: shape.parameters)
+            plan: plan, values: shape.playedValues, controllers: shape.controllers, rampLength: 64, commands: commandChannel.takeConsumer(),
+            handback: handbackChannel.takeProducer(), parameters: shape.parameters)
         lastPort = InlineArray(repeating: .nan)
         rangeEnds = (shape.value(.minFrequency), shape.value(.maxFrequency))
         microsPerFrame = 1_000_000 / plan.sampleRate

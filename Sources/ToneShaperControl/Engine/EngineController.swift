@@ -115,30 +115,31 @@ public final class EngineController: Sendable {
     public func makeRenderer(rampLength: Int = 64, sampleRate: Double? = nil) -> RealtimeRenderer {
         let commands = SPSCChannel<TimedCommand>.make(capacity: EngineController.channelCapacity)
         let handback = SPSCChannel<AudioHandback>.make(capacity: EngineController.channelCapacity)
-        var engine = makeEngine(rampLength: rampLength, sampleRate: sampleRate)
-        let (shape, rate) = guarded.withLock { ($0.shape, $0.sampleRate) }
-        let performer = MIDIPerformer(settings: shape.performance, controllers: shape.midiMap, sampleRate: rate)
+        let (plan, shape, playing) = currentPlan(sampleRate: sampleRate)
         guarded.withLock { s in
             s.commands = commands.takeProducer()
             s.inboxes.append(HandbackInbox(handback.takeConsumer()))
             s.scheduled = 0  // an earlier renderer's schedule is not this one's
         }
-        engine.rampLength = rampLength
         return RealtimeRenderer(
-            engine: engine, performer: performer, commands: commands.takeConsumer(), handback: handback.takeProducer(),
-            parameters: ParameterTable.audioParameters)
+            plan: plan, values: shape.playedValues, controllers: shape.midiMap, playing: playing, rampLength: rampLength,
+            commands: commands.takeConsumer(), handback: handback.takeProducer(), parameters: ParameterTable.audioParameters)
     }
 
     /// An engine playing the current shape, for offline rendering and tests: it takes no
     /// commands. The controller keeps its plan alive as long as it lives.
     public func makeEngine(rampLength: Int = 64, sampleRate: Double? = nil) -> ToneEngine {
-        let (plan, shape, playing) = guarded.withLock { s in
+        let (plan, shape, playing) = currentPlan(sampleRate: sampleRate)
+        return ToneEngine(plan: plan, values: shape.playedValues, playing: playing, rampLength: rampLength)
+    }
+
+    /// A plan of the current shape at `sampleRate` (adopted when given), with the shape and
+    /// whether it plays.
+    private func currentPlan(sampleRate: Double?) -> (RenderPlan, ToneShape, Bool) {
+        guarded.withLock { s in
             if let sampleRate, sampleRate > 0 { s.sampleRate = sampleRate }
             return (EngineController.buildPlan(&s), s.shape, s.playing)
         }
-        return ToneEngine(
-            plan: plan, minFrequency: shape.minFrequency, maxFrequency: shape.maxFrequency,
-            amplitude: shape.amplitude, echoVolume: shape.echoVolume, tune: shape.tune, playing: playing, rampLength: rampLength)
     }
 
     /// Frees the plans the audio thread has handed back, makes room in the schedule for the

@@ -93,3 +93,13 @@ extension ParameterSpec {
         }
     }
 }
+
+extension ToneShape {
+    /// Every row's value as a plugin's control carries it (``ParameterSpec/portValue(in:)``),
+    /// by id: what the audio side is made from (`RealtimeRenderer(plan:values:...)`).
+    public var playedValues: ParameterValues {
+        var values = ParameterValues()
+        for spec in ParameterTable.all { values[spec.id] = spec.portValue(in: self) }
+        return values
+    }
+}

@@ -136,6 +136,14 @@ public struct InstrumentShape: Sendable {
             fidelity: Int(value(.fidelity)), echoOffset: playedEchoOffset)
     }
 
+    /// Every row's value as played (the range and the echo by the plugin's rules), by id:
+    /// what the audio side is made from, as the node's shape gives it.
+    public var playedValues: ParameterValues {
+        var played = ParameterValues()
+        for i in 0..<parameters.count { played[parameters[i].id] = playedValue(at: i) }
+        return played
+    }
+
     /// How it plays from MIDI.
     public var performance: PerformanceSettings {
         var settings = PerformanceSettings()

@@ -9,7 +9,8 @@ public struct PerformanceSettings: Equatable, Sendable, BitwiseCopyable {
     /// Every performance row at the table's default.
     public init() { self = ParameterTable.performanceDefaults }
 
-    init(values: ParameterValues) { self.values = values }
+    /// The performance rows of `values` (every row of a shape, as its controls carry them).
+    public init(values: ParameterValues) { self.values = values }
 
     public subscript(id: ParameterID) -> Double {
         get { values[id] }
