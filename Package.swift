@@ -55,14 +55,19 @@ let package = Package(
         // The web editor's HTTP + WebSocket server (pure Swift, about 45 s of CI build).
         .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
     ],
-    targets: kernelTargets + [
+    targets: kernelTargets + projectTargets
+)
+
+// Every target but the kernel levels (typed, so that the compiler checks the list quickly).
+var projectTargets: [Target] {
+    [
         // cpuid and xgetbv, to choose the kernel's level.
         .target(name: "CPUFeatures"),
         // JSON read and written with the standard library alone (no Foundation), so that the
         // LV2 plugin (Embedded Swift) and the node share one reader and one writer of
         // documents. CNumberText: strtod and snprintf, which Embedded Swift cannot call itself.
         .target(name: "CNumberText"),
-        .target(name: "ToneShaperJSON", dependencies: ["CNumberText"]),
+        .target(name: dependencies: ["CNumberText"]),
         // The vocabulary, below everything that plays or keeps a shape: the parameter table
         // (ids, stable numbers and symbols, keys, addresses, options, kinds, units, controller
         // curves, presentation), the refusals, the curve's description, the limits. It
@@ -118,12 +123,12 @@ let package = Package(
         .systemLibrary(name: "CAvahi", providers: [.apt(["libavahi-client-dev"])]),
 
         // Adapters.
-        .target(name: "ToneShaperFiles", dependencies: ["ToneShaperControl", "CSndFile"]),
+        .target(name: "ToneShaperFiles", dependencies: ["ToneShaperJSON", "ToneShaperModel", "ToneShaperControl", "CSndFile"]),
         // The JACK host. Its process callback is under the real-time proof too, from the
         // callback down (the C calls it makes are audited in RealtimeCalls.swift).
         .target(
             name: "ToneShaperJack",
-            dependencies: [
+            dependencies: ["ToneShaperAudio", 
                 "ToneShaperControl", "CJack", "CFutex",
                 .product(name: "Logging", package: "swift-log"),
             ], swiftSettings: [realtimeProof]),
@@ -134,7 +139,7 @@ let package = Package(
         .target(name: "ToneShaperWire", dependencies: ["CLiblo"]),
         .target(
             name: "ToneShaperOSC",
-            dependencies: [
+            dependencies: ["ToneShaperParameters", 
                 "ToneShaperControl", "ToneShaperWire", "CLiblo",
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -143,7 +148,7 @@ let package = Package(
         // page is embedded in the binary, so an installed program needs no resource folder.
         .target(
             name: "ToneShaperWeb",
-            dependencies: [
+            dependencies: ["ToneShaperAudio", "ToneShaperJSON", "ToneShaperModel", "ToneShaperParameters", 
                 "ToneShaperControl", "ToneShaperFiles", "ToneShaperWire", "CAvahi",
                 .product(name: "FlyingFox", package: "FlyingFox"),
                 .product(name: "Logging", package: "swift-log"),
@@ -156,6 +161,7 @@ let package = Package(
         .executableTarget(
             name: "toneshaper",
             dependencies: [
+                "ToneShaperAudio", "ToneShaperDSP", "ToneShaperLV2Layout", "ToneShaperModel", "ToneShaperParameters",
                 "ToneShaperControl", "ToneShaperFiles", "ToneShaperJack", "ToneShaperOSC", "ToneShaperWeb", "ToneShaperWire",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -165,10 +171,10 @@ let package = Package(
         // parameter table (format knowledge kept out of the core), and the tool that writes
         // them into Sources/ToneShaperLV2, as DPF's lv2-ttl-generator does.
         .target(name: "ToneShaperLV2Description", dependencies: ["ToneShaperModel", "ToneShaperParameters", "ToneShaperLV2Layout"]),
-        .executableTarget(name: "toneshaper-lv2-ttl", dependencies: ["ToneShaperLV2Description", "ToneShaperModel", "ToneShaperParameters"]),
+        .executableTarget(name: "toneshaper-lv2-ttl", dependencies: ["ToneShaperLV2Description"]),
 
         // Benchmarks of the engine (run: Scripts/bench.sh); measured, never asserted in tests.
-        .executableTarget(name: "ToneShaperBench", dependencies: ["ToneShaperControl"]),
+        .executableTarget(name: "ToneShaperBench", dependencies: ["ToneShaperAudio", "ToneShaperDSP", "ToneShaperJSON", "ToneShaperModel", "ToneShaperParameters", "ToneShaperControl"]),
 
         // Signal measurements shared by the test targets (FFT, zero crossings, levels).
         .target(name: "ToneShaperTestSupport", path: "Tests/ToneShaperTestSupport"),
@@ -179,36 +185,36 @@ let package = Package(
         .target(name: "CAllocationCounter", path: "Tests/CAllocationCounter"),
         .testTarget(
             name: "ToneShaperCoreTests",
-            dependencies: [
+            dependencies: ["ToneShaperParameters", 
                 "ToneShaperControl", "ToneShaperModel", "ToneShaperPlugin", "ToneShaperAudio", "ToneShaperDSP", "ToneShaperTestSupport",
                 "CAllocationCounter",
             ]
                 + kernelLevels.map { .target(name: $0.name) }),
         .testTarget(
             name: "ToneShaperJackTests",
-            dependencies: [
+            dependencies: ["ToneShaperModel", "ToneShaperParameters", 
                 "ToneShaperJack", "ToneShaperOSC", "ToneShaperWeb", "ToneShaperWire", "ToneShaperControl", "ToneShaperTestSupport", "toneshaper",
                 "JackTimeline",
                 "CAllocationCounter",
                 .product(name: "FlyingFox", package: "FlyingFox"),
             ]),
-        .testTarget(name: "ToneShaperOSCTests", dependencies: ["ToneShaperOSC", "ToneShaperWire", "ToneShaperControl", "ToneShaperTestSupport"]),
+        .testTarget(name: "ToneShaperOSCTests", dependencies: ["ToneShaperAudio", "ToneShaperModel", "ToneShaperParameters", "ToneShaperOSC", "ToneShaperWire", "ToneShaperControl", "ToneShaperTestSupport"]),
         .testTarget(
             name: "ToneShaperWebTests",
-            dependencies: [
+            dependencies: ["ToneShaperJSON", "ToneShaperParameters", 
                 "ToneShaperWeb", "ToneShaperWire", "ToneShaperControl", "ToneShaperTestSupport", "toneshaper",
                 .product(name: "FlyingFox", package: "FlyingFox"),
             ]),
-        .testTarget(name: "ToneShaperJSONTests", dependencies: ["ToneShaperJSON", "ToneShaperControl"]),
+        .testTarget(name: "ToneShaperJSONTests", dependencies: ["ToneShaperModel", "ToneShaperJSON", "ToneShaperControl"]),
         // The LV2 plugin (built by Scripts/build-lv2.sh, not by SwiftPM): its generated
         // description, and the plugin in real hosts (lv2_validate, lv2info, jalv, Tests/LV2Host).
         .testTarget(
             name: "ToneShaperLV2Tests",
-            dependencies: ["ToneShaperControl", "ToneShaperLV2Description", "ToneShaperTestSupport", "JackTimeline", "toneshaper-lv2-ttl"]),
+            dependencies: ["ToneShaperAudio", "ToneShaperLV2Layout", "ToneShaperModel", "ToneShaperParameters", "ToneShaperControl", "ToneShaperLV2Description", "ToneShaperTestSupport", "JackTimeline", "toneshaper-lv2-ttl"]),
         // The CLAP plugin (built by Scripts/build-clap.sh, not by SwiftPM) in the project's own
         // CLAP host (Tests/CLAPHost), beside the LV2 plugin and the node's offline renderer, and
         // in a running Qtractor session on a private JACK server (recorded on JACK's timeline).
-        .testTarget(name: "ToneShaperCLAPTests", dependencies: ["ToneShaperControl", "ToneShaperTestSupport", "JackTimeline"]),
-        .testTarget(name: "ToneShaperFilesTests", dependencies: ["ToneShaperFiles", "ToneShaperControl", "ToneShaperTestSupport", "toneshaper"]),
+        .testTarget(name: "ToneShaperCLAPTests", dependencies: ["ToneShaperParameters", "ToneShaperControl", "ToneShaperTestSupport", "JackTimeline"]),
+        .testTarget(name: "ToneShaperFilesTests", dependencies: ["ToneShaperModel", "ToneShaperParameters", "ToneShaperFiles", "ToneShaperControl", "ToneShaperTestSupport", "toneshaper"]),
     ]
-)
+}

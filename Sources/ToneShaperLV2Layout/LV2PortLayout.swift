@@ -1,4 +1,3 @@
-import ToneShaperModel
 import ToneShaperParameters
 
 /// The plugin's LV2 ports, laid out from the parameter table by lv2core's rule for a

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ToneShaperParameters
 import ToneShaperControl
 import ToneShaperTestSupport
 
@@ -23,7 +24,7 @@ import ToneShaperTestSupport
         let (result, samples) = try CLAPTools.play(id, ["--describe"])
         #expect(result.status == 0, "\(result.output)")
         #expect(samples.count == 4_800 && SignalAnalysis.allFinite(samples))
-        #expect(result.number("params") == 20, "\(result.stdout)")
+        #expect(result.number("params") == Double(ParameterTable.all.count), "\(result.stdout)")
         // value_to_text and text_to_value read each other back, for every parameter.
         #expect(result.number("text_mismatches") == 0, "\(result.stdout)")
         #expect(result.stdout.contains("param: 2 \"Wave\" 0..6 default 0 value 0 flags 0x18021 \"Sine\" \"Square\""), "\(result.stdout)")

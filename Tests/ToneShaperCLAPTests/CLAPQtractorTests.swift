@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ToneShaperParameters
 
 /// A third-party loader: Qtractor's plugin scanner (Debian's qtractor package) opens the
 /// CLAP file with its own copy of the CLAP headers, so it checks the plugin's declarations
@@ -23,8 +24,9 @@ import Testing
         // Type, name, audio ins:outs, MIDI ins:outs, controls ins:outs, flags, file, index.
         let lines = result.stdout.split(separator: "\n").map { $0.split(separator: "|").prefix(8).joined(separator: "|") }
         let path = CLAPTools.plugin.path
+        let controls = ParameterTable.all.count
         #expect(
-            lines == ["CLAP|ToneShaper|0:1|1:0|20:0|GUI,EXT,RT|\(path)|0", "CLAP|ToneShaper (stereo)|0:2|1:0|20:0|GUI,EXT,RT|\(path)|1"],
+            lines == ["CLAP|ToneShaper|0:1|1:0|\(controls):0|GUI,EXT,RT|\(path)|0", "CLAP|ToneShaper (stereo)|0:2|1:0|\(controls):0|GUI,EXT,RT|\(path)|1"],
             "\(result.output)")
     }
 }

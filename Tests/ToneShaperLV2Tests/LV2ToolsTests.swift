@@ -32,7 +32,7 @@ import ToneShaperLV2Description
         let before = controls.filter { $0.index < LV2Description.audioPorts(stereo: stereo)[0] }.map(\.symbol)
         let after = controls.filter { $0.index > LV2Description.audioPorts(stereo: stereo)[0] }.map(\.symbol)
         #expect(symbols == ["control", "notify"] + before + outputs + after)
-        #expect(after == ["tune"])
+        #expect(after == ["tune", "glide"], "released ports keep their indices; new ones come after, in the order they came")
         #expect(result.stdout.contains("Class:             Instrument Plugin"))
         #expect(result.stdout.contains("Required Features: http://lv2plug.in/ns/ext/urid#map"))
         let documents = try LV2DescriptionTests.builtInDocuments()
