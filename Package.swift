@@ -67,7 +67,7 @@ var projectTargets: [Target] {
         // LV2 plugin (Embedded Swift) and the node share one reader and one writer of
         // documents. CNumberText: strtod and snprintf, which Embedded Swift cannot call itself.
         .target(name: "CNumberText"),
-        .target(name: dependencies: ["CNumberText"]),
+        .target(name: "ToneShaperJSON", dependencies: ["CNumberText"]),
         // The vocabulary, below everything that plays or keeps a shape: the parameter table
         // (ids, stable numbers and symbols, keys, addresses, options, kinds, units, controller
         // curves, presentation), the refusals, the curve's description, the limits. It
@@ -105,7 +105,7 @@ var projectTargets: [Target] {
         // the controller that turns changes into commands for the audio side, offline render.
         .target(
             name: "ToneShaperControl",
-            dependencies: ["ToneShaperModel", "ToneShaperAudio", "ToneShaperDSP", "ToneShaperJSON", "ToneShaperParameters"],
+            dependencies: ["ToneShaperModel", "ToneShaperAudio", "ToneShaperDSP", "ToneShaperParameters"],
             swiftSettings: [.unsafeFlags(["-O"]), realtimeProof]),
 
         // C libraries from Debian, wrapped as system-library modules.
@@ -128,7 +128,8 @@ var projectTargets: [Target] {
         // callback down (the C calls it makes are audited in RealtimeCalls.swift).
         .target(
             name: "ToneShaperJack",
-            dependencies: ["ToneShaperAudio", 
+            dependencies: [
+                "ToneShaperAudio",
                 "ToneShaperControl", "CJack", "CFutex",
                 .product(name: "Logging", package: "swift-log"),
             ], swiftSettings: [realtimeProof]),
@@ -139,7 +140,8 @@ var projectTargets: [Target] {
         .target(name: "ToneShaperWire", dependencies: ["CLiblo"]),
         .target(
             name: "ToneShaperOSC",
-            dependencies: ["ToneShaperParameters", 
+            dependencies: [
+                "ToneShaperParameters",
                 "ToneShaperControl", "ToneShaperWire", "CLiblo",
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -148,7 +150,8 @@ var projectTargets: [Target] {
         // page is embedded in the binary, so an installed program needs no resource folder.
         .target(
             name: "ToneShaperWeb",
-            dependencies: ["ToneShaperAudio", "ToneShaperJSON", "ToneShaperModel", "ToneShaperParameters", 
+            dependencies: [
+                "ToneShaperAudio", "ToneShaperJSON", "ToneShaperModel", "ToneShaperParameters",
                 "ToneShaperControl", "ToneShaperFiles", "ToneShaperWire", "CAvahi",
                 .product(name: "FlyingFox", package: "FlyingFox"),
                 .product(name: "Logging", package: "swift-log"),
@@ -174,7 +177,9 @@ var projectTargets: [Target] {
         .executableTarget(name: "toneshaper-lv2-ttl", dependencies: ["ToneShaperLV2Description"]),
 
         // Benchmarks of the engine (run: Scripts/bench.sh); measured, never asserted in tests.
-        .executableTarget(name: "ToneShaperBench", dependencies: ["ToneShaperAudio", "ToneShaperDSP", "ToneShaperJSON", "ToneShaperModel", "ToneShaperParameters", "ToneShaperControl"]),
+        .executableTarget(
+            name: "ToneShaperBench",
+            dependencies: ["ToneShaperAudio", "ToneShaperDSP", "ToneShaperJSON", "ToneShaperModel", "ToneShaperParameters", "ToneShaperControl"]),
 
         // Signal measurements shared by the test targets (FFT, zero crossings, levels).
         .target(name: "ToneShaperTestSupport", path: "Tests/ToneShaperTestSupport"),
@@ -185,23 +190,31 @@ var projectTargets: [Target] {
         .target(name: "CAllocationCounter", path: "Tests/CAllocationCounter"),
         .testTarget(
             name: "ToneShaperCoreTests",
-            dependencies: ["ToneShaperParameters", 
+            dependencies: [
+                "ToneShaperParameters",
                 "ToneShaperControl", "ToneShaperModel", "ToneShaperPlugin", "ToneShaperAudio", "ToneShaperDSP", "ToneShaperTestSupport",
                 "CAllocationCounter",
             ]
                 + kernelLevels.map { .target(name: $0.name) }),
         .testTarget(
             name: "ToneShaperJackTests",
-            dependencies: ["ToneShaperModel", "ToneShaperParameters", 
+            dependencies: [
+                "ToneShaperModel", "ToneShaperParameters",
                 "ToneShaperJack", "ToneShaperOSC", "ToneShaperWeb", "ToneShaperWire", "ToneShaperControl", "ToneShaperTestSupport", "toneshaper",
                 "JackTimeline",
                 "CAllocationCounter",
                 .product(name: "FlyingFox", package: "FlyingFox"),
             ]),
-        .testTarget(name: "ToneShaperOSCTests", dependencies: ["ToneShaperAudio", "ToneShaperModel", "ToneShaperParameters", "ToneShaperOSC", "ToneShaperWire", "ToneShaperControl", "ToneShaperTestSupport"]),
+        .testTarget(
+            name: "ToneShaperOSCTests",
+            dependencies: [
+                "ToneShaperAudio", "ToneShaperModel", "ToneShaperParameters", "ToneShaperOSC", "ToneShaperWire", "ToneShaperControl",
+                "ToneShaperTestSupport",
+            ]),
         .testTarget(
             name: "ToneShaperWebTests",
-            dependencies: ["ToneShaperJSON", "ToneShaperParameters", 
+            dependencies: [
+                "ToneShaperJSON", "ToneShaperParameters",
                 "ToneShaperWeb", "ToneShaperWire", "ToneShaperControl", "ToneShaperTestSupport", "toneshaper",
                 .product(name: "FlyingFox", package: "FlyingFox"),
             ]),
@@ -210,11 +223,17 @@ var projectTargets: [Target] {
         // description, and the plugin in real hosts (lv2_validate, lv2info, jalv, Tests/LV2Host).
         .testTarget(
             name: "ToneShaperLV2Tests",
-            dependencies: ["ToneShaperAudio", "ToneShaperLV2Layout", "ToneShaperModel", "ToneShaperParameters", "ToneShaperControl", "ToneShaperLV2Description", "ToneShaperTestSupport", "JackTimeline", "toneshaper-lv2-ttl"]),
+            dependencies: [
+                "ToneShaperAudio", "ToneShaperLV2Layout", "ToneShaperModel", "ToneShaperParameters", "ToneShaperControl", "ToneShaperLV2Description",
+                "ToneShaperTestSupport", "JackTimeline", "toneshaper-lv2-ttl",
+            ]),
         // The CLAP plugin (built by Scripts/build-clap.sh, not by SwiftPM) in the project's own
         // CLAP host (Tests/CLAPHost), beside the LV2 plugin and the node's offline renderer, and
         // in a running Qtractor session on a private JACK server (recorded on JACK's timeline).
-        .testTarget(name: "ToneShaperCLAPTests", dependencies: ["ToneShaperParameters", "ToneShaperControl", "ToneShaperTestSupport", "JackTimeline"]),
-        .testTarget(name: "ToneShaperFilesTests", dependencies: ["ToneShaperModel", "ToneShaperParameters", "ToneShaperFiles", "ToneShaperControl", "ToneShaperTestSupport", "toneshaper"]),
+        .testTarget(
+            name: "ToneShaperCLAPTests", dependencies: ["ToneShaperParameters", "ToneShaperControl", "ToneShaperTestSupport", "JackTimeline"]),
+        .testTarget(
+            name: "ToneShaperFilesTests",
+            dependencies: ["ToneShaperModel", "ToneShaperParameters", "ToneShaperFiles", "ToneShaperControl", "ToneShaperTestSupport", "toneshaper"]),
     ]
 }
