@@ -204,7 +204,11 @@ let package = Package(
         // description, and the plugin in real hosts (lv2_validate, lv2info, jalv, Tests/LV2Host).
         .testTarget(
             name: "ToneShaperLV2Tests",
-            dependencies: ["ToneShaperControl", "ToneShaperLV2Description", "ToneShaperTestSupport", "JackTimeline", "toneshaper-lv2-ttl"]),
+            dependencies: [
+                "ToneShaperControl", "ToneShaperLV2Description", "ToneShaperTestSupport", "JackTimeline", "toneshaper-lv2-ttl",
+                // The browser editor's OSCQuery namespace, for the presentation every front end reads (PresentationTests).
+                "ToneShaperWeb",
+            ]),
         // The CLAP plugin (built by Scripts/build-clap.sh, not by SwiftPM) in the project's own
         // CLAP host (Tests/CLAPHost), beside the LV2 plugin and the node's offline renderer, and
         // in a running Qtractor session on a private JACK server (recorded on JACK's timeline).

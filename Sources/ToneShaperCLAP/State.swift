@@ -24,7 +24,7 @@ extension Plugin {
         else { return document }
         for row in 0..<limits.count where modulation[row] != 0 {
             let spec = ParameterTable.all[row]
-            spec.store(&shape, spec.value(fromPort: values[row]))
+            shape[spec.id] = spec.value(fromPort: values[row])
         }
         return ToneShapeDocument.encode(shape)
     }
