@@ -226,6 +226,8 @@ var projectTargets: [Target] {
             dependencies: [
                 "ToneShaperAudio", "ToneShaperLV2Layout", "ToneShaperModel", "ToneShaperParameters", "ToneShaperControl", "ToneShaperLV2Description",
                 "ToneShaperTestSupport", "JackTimeline", "toneshaper-lv2-ttl",
+                // The browser editor's OSCQuery namespace, for the presentation every front end reads (PresentationTests).
+                "ToneShaperWeb",
             ]),
         // The CLAP plugin (built by Scripts/build-clap.sh, not by SwiftPM) in the project's own
         // CLAP host (Tests/CLAPHost), beside the LV2 plugin and the node's offline renderer, and

@@ -1,12 +1,13 @@
 import CCLAP
-import ToneShaperDSP
 import ToneShaperModel
 import ToneShaperParameters
 import ToneShaperPlugin
 
 /// The parameters as CLAP offers them: one per row of the table, its id the row's stable
 /// number, its range the plugin's port range (a choice's indices, a toggle's 0 and 1,
-/// Fourier terms 0...the kernel's partials with 0 for every partial below Nyquist).
+/// Fourier terms 0...the table's partials with 0 for every partial below Nyquist). What a
+/// host shows (the name, the module, whether it steps, whether it may be modulated) is the
+/// row's presentation: nothing here decides it.
 enum CLAPParameters {
     static var count: Int { ParameterTable.all.count }
 
@@ -19,32 +20,24 @@ enum CLAPParameters {
         case .integer(let range): return Double(range.lowerBound)...Double(range.upperBound)
         case .choice(let names): return 0...Double(names.count - 1)
         case .flag: return 0...1
-        case .terms: return 0...Double(UnitWave.maximumPartials)
+        case .terms: return 0...Double(ToneShapeLimits.maximumPartials)
         }
     }
 
-    /// Whole numbers only (a count, a note, a choice, a toggle).
-    static func stepped(_ row: Int) -> Bool {
-        if case .real = ParameterTable.all[row].kind { return false }
-        return true
-    }
+    /// Whole numbers only (a count, a note, a choice, a toggle): the row's ``ParameterSpec/isStepped``.
+    static func stepped(_ row: Int) -> Bool { ParameterTable.all[row].isStepped }
 
-    /// The parameters a host may modulate without changing the saved value: those heard at
-    /// once, ramped, that a modulator moves usefully.
-    static func modulatable(_ row: Int) -> Bool {
-        switch ParameterTable.all[row].id {
-        case .amplitude, .tune, .echoVolume: return true
-        default: return false
-        }
-    }
+    /// Whether a host may modulate it without changing the saved value: the row's
+    /// presentation says.
+    static func modulatable(_ row: Int) -> Bool { ParameterTable.all[row].presentation.modulatable }
 
     static func defaultValue(_ row: Int) -> Double { ParameterTable.all[row].portValue(in: ToneShape.defaultShape) }
 
-    /// The name a host shows: the option's words ("Min frequency").
-    static func name(_ row: Int) -> String {
-        let flag = ParameterTable.all[row].flag
-        return flag.prefix(1).uppercased() + String(flag.dropFirst().map { $0 == "-" ? " " : $0 })
-    }
+    /// The name a host shows: the row's ``ParameterSpec/displayName`` ("Min frequency").
+    static func name(_ row: Int) -> String { ParameterTable.all[row].displayName }
+
+    /// The module path a host groups the parameter under: the row's group's name ("Shape").
+    static func module(_ row: Int) -> String { ParameterTable.all[row].presentation.group.name }
 
     static func info(_ row: Int, into info: inout toneshaper_clap_param_info) {
         let spec = ParameterTable.all[row]
@@ -58,7 +51,7 @@ enum CLAPParameters {
         info.flags = flags
         info.cookie = nil
         withUnsafeMutableBytes(of: &info.name) { copyText(name(row), into: $0) }
-        withUnsafeMutableBytes(of: &info.module) { copyText("", into: $0) }
+        withUnsafeMutableBytes(of: &info.module) { copyText(module(row), into: $0) }
         let range = range(row)
         info.min_value = range.lowerBound
         info.max_value = range.upperBound

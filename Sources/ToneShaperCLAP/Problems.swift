@@ -25,7 +25,7 @@ enum CLAPProblem: Int, PluginProblem {
         case .eventTooShort: return "refused an event whose size is smaller than its type's"
         case .unknownEvent: return "ignored an event of a core type the plugin does not take"
         case .unknownParameter: return "refused a parameter event for an id the plugin does not have"
-        case .notModulatable: return "refused a modulation of a parameter that is not modulatable (only amplitude, tune and echo volume are)"
+        case .notModulatable: return "refused a modulation of a parameter that is not modulatable (no CLAP_PARAM_IS_MODULATABLE in its info)"
         case .parameterNotFinite: return "refused a parameter value or modulation that is not a finite number"
         case .parameterOutOfRange: return "refused a parameter value outside the parameter's range"
         case .midiMalformed: return "refused a MIDI event whose bytes do not form a message"

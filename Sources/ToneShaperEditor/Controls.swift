@@ -4,7 +4,9 @@ import ToneShaperParameters
 
 /// The sound's controls beside the curve: one row of the parameter table each, its range,
 /// unit and names read from the table (never declared here), drawn as a bar to drag, a
-/// menu-like bar of names, or a switch.
+/// menu-like bar of names, or a switch. Which rows, in which order, under which label, on
+/// which scale: the row's presentation (``ParameterTable/editorRows``,
+/// ``ParameterSpec/displayName``, ``Presentation/logarithmic``) decides, not this file.
 struct ControlRow {
     let id: ParameterID
     /// The row's position in ``ParameterTable/all`` (the editor's values are in that order).
@@ -12,34 +14,30 @@ struct ControlRow {
     let label: String
     let unit: String
     let kind: ParameterKind
+    /// Whether the bar is logarithmic (the row's presentation): ranges over many decades.
+    let logarithmic: Bool
+    /// Whether the value is a place in the cycle (the echo's offset): its bar spans the
+    /// cycle it plays in rather than the longest cycle.
+    let withinCycle: Bool
 
-    /// The rows shown, in this order: the range and duration, then the sound.
-    static let shown: [ParameterID] = [
-        .minFrequency, .maxFrequency, .duration, .wave, .scale, .echoOffset, .echoVolume, .amplitude, .tune, .fidelity, .instrument,
-    ]
-
+    /// The rows shown, in their places (``ParameterTable/editorRows``).
     static func rows() -> [ControlRow] {
-        shown.map { id in
-            let row = ParameterTable.all.firstIndex { $0.id == id }!
-            let spec = ParameterTable.all[row]
-            // The port's name, as the Turtle generator makes it from the option.
-            let label = spec.flag.prefix(1).uppercased() + String(spec.flag.dropFirst().map { $0 == "-" ? " " : $0 })
-            return ControlRow(id: id, row: row, label: label, unit: spec.unit, kind: spec.kind)
+        ParameterTable.editorRows.map { spec in
+            let row = ParameterTable.all.firstIndex { $0.id == spec.id }!
+            return ControlRow(
+                id: spec.id, row: row, label: spec.displayName, unit: spec.unit, kind: spec.kind, logarithmic: spec.presentation.logarithmic,
+                withinCycle: spec.controller == .cycle)
         }
     }
 
-    /// Whether the bar is logarithmic: ranges over many decades (frequencies, the cycle's
-    /// length, the fidelity grid).
-    var logarithmic: Bool { id == .minFrequency || id == .maxFrequency || id == .duration || id == .fidelity }
-
     /// The range the bar spans: the table's, with a logarithmic bar's low end above 0 (1 Hz
-    /// for the frequencies: below it is heard as silence or clicks), and the echo's offset
-    /// within the cycle it plays in.
+    /// for a frequency, by its unit: below it is heard as silence or clicks; else a
+    /// thousandth of the unit), and a place in the cycle within the cycle it plays in.
     func range(duration: Double) -> ClosedRange<Double> {
         switch kind {
         case .real(let r):
-            if id == .echoOffset { return 0...max(duration, 1e-6) }
-            if logarithmic { return max(r.lowerBound, id == .duration ? r.lowerBound : 1)...r.upperBound }
+            if withinCycle { return 0...max(duration, 1e-6) }
+            if logarithmic && r.lowerBound <= 0 { return (unit == "Hz" ? 1 : min(1e-3, r.upperBound))...r.upperBound }
             return r
         case .integer(let r): return Double(max(r.lowerBound, 1))...Double(r.upperBound)
         case .choice(let names): return 0...Double(max(names.count - 1, 1))

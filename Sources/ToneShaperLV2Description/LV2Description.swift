@@ -142,7 +142,8 @@ public enum LV2Description {
         let spec = ParameterTable.all[row]
         let defaults = spec.portValue(in: ToneShape.defaultShape)
         let name = spec.displayName
-        let frequency = spec.id == .minFrequency || spec.id == .maxFrequency
+        // A frequency on a logarithmic scale starts at the lowest shown (its unit says it is one).
+        let frequency = spec.unit == "Hz" && spec.presentation.logarithmic
         let port = { (low: Double, high: Double, kind: PortKind, points: [(value: Double, label: String)]) in
             ControlPort(
                 index: index, symbol: spec.symbol, name: name, comment: spec.help, row: row, minimum: low, maximum: high,

@@ -77,7 +77,8 @@ struct OSCQueryNamespace: Sendable {
 
     /// TYPE, VALUE, RANGE, ACCESS and UNIT of an address (DESCRIPTION is added by the
     /// caller), read off the core's signature: a parameter can be read and written (its
-    /// VALUE is the current one), a command only written.
+    /// VALUE is the current one, its presentation is ``presentation(of:)``'s attributes), a
+    /// command only written.
     static func attributes(of address: ControlAddress, state: ControlState) -> [String: JSONValue] {
         var attributes: [String: JSONValue] = [:]
         switch address.target {
@@ -85,6 +86,7 @@ struct OSCQueryNamespace: Sendable {
             attributes["ACCESS"] = .number(3)
             let spec = ParameterTable.spec(id)
             attributes["VALUE"] = .array([jsonArgument(spec, spec.value(in: state.shape))])
+            for (key, value) in presentation(of: spec) { attributes[key] = value }
         case .command:
             attributes["ACCESS"] = .number(2)
         }
@@ -98,6 +100,37 @@ struct OSCQueryNamespace: Sendable {
         if units.allSatisfy({ $0 != nil }) { attributes["UNIT"] = .array(units.compactMap { $0 }.map(JSONValue.string)) }
         return attributes
     }
+
+    /// The extra attributes of a parameter's node: the row's presentation, so that a client
+    /// (the browser editor) labels, orders, steps and scales its controls as the plugin's
+    /// editor and hosts do, knowing nothing of its own. OSCQuery clients ignore attributes
+    /// they do not know; `?HOST_INFO` lists these among its EXTENSIONS.
+    ///
+    /// - NAME: the display name ("Min frequency").
+    /// - GROUP: the group's name ("Shape", "Sound", "MIDI"); TAGS (OSCQuery's) holds it too.
+    /// - GROUP_PLACE: the group's place among the groups, from 0.
+    /// - EDITOR_PLACE: the place among the controls the editors show beside the curve, from
+    ///   0; absent for a row they do not show.
+    /// - PRIORITY: the display priority, most important highest; absent for none.
+    /// - LOGARITHMIC: whether a bar over it is logarithmic.
+    /// - STEP: the step of an entry field; absent for any value.
+    static func presentation(of spec: ParameterSpec) -> [String: JSONValue] {
+        let group = spec.presentation.group
+        var attributes: [String: JSONValue] = [
+            "NAME": .string(spec.displayName),
+            "GROUP": .string(group.name),
+            "GROUP_PLACE": .number(Double(ParameterGroup.allCases.firstIndex(of: group) ?? 0)),
+            "TAGS": .array([.string(group.name)]),
+            "LOGARITHMIC": .bool(spec.presentation.logarithmic),
+        ]
+        if let place = spec.presentation.editorPlace { attributes["EDITOR_PLACE"] = .number(Double(place)) }
+        if let priority = spec.presentation.priority { attributes["PRIORITY"] = .number(Double(priority)) }
+        if let step = spec.step { attributes["STEP"] = .number(step) }
+        return attributes
+    }
+
+    /// The presentation's attributes (``presentation(of:)``), as `?HOST_INFO` lists them.
+    static let presentationExtensions = ["NAME", "GROUP", "GROUP_PLACE", "EDITOR_PLACE", "PRIORITY", "LOGARITHMIC", "STEP"]
 
     /// An argument's OSC type tag. A count or the word "nyquist" is a string: it carries
     /// both (the node reads "8" as 8).
@@ -129,14 +162,13 @@ struct OSCQueryNamespace: Sendable {
 
     /// `?HOST_INFO`.
     static func hostInfo(name: String, oscPort: Int?) -> JSONValue {
-        var info: [String: JSONValue] = [
-            "NAME": .string(name),
-            "EXTENSIONS": .object([
-                "ACCESS": .bool(true), "VALUE": .bool(true), "RANGE": .bool(true), "DESCRIPTION": .bool(true),
-                "UNIT": .bool(true), "LISTEN": .bool(true), "TAGS": .bool(false), "EXTENDED_TYPE": .bool(false),
-                "CLIPMODE": .bool(false), "CRITICAL": .bool(false), "PATH_CHANGED": .bool(false),
-            ]),
+        var extensions: [String: JSONValue] = [
+            "ACCESS": .bool(true), "VALUE": .bool(true), "RANGE": .bool(true), "DESCRIPTION": .bool(true),
+            "UNIT": .bool(true), "LISTEN": .bool(true), "TAGS": .bool(true), "EXTENDED_TYPE": .bool(false),
+            "CLIPMODE": .bool(false), "CRITICAL": .bool(false), "PATH_CHANGED": .bool(false),
         ]
+        for name in presentationExtensions { extensions[name] = .bool(true) }
+        var info: [String: JSONValue] = ["NAME": .string(name), "EXTENSIONS": .object(extensions)]
         if let oscPort {
             info["OSC_PORT"] = .number(Double(oscPort))
             info["OSC_TRANSPORT"] = .string("UDP")

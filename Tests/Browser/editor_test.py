@@ -161,6 +161,17 @@ def browser(url, base, screenshot, showcase=False, save_as=None):
         controls = driver.execute_script("return Object.keys(window.toneshaperEditor.controls);")
         for address in ["wave", "scale", "amplitude", "echo/offset", "echo/volume", "fidelity", "fourier-terms", "anti-alias"]:
             check(address in controls, f"a control for {address} is generated from the namespace: {controls}")
+        # Labelled, grouped and ordered by the rows' presentation the namespace carries (NAME,
+        # GROUP, EDITOR_PLACE), fidelity on a slider since its row is logarithmic.
+        panel = driver.execute_script(
+            "return Array.from(document.getElementById('controls').children).map((e) => e.className === 'control-group' ? '#' + e.textContent"
+            " : e.querySelector('label').textContent);")
+        check(panel[:3] == ["#Shape", "Fidelity", "#Sound"], f"the Shape group holds fidelity, then the Sound group: {panel}")
+        check(panel.index("Wave") < panel.index("Echo volume") < panel.index("Amplitude") < panel.index("Fourier terms"),
+              f"the sound's controls in the editors' order, the others after: {panel}")
+        check("#MIDI" in panel and panel.index("#MIDI") < panel.index("Instrument") < panel.index("Root note"), f"the MIDI group: {panel}")
+        check(driver.execute_script("return !!document.querySelector('#control-fidelity').parentElement.querySelector('input[type=range]');"),
+              "fidelity gets a (logarithmic) slider")
         canvas = driver.find_element(By.ID, "curve")
 
         # Load from the library menu, and back.

@@ -515,7 +515,7 @@ static void describe(Instance *instance) {
                 printf(" \"%s\"", text);
             }
         }
-        printf("\n");
+        printf(" module \"%s\"\n", info.module);
     }
     printf("text_mismatches: %d\n", mismatches);
     const toneshaper_clap_plugin_latency *latency = instance->plugin->get_extension(instance->plugin, TONESHAPER_CLAP_EXT_LATENCY);

@@ -25,7 +25,8 @@ extension WithJackServer {
         /// layout at scale 1: rows of 36 pixels from 10 down the panel of the right 260
         /// pixels, each bar 12 pixels in from the panel's sides, halfway down its row).
         static func amplitudeBar(_ editor: EditorGeometry) -> (x: Int, y: Int, width: Int) {
-            let row = 7  // ControlRow.shown: min, max, duration, wave, scale, echo offset, echo volume, amplitude
+            // The editor's rows are the table's editor rows, in their places (ControlRow.rows()).
+            let row = ParameterTable.editorRows.firstIndex { $0.id == .amplitude }!
             let panel = editor.x + editor.width - 260
             return (panel + 12, editor.y + 10 + row * 36 + 18 + 6, 260 - 24)
         }

@@ -20,14 +20,15 @@ public enum ReferenceTables {
     }
 
     /// Every parameter of `ParameterTable/all`, in its order: its document key, OSC
-    /// address and command-line option, the values it takes, its default, how a change
+    /// address and command-line option, the name and group a plugin host and the editors
+    /// show it under (its presentation), the values it takes, its default, how a change
     /// reaches the sound, and what it is.
     public static var parameters: String {
         markdownTable(
-            header: ["document key", "OSC address", "option", "values", "default", "a change", "what it is"],
+            header: ["document key", "OSC address", "option", "shown as", "values", "default", "a change", "what it is"],
             rows: ParameterTable.all.map { spec in
                 [
-                    "`\(spec.documentKey)`", "`/\(spec.oscPath)`", "`--\(spec.flag)`",
+                    "`\(spec.documentKey)`", "`/\(spec.oscPath)`", "`--\(spec.flag)`", "\(spec.displayName) (\(spec.presentation.group.name))",
                     spec.kind.describeValues(unit: spec.unit), spec.defaultValue.map(documentLiteral) ?? "required",
                     changeDescription(spec.change), spec.help,
                 ]

@@ -448,15 +448,49 @@ function adopt(state) {
 
 // ---------- controls generated from the OSCQuery namespace ----------
 
+// Each parameter's node carries its row's presentation (OSCQueryNamespace.presentation):
+// NAME labels the control, GROUP and GROUP_PLACE section the panel, EDITOR_PLACE orders
+// the controls the plugin's editor shows too (the others follow, by name), STEP steps an
+// entry field and LOGARITHMIC makes a slider's scale. The page decides none of it.
 function buildControls(root) {
   const container = $("controls");
   container.textContent = "";
+  const nodes = [];
   const visit = (node) => {
     const address = node.FULL_PATH.slice(editor.prefix.length + 1);
-    if (node.ACCESS === 3 && node.TYPE && !(address in CURVE_FIELDS)) container.appendChild(makeControl(address, node));
-    for (const name of Object.keys(node.CONTENTS || {}).sort()) visit(node.CONTENTS[name]);
+    if (node.ACCESS === 3 && node.TYPE && !(address in CURVE_FIELDS)) nodes.push([address, node]);
+    for (const name of Object.keys(node.CONTENTS || {})) visit(node.CONTENTS[name]);
   };
-  if (root) for (const name of Object.keys(root.CONTENTS || {}).sort()) visit(root.CONTENTS[name]);
+  if (root) for (const name of Object.keys(root.CONTENTS || {})) visit(root.CONTENTS[name]);
+  const place = (node) => ("EDITOR_PLACE" in node ? node.EDITOR_PLACE : Infinity);
+  const name = ([address, node]) => node.NAME || address;
+  nodes.sort((a, b) => (a[1].GROUP_PLACE ?? Infinity) - (b[1].GROUP_PLACE ?? Infinity) || place(a[1]) - place(b[1])
+    || name(a).localeCompare(name(b)));
+  let group = null;
+  for (const [address, node] of nodes) {
+    if (node.GROUP && node.GROUP !== group) {
+      group = node.GROUP;
+      const heading = document.createElement("div");
+      heading.className = "control-group";
+      heading.textContent = group;
+      container.appendChild(heading);
+    }
+    container.appendChild(makeControl(address, node));
+  }
+}
+
+// A slider's position (0...1000 on a logarithmic scale, else the value itself) and back.
+function sliderScale(node, range) {
+  const step = node.STEP;
+  const whole = (v) => (step ? Math.round(v / step) * step : v);
+  if (!node.LOGARITHMIC) return { min: range.MIN, max: range.MAX, step: step || (range.MAX - range.MIN) / 1000, to: (v) => v, from: (p) => whole(p) };
+  // A logarithmic range needs a low end above 0 (1 of the unit, at most a thousandth of the top).
+  const lo = range.MIN > 0 ? range.MIN : Math.min(1, range.MAX / 1000), hi = range.MAX;
+  return {
+    min: 0, max: 1000, step: 1,
+    to: (v) => 1000 * Math.log(Math.max(v, lo) / lo) / Math.log(hi / lo),
+    from: (p) => Math.min(hi, Math.max(range.MIN, whole(lo * Math.pow(hi / lo, p / 1000)))),
+  };
 }
 
 function makeControl(address, node) {
@@ -465,7 +499,7 @@ function makeControl(address, node) {
   row.title = node.DESCRIPTION || "";
   const label = document.createElement("label");
   const unit = node.UNIT && ({ "frequency.hz": "Hz", "time.second": "s" }[node.UNIT[0]] || node.UNIT[0].split(".").pop());
-  label.textContent = address.replace(/[/-]/g, " ") + (unit ? " (" + unit + ")" : "");
+  label.textContent = (node.NAME || address) + (unit ? " (" + unit + ")" : "");
   row.appendChild(label);
   const range = (node.RANGE && node.RANGE[0]) || {};
   let update;
@@ -488,18 +522,20 @@ function makeControl(address, node) {
     const pair = document.createElement("div");
     pair.className = "pair";
     const number = document.createElement("input");
-    number.type = "number"; number.id = id; number.step = node.TYPE === "i" ? "1" : "any";
+    number.type = "number"; number.id = id; number.step = node.STEP ? String(node.STEP) : "any";
     if ("MIN" in range) number.min = range.MIN;
     if ("MAX" in range) number.max = range.MAX;
-    // A slider only where the range is one a hand can sweep (gains, volumes).
-    if (node.TYPE === "f" && "MIN" in range && "MAX" in range && range.MAX - range.MIN <= 10) {
+    // A slider where the range is one a hand can sweep (gains, volumes) or the row's scale
+    // is logarithmic (a grid over decades).
+    if ("MIN" in range && "MAX" in range && (node.LOGARITHMIC || (node.TYPE === "f" && range.MAX - range.MIN <= 10))) {
+      const scale = sliderScale(node, range);
       const slider = document.createElement("input");
-      slider.type = "range"; slider.min = range.MIN; slider.max = range.MAX; slider.step = (range.MAX - range.MIN) / 1000;
+      slider.type = "range"; slider.min = scale.min; slider.max = scale.max; slider.step = scale.step;
       // One undo step per slider gesture, however many values it sends.
       slider.onpointerdown = slider.onkeydown = () => remember(address);
-      slider.oninput = () => { number.value = slider.value; send(address, [Number(slider.value)]); };
+      slider.oninput = () => { const v = scale.from(Number(slider.value)); number.value = +v.toPrecision(6); send(address, [v]); };
       pair.appendChild(slider);
-      update = (v) => { if (document.activeElement !== slider) slider.value = v; if (document.activeElement !== number) number.value = +Number(v).toPrecision(6); };
+      update = (v) => { if (document.activeElement !== slider) slider.value = scale.to(v); if (document.activeElement !== number) number.value = +Number(v).toPrecision(6); };
     } else {
       update = (v) => { if (document.activeElement !== number) number.value = v; };
     }
