@@ -181,18 +181,25 @@ var projectTargets: [Target] {
             name: "ToneShaperBench",
             dependencies: ["ToneShaperAudio", "ToneShaperDSP", "ToneShaperJSON", "ToneShaperModel", "ToneShaperParameters", "ToneShaperControl"]),
 
-        // Signal measurements shared by the test targets (FFT, zero crossings, levels).
+        // Signal measurements shared by the test targets (FFT, zero crossings, levels), and
+        // `ChildTest`, which runs one test in a process of its own.
         .target(name: "ToneShaperTestSupport", path: "Tests/ToneShaperTestSupport"),
         // The tests' own JACK clients on the server's timeline: a MIDI sender placing events
         // at frames, and a recorder stamping every block with its frame.
         .target(name: "JackTimeline", dependencies: ["CJack", "ToneShaperTestSupport"], path: "Tests/JackTimeline"),
         // Interposes malloc in the test executable to count allocations on one thread.
         .target(name: "CAllocationCounter", path: "Tests/CAllocationCounter"),
+        // A test target per module that has tests of its own; a file that needs several
+        // modules is with the highest of them.
+        .testTarget(name: "ToneShaperModelTests", dependencies: ["ToneShaperModel", "ToneShaperParameters"]),
+        .testTarget(name: "ToneShaperAudioTests", dependencies: ["ToneShaperAudio", "ToneShaperParameters", "ToneShaperTestSupport"]),
         .testTarget(
-            name: "ToneShaperCoreTests",
+            name: "ToneShaperPluginTests",
+            dependencies: ["ToneShaperPlugin", "ToneShaperControl", "ToneShaperModel", "ToneShaperAudio", "ToneShaperParameters"]),
+        .testTarget(
+            name: "ToneShaperControlTests",
             dependencies: [
-                "ToneShaperParameters",
-                "ToneShaperControl", "ToneShaperModel", "ToneShaperPlugin", "ToneShaperAudio", "ToneShaperDSP", "ToneShaperTestSupport",
+                "ToneShaperControl", "ToneShaperModel", "ToneShaperAudio", "ToneShaperDSP", "ToneShaperParameters", "ToneShaperTestSupport",
                 "CAllocationCounter",
             ]
                 + kernelLevels.map { .target(name: $0.name) }),
@@ -224,7 +231,7 @@ var projectTargets: [Target] {
         .testTarget(
             name: "ToneShaperLV2Tests",
             dependencies: [
-                "ToneShaperAudio", "ToneShaperLV2Layout", "ToneShaperModel", "ToneShaperParameters", "ToneShaperControl", "ToneShaperLV2Description",
+                "ToneShaperAudio", "ToneShaperJSON", "ToneShaperLV2Layout", "ToneShaperModel", "ToneShaperParameters", "ToneShaperControl", "ToneShaperLV2Description",
                 "ToneShaperTestSupport", "JackTimeline", "toneshaper-lv2-ttl",
                 // The browser editor's OSCQuery namespace, for the presentation every front end reads (PresentationTests).
                 "ToneShaperWeb",

@@ -1,11 +1,9 @@
 import Testing
-import ToneShaperTestSupport
-
-@testable import ToneShaperAudio
-@testable import ToneShaperControl
-import ToneShaperParameters
+import ToneShaperControl
 import ToneShaperDSP
 import ToneShaperModel
+import ToneShaperParameters
+import ToneShaperTestSupport
 
 /// The reference's own numbers (SPEC 7), reproduced exactly.
 @Suite struct TrapezoidReferenceNumbers {

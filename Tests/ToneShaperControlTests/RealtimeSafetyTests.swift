@@ -1,10 +1,9 @@
 import CAllocationCounter
 import Testing
-
-@testable import ToneShaperAudio
-@testable import ToneShaperControl
-import ToneShaperParameters
+import ToneShaperAudio
+import ToneShaperControl
 import ToneShaperModel
+import ToneShaperParameters
 
 /// The audio thread may not allocate. The compiler proves the kernel (release builds turn
 /// on @_noAllocation/@_noLocks); this counts, on a real run, every malloc and free made

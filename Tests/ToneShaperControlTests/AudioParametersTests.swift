@@ -1,11 +1,10 @@
 import Foundation
 import Synchronization
 import Testing
-
-@testable import ToneShaperAudio
-@testable import ToneShaperControl
-import ToneShaperParameters
+import ToneShaperAudio
+import ToneShaperControl
 import ToneShaperModel
+import ToneShaperParameters
 
 /// The audio side's copy of the parameter table (`AudioParameters`) and the controller
 /// scaling both sides evaluate come from the table alone; a change of the audio side's that

@@ -1,9 +1,6 @@
 import Testing
-
-@testable import ToneShaperAudio
-@testable import ToneShaperControl
-import ToneShaperParameters
 import ToneShaperModel
+import ToneShaperParameters
 
 @Suite struct Documents {
     /// A document as the original app writes it: only its own keys.

@@ -1,12 +1,12 @@
 import CAllocationCounter
 import Foundation
 import Testing
+import ToneShaperControl
+import ToneShaperModel
+import ToneShaperParameters
 import ToneShaperTestSupport
 
 @testable import ToneShaperAudio
-@testable import ToneShaperControl
-import ToneShaperParameters
-import ToneShaperModel
 
 /// MIDI through the renderer, without JACK: events at their frames, drone transposition,
 /// instrument voices, controllers, program change, transport; and nothing allocates.

@@ -1,13 +1,13 @@
 import Foundation
 import Testing
+import ToneShaperControl
+import ToneShaperDSP
+import ToneShaperModel
+import ToneShaperParameters
 import ToneShaperTestSupport
 
 @testable import ToneShaperAudio
-@testable import ToneShaperControl
 @testable import ToneShaperKernelBaseline
-import ToneShaperParameters
-import ToneShaperDSP
-import ToneShaperModel
 
 /// The Fourier wave of SPEC 4 summed over k = 1...top (odd k only for the square and the
 /// triangle), straight from the formula with libm: the reference the tables must equal.

@@ -1,11 +1,10 @@
 import Dispatch
 import Synchronization
 import Testing
-
-@testable import ToneShaperAudio
-@testable import ToneShaperControl
-import ToneShaperParameters
+import ToneShaperAudio
+import ToneShaperControl
 import ToneShaperModel
+import ToneShaperParameters
 
 /// The command model, the change feed and the ownership of the audio side, without JACK.
 @Suite struct ControlCoreTests {

@@ -1,5 +1,4 @@
 import Testing
-import ToneShaperControl
 import ToneShaperModel
 import ToneShaperParameters
 import ToneShaperPlugin

@@ -1,10 +1,9 @@
 import Testing
+import ToneShaperAudio
 import ToneShaperControl
-import ToneShaperPlugin
-
-@testable import ToneShaperAudio
-import ToneShaperParameters
 import ToneShaperModel
+import ToneShaperParameters
+import ToneShaperPlugin
 
 /// The plugin's two halves (`InstrumentPlayer` on the audio thread, `InstrumentBuilder` on
 /// the worker) play exactly what the node's controller and renderer play, take changes the

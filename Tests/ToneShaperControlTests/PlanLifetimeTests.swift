@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import ToneShaperParameters
+import ToneShaperTestSupport
 
 @testable import ToneShaperAudio
 @testable import ToneShaperControl
-import ToneShaperParameters
 
 #if canImport(Glibc)
     import Glibc

@@ -1,8 +1,8 @@
 import Foundation
 import Synchronization
 import Testing
-
-@testable import ToneShaperAudio
+import ToneShaperAudio
+import ToneShaperTestSupport
 
 /// The Fourier tables' cache counted by instances (as the LV2 plugin counts them): the last
 /// instance to go lets the cache's sets go, a set held elsewhere (as a plan's storage holds

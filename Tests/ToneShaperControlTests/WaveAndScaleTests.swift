@@ -1,12 +1,11 @@
 import Foundation
 import Testing
-import ToneShaperTestSupport
-
-@testable import ToneShaperAudio
-@testable import ToneShaperControl
-import ToneShaperParameters
+import ToneShaperAudio
+import ToneShaperControl
 import ToneShaperDSP
 import ToneShaperModel
+import ToneShaperParameters
+import ToneShaperTestSupport
 
 @Suite struct UnitWaveFormulas {
     let phases = (0..<2000).map { Double($0) / 2000 } + [0.25, 0.5, 0.75, 0.999999, 1e-9]

@@ -1,11 +1,10 @@
 import Foundation
 import Synchronization
 import Testing
-
-@testable import ToneShaperAudio
-@testable import ToneShaperControl
-import ToneShaperParameters
+import ToneShaperAudio
+import ToneShaperControl
 import ToneShaperModel
+import ToneShaperParameters
 
 /// The output buffer holds nothing but finished samples, at every moment of a period.
 ///

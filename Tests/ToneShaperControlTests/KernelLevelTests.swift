@@ -1,11 +1,10 @@
 import Foundation
 import Testing
-
-@testable import ToneShaperAudio
-@testable import ToneShaperControl
-import ToneShaperParameters
+import ToneShaperAudio
+import ToneShaperControl
 import ToneShaperDSP
 import ToneShaperModel
+import ToneShaperParameters
 
 /// The render kernel is compiled once per instruction-set level (`KernelLevel`). Every level
 /// this CPU runs must render what the baseline renders: the phase and the place in the cycle

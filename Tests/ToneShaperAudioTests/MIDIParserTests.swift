@@ -1,8 +1,6 @@
 import Foundation
 import Testing
-
-@testable import ToneShaperAudio
-@testable import ToneShaperControl
+import ToneShaperAudio
 import ToneShaperParameters
 
 @Suite("MIDI parser")

@@ -13,24 +13,24 @@ import Testing
 /// Swift Testing's exit tests do the same, but on Linux an exit test was seen to hang for
 /// good, its child a zombie never waited for, while other tests started processes of their
 /// own; Foundation's `Process`, which the JACK tests use throughout, has not.
-enum ChildTest {
-    static let variable = "TONESHAPER_CHILD_TEST"
-    static let skipReason: Comment = "runs only in a process of its own, started by the test that needs it"
+public enum ChildTest {
+    public static let variable = "TONESHAPER_CHILD_TEST"
+    public static let skipReason: Comment = "runs only in a process of its own, started by the test that needs it"
 
     /// Whether this process was started to run the test `name`.
-    static func isRunning(_ name: String) -> Bool {
+    public static func isRunning(_ name: String) -> Bool {
         ProcessInfo.processInfo.environment[variable] == name
     }
 
-    struct Result {
-        var status: Int32
-        var exitedNormally: Bool
-        var output: String
+    public struct Result {
+        public var status: Int32
+        public var exitedNormally: Bool
+        public var output: String
     }
 
     /// Runs the test `name` (a function of this bundle) in a child process and waits for
     /// it, at most `timeout` seconds (then kills it: a hang is a failure, not a wait).
-    static func run(_ name: String, timeout: Double = 300) throws -> Result {
+    public static func run(_ name: String, timeout: Double = 300) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
         process.arguments = ["--testing-library", "swift-testing", "--filter", name]

@@ -1,9 +1,8 @@
 import Testing
-
-@testable import ToneShaperAudio
-@testable import ToneShaperControl
-import ToneShaperParameters
+import ToneShaperAudio
+import ToneShaperControl
 import ToneShaperModel
+import ToneShaperParameters
 
 @Suite struct CurveInterpolation {
     /// SPEC 7: points (1, 6.3), (3, 11.1), (7, 2.1) over 15 samples.

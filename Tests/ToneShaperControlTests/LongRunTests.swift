@@ -1,11 +1,11 @@
 import Testing
-
-@testable import ToneShaperAudio
-@testable import ToneShaperControl
-@testable import ToneShaperKernelBaseline
-import ToneShaperParameters
+import ToneShaperAudio
+import ToneShaperControl
 import ToneShaperDSP
 import ToneShaperModel
+import ToneShaperParameters
+
+@testable import ToneShaperKernelBaseline
 
 /// 24 hours of 48 kHz audio through the engine's own curve lookup and integrator (stages A
 /// and B of the kernel, the ones that carry state), against a double-precision closed form.

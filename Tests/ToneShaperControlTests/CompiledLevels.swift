@@ -1,7 +1,6 @@
-import ToneShaperControl
+import ToneShaperDSP
 
 @testable import ToneShaperKernelBaseline
-import ToneShaperDSP
 
 #if arch(x86_64)
     @testable import ToneShaperKernelV3

@@ -1,8 +1,7 @@
 import Testing
-
-@testable import ToneShaperAudio
-@testable import ToneShaperControl
 import ToneShaperParameters
+
+@testable import ToneShaperControl
 
 /// The signatures the core declares are the ones it keeps: a value just beyond either end
 /// of an argument's declared range is refused at every address, and a wrong count of

@@ -1,10 +1,9 @@
 import Testing
-import ToneShaperTestSupport
-
-@testable import ToneShaperAudio
-@testable import ToneShaperControl
-import ToneShaperParameters
+import ToneShaperAudio
+import ToneShaperControl
 import ToneShaperModel
+import ToneShaperParameters
+import ToneShaperTestSupport
 
 /// A steady tone: one point, no scaling, so levels and frequencies are easy to predict.
 func steadyTone(
