@@ -1,6 +1,6 @@
 import ToneShaperParameters
 
-/// A tone shape as a host without the control core keeps it (the LV2 plugin): the curve's
+/// A tone shape as a plugin keeps it (every format, through ToneShaperPlugin): the curve's
 /// points, and every parameter of the table as one number in the table's order, in the
 /// form a plugin's control port carries it: a real or whole number, a choice's index, 0 or
 /// 1 for a toggle, and for the Fourier terms a count with 0 meaning "nyquist". Every value
