@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import ToneShaperParameters
 import ToneShaperControl
+import ToneShaperParameters
 import ToneShaperTestSupport
 
 /// The CLAP plugin in the project's own CLAP host (Tests/CLAPHost/claphost.c), against the

@@ -26,7 +26,9 @@ import ToneShaperParameters
         let path = CLAPTools.plugin.path
         let controls = ParameterTable.all.count
         #expect(
-            lines == ["CLAP|ToneShaper|0:1|1:0|\(controls):0|GUI,EXT,RT|\(path)|0", "CLAP|ToneShaper (stereo)|0:2|1:0|\(controls):0|GUI,EXT,RT|\(path)|1"],
+            lines == [
+                "CLAP|ToneShaper|0:1|1:0|\(controls):0|GUI,EXT,RT|\(path)|0", "CLAP|ToneShaper (stereo)|0:2|1:0|\(controls):0|GUI,EXT,RT|\(path)|1",
+            ],
             "\(result.output)")
     }
 }

@@ -1,11 +1,11 @@
 import Foundation
 import Testing
-import ToneShaperTestSupport
-
-@testable import ToneShaperAudio
 import ToneShaperControl
 import ToneShaperModel
 import ToneShaperParameters
+import ToneShaperTestSupport
+
+@testable import ToneShaperAudio
 
 /// `glide` (portamento): in instrument mode a note starts from the pitch of the last note
 /// played on its channel and slides to its own, linearly in semitones, over exactly the
@@ -99,9 +99,12 @@ struct GlideTests {
         player.play([GlideTests.on(81)], periods: Int(0.8 * GlideTests.rate) / GlideTests.period)
         func hz(at seconds: Double) throws -> Double {
             let centre = start + Int(seconds * GlideTests.rate)
-            return try #require(SignalAnalysis.zeroCrossingFrequency(player.output, sampleRate: GlideTests.rate, range: (centre - 240)..<(centre + 240)))
+            return try #require(
+                SignalAnalysis.zeroCrossingFrequency(player.output, sampleRate: GlideTests.rate, range: (centre - 240)..<(centre + 240)))
         }
-        let early = try hz(at: 0.01), middle = try hz(at: 0.25), late = try hz(at: 0.7)
+        let early = try hz(at: 0.01)
+        let middle = try hz(at: 0.25)
+        let late = try hz(at: 0.7)
         #expect(abs(12 * log2(early / 440)) < 0.5, "\(early) Hz 10 ms in: near the last note's 440 Hz")
         #expect(abs(12 * log2(middle / 440) - 6) < 0.3, "\(middle) Hz half-way: 6 semitones up")
         #expect(abs(late - 880) < 5, "\(late) Hz after the glide")

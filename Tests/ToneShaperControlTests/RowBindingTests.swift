@@ -1,5 +1,4 @@
 import Testing
-
 import ToneShaperAudio
 import ToneShaperControl
 import ToneShaperModel
@@ -10,6 +9,16 @@ import ToneShaperParameters
 /// hold it), any other a new plan's. A row added to the table and bound nowhere fails here.
 @Suite("Row bindings")
 struct RowBindingTests {
+    /// Ids are the rows' numbers for good: one row each, unique, within the room the audio
+    /// side keeps values in.
+    @Test func everyIdIsOneRowsNumberAndFitsTheValues() {
+        #expect(ParameterTable.all.map(\.id).sorted { $0.rawValue < $1.rawValue } == ParameterID.allCases)
+        #expect(Set(ParameterTable.all.map(\.number)).count == ParameterTable.all.count)
+        for spec in ParameterTable.all {
+            #expect(spec.number == Int(spec.id.rawValue) && spec.number < ParameterValues.capacity, "\(spec.documentKey)")
+        }
+    }
+
     @Test func everyRampedRowOfTheSoundIsTheEngines() {
         var engine = EngineController(shape: .defaultShape, sampleRate: 48_000).makeEngine()
         for spec in ParameterTable.all where spec.change == .ramp && !spec.isPerformance {

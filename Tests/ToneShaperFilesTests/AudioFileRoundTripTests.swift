@@ -1,11 +1,11 @@
 import Foundation
 import Testing
 import ToneShaperControl
+import ToneShaperModel
+import ToneShaperParameters
 import ToneShaperTestSupport
 
 @testable import ToneShaperFiles
-import ToneShaperParameters
-import ToneShaperModel
 
 /// A 440 Hz sine at half scale, 0.1 s at 48 kHz: a signal every format can carry.
 private func testTone(frames: Int = 4800, rate: Double = 48000) -> [Float] {

@@ -1,9 +1,9 @@
 import Foundation
 import Testing
 import ToneShaperControl
+import ToneShaperModel
 
 @testable import ToneShaperFiles
-import ToneShaperModel
 
 #if canImport(Glibc)
     import Glibc

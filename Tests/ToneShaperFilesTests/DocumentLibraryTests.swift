@@ -1,9 +1,9 @@
 import Foundation
 import Testing
 import ToneShaperControl
+import ToneShaperModel
 
 @testable import ToneShaperFiles
-import ToneShaperModel
 
 private func documentText(frequency: Double, name: String? = nil) -> String {
     let nameKey = name.map { "\"name\": \"\($0)\", " } ?? ""

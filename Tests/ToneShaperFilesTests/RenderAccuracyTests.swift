@@ -1,11 +1,11 @@
 import Foundation
 import Testing
 import ToneShaperControl
+import ToneShaperModel
+import ToneShaperParameters
 import ToneShaperTestSupport
 
 @testable import ToneShaperFiles
-import ToneShaperParameters
-import ToneShaperModel
 
 /// Renders go through the file and back, and the pitch heard follows the drawn curve.
 @Suite struct RenderAccuracyTests {

@@ -1,9 +1,9 @@
 import Foundation
 import Testing
 import ToneShaperControl
+import ToneShaperModel
 
 @testable import ToneShaperFiles
-import ToneShaperModel
 
 /// The file a node keeps in an NSM session: a document any reader takes, plus settings.
 @Suite struct SessionDocumentTests {

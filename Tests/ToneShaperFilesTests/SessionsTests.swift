@@ -1,10 +1,10 @@
 import Foundation
 import Testing
 import ToneShaperControl
+import ToneShaperParameters
 import ToneShaperTestSupport
 
 @testable import ToneShaperFiles
-import ToneShaperParameters
 
 /// The built-in library: every document loads, is well-formed, renders sanely, and the
 /// set shows what the engine can do.

@@ -2,12 +2,12 @@ import FlyingFox
 import Foundation
 import Testing
 import ToneShaperControl
+import ToneShaperModel
+import ToneShaperParameters
 import ToneShaperWire
 
 @testable import ToneShaperOSC
 @testable import ToneShaperWeb
-import ToneShaperParameters
-import ToneShaperModel
 
 /// The parameter table is the one source of every check: for every parameter the same
 /// out-of-range value is refused by a document, by the command line and over OSC, each

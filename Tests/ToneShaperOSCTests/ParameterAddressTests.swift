@@ -1,11 +1,11 @@
 import Synchronization
 import Testing
 import ToneShaperControl
+import ToneShaperModel
+import ToneShaperParameters
 import ToneShaperWire
 
 @testable import ToneShaperOSC
-import ToneShaperParameters
-import ToneShaperModel
 
 /// Two valid values per parameter, both different from the default shape's: one sent as an
 /// int32, one as a float, with the value the shape must then hold. A parameter added to

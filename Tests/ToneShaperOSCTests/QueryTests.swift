@@ -1,9 +1,9 @@
 import Testing
 import ToneShaperControl
+import ToneShaperParameters
 import ToneShaperWire
 
 @testable import ToneShaperOSC
-import ToneShaperParameters
 
 @Suite("/state and /stats")
 struct QueryTests {

@@ -1,8 +1,8 @@
 import Testing
 import ToneShaperControl
+import ToneShaperModel
 
 @testable import ToneShaperOSC
-import ToneShaperModel
 
 /// Controllers that listen on another port than they send from: `/subscribe` pushes every
 /// change that lands, from anyone, coalesced, until `/unsubscribe`.

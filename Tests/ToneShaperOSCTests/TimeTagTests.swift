@@ -1,9 +1,9 @@
 import Testing
 import ToneShaperControl
+import ToneShaperModel
 import ToneShaperWire
 
 @testable import ToneShaperOSC
-import ToneShaperModel
 
 @Suite("Bundle time tags")
 struct TimeTagTests {

@@ -2,10 +2,10 @@ import FlyingFox
 import Foundation
 import Testing
 import ToneShaperControl
+import ToneShaperJSON
 import ToneShaperWire
 
 @testable import ToneShaperWeb
-import ToneShaperJSON
 
 /// FlyingFox has a JSONValue of its own; these tests mean the core's.
 typealias JSONValue = ToneShaperJSON.JSONValue

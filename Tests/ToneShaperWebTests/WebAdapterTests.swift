@@ -1,11 +1,11 @@
 import Foundation
 import Testing
 import ToneShaperControl
+import ToneShaperJSON
+import ToneShaperParameters
 import ToneShaperWire
 
 @testable import ToneShaperWeb
-import ToneShaperParameters
-import ToneShaperJSON
 
 #if canImport(Glibc)
     import Glibc

@@ -207,7 +207,8 @@ extension MIDIPerformer {
             if pool[v].glideLeft > 0 {
                 // Exact at the pass's ends; linear in the ratio between them.
                 let n = min(count, pool[v].glideLeft)
-                r1 = FastPower.exp2((n == pool[v].glideLeft ? pool[v].semitones : pool[v].glideFrom + pool[v].glideStep * Double(pool[v].glideDone + n)) / 12)
+                r1 = FastPower.exp2(
+                    (n == pool[v].glideLeft ? pool[v].semitones : pool[v].glideFrom + pool[v].glideStep * Double(pool[v].glideDone + n)) / 12)
             } else {
                 r1 = pool[v].ratioLeft > 0 ? r0 + pool[v].ratioStep * Double(min(count, pool[v].ratioLeft)) : r0
             }

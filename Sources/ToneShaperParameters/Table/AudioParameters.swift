@@ -87,7 +87,8 @@ public struct AudioParameters: Sendable, BitwiseCopyable {
 
     public init(_ table: [Row]) {
         precondition(table.count <= AudioParameters.capacity, "more parameters than the audio side has room for")
-        rows = InlineArray(repeating: Row(id: table[0].id, low: 0, high: 0, ramps: false, controller: ControllerCurve(.none), kind: .real, performer: false))
+        rows = InlineArray(
+            repeating: Row(id: table[0].id, low: 0, high: 0, ramps: false, controller: ControllerCurve(.none), kind: .real, performer: false))
         for row in table {
             rows[count] = row
             count += 1

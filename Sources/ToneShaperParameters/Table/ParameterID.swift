@@ -3,10 +3,12 @@
 /// (``ParameterTable``) declares each once, with its document key, address, option, range,
 /// controller scaling and presentation; the audio side knows a parameter by this id alone.
 public enum ParameterID: UInt8, CaseIterable, Hashable, Sendable {
-    case minFrequency = 0, maxFrequency, wave, scale, echoOffset, echoVolume, amplitude
+    case minFrequency = 0
+    case maxFrequency, wave, scale, echoOffset, echoVolume, amplitude
     case duration, fidelity, fourierTerms, antiAlias
     // Playing it (ParameterTable+Performance.swift).
-    case instrument = 11, rootNote, bendRange, voices, release, oneShot, transport, beats
+    case instrument = 11
+    case rootNote, bendRange, voices, release, oneShot, transport, beats
     // Added after the plugin's first release (ParameterSpec.addedIn).
     case tune = 19
     case glide = 20
@@ -18,7 +20,7 @@ extension ParameterID: BitwiseCopyable {}
 /// One number per parameter, by id: what the audio side keeps of a shape's values (the
 /// MIDI performer's settings), plain data with room for every id.
 public struct ParameterValues: Sendable, BitwiseCopyable, Equatable {
-    /// Room for ids 0..<capacity (the table checks its ids fit).
+    /// Room for ids 0..<capacity (RowBindingTests checks every id fits).
     public static let capacity = 32
     private var storage: InlineArray<32, Double>
 

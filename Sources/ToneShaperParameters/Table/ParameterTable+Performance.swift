@@ -49,6 +49,8 @@ extension ParameterTable {
             id: .glide, symbol: "glide", addedIn: 6, documentKey: "glide", oscPath: "glide", flag: "glide",
             kind: .real(0...2), defaultValue: .real(0), unit: "s", change: .ramp,
             controller: .linear, presentation: .init(.playing),
-            help: "Instrument mode: portamento; a note slides from the pitch of the last note on its channel to its own, linearly in semitones, over this many seconds (0 = off)"),
+            help:
+                "Instrument mode: portamento; a note slides from the pitch of the last note on its channel to its own, linearly in semitones, over this many seconds (0 = off)"
+        ),
     ]
 }

@@ -1,9 +1,9 @@
 import Testing
+import ToneShaperAudio
 import ToneShaperControl
 import ToneShaperWire
 
 @testable import ToneShaperOSC
-import ToneShaperAudio
 
 #if canImport(Glibc)
     import Glibc
