@@ -5,7 +5,9 @@ public enum UnitWave {
     /// Upper bound on the partials of a Fourier wave, whatever `fourierTerms` says: near
     /// 0 Hz "as many as fit below Nyquist" would be unbounded. 2048 covers 12 Hz at 48 kHz.
     /// It is also the largest band-limited table (see `FourierWavetables`).
-    public static let maximumPartials = ToneShapeLimits.maximumPartials
+    /// A literal, so the kernels read it as a constant (not through a global's accessor); the
+    /// table's `ToneShapeLimits.maximumPartials` is the same number (RowBindingTests).
+    public static let maximumPartials = 2048
 
     /// The naive shapes, exactly as the formulas of SPEC 4 (the reference app's sound).
     @inlinable @inline(__always)

@@ -1,6 +1,6 @@
 /// 2^x without libm, for the audio thread (a semitone is 2^(1/12)).
 public enum FastPower {
-    @inline(__always)
+    @inlinable @inline(__always)
     public static func exp2(_ x: Double) -> Double {
         guard x.isFinite else { return 1 }
         let clamped = max(-60, min(60, x))

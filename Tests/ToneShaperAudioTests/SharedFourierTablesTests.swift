@@ -15,7 +15,7 @@ import ToneShaperTestSupport
         #expect(result.exitedNormally && result.status == 0, "the child test failed: \(result.output)")
     }
 
-    @Test(.enabled(if: ChildTest.isRunning("sharedTablesInAProcessOfItsOwn"), ChildTest.skipReason))
+    @Test(.enabled(if: ChildTest.isRunning("sharedTablesInAProcessOfItsOwn"), Comment(rawValue: ChildTest.skipReason)))
     func sharedTablesInAProcessOfItsOwn() throws {
         SharedFourierTables.instanceMade()
         SharedFourierTables.instanceMade()

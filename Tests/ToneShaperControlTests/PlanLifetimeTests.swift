@@ -48,7 +48,7 @@ import ToneShaperTestSupport
         #expect(growth < 2 * 1024 * 1024, "resident memory grew by \(growth / 1024) KB over 90,000 plan swaps")
     }
 
-    @Test(.enabled(if: ChildTest.isRunning("planSwapsInAProcessOfItsOwn"), ChildTest.skipReason))
+    @Test(.enabled(if: ChildTest.isRunning("planSwapsInAProcessOfItsOwn"), Comment(rawValue: ChildTest.skipReason)))
     func planSwapsInAProcessOfItsOwn() {
         PlanSwapRun.run(swaps: 100_000, warmUp: 10_000)
     }
@@ -128,7 +128,7 @@ import ToneShaperTestSupport
         #expect(!result.exitedNormally, "the program went on with too many plans: \(result.output)")
     }
 
-    @Test(.enabled(if: ChildTest.isRunning("moreRendererPlansThanTheBound"), ChildTest.skipReason))
+    @Test(.enabled(if: ChildTest.isRunning("moreRendererPlansThanTheBound"), Comment(rawValue: ChildTest.skipReason)))
     func moreRendererPlansThanTheBound() {
         let storages = (1...(EngineController.maximumLivePlans + 1)).map { id in
             CurveStorage(shape: steadyTone(200 + Double(id)), sampleRate: PlanLifetimes.rate, id: id)

@@ -1,6 +1,7 @@
 import Testing
 import ToneShaperAudio
 import ToneShaperControl
+import ToneShaperDSP
 import ToneShaperModel
 import ToneShaperParameters
 
@@ -17,6 +18,7 @@ struct RowBindingTests {
         for spec in ParameterTable.all {
             #expect(spec.number == Int(spec.id.rawValue) && spec.number < ParameterValues.capacity, "\(spec.documentKey)")
         }
+        #expect(UnitWave.maximumPartials == ToneShapeLimits.maximumPartials, "the terms control spans the kernel's partials")
     }
 
     @Test func everyRampedRowOfTheSoundIsTheEngines() {

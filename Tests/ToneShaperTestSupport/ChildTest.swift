@@ -1,5 +1,4 @@
 import Foundation
-import Testing
 
 #if canImport(Glibc)
     import Glibc
@@ -15,7 +14,9 @@ import Testing
 /// own; Foundation's `Process`, which the JACK tests use throughout, has not.
 public enum ChildTest {
     public static let variable = "TONESHAPER_CHILD_TEST"
-    public static let skipReason: Comment = "runs only in a process of its own, started by the test that needs it"
+    /// Why the test is skipped in every other process (a `Comment` for `.enabled(if:_:)`;
+    /// this target is built outside the tests too, where Testing is not available).
+    public static let skipReason = "runs only in a process of its own, started by the test that needs it"
 
     /// Whether this process was started to run the test `name`.
     public static func isRunning(_ name: String) -> Bool {

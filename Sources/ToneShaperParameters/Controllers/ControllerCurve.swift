@@ -36,6 +36,7 @@ public struct ControllerCurve: Sendable, BitwiseCopyable, Equatable {
     #if REALTIME_PROOF
         @_noLocks @_noAllocation
     #endif
+    @inlinable
     public func value(_ controller: UInt8, cycle: Double) -> Double? {
         let x = Double(min(controller, 127)) / 127
         switch shape {

@@ -17,6 +17,7 @@ public struct MIDIControllerMap: Equatable, Sendable {
 
     /// CC 64 is the sustain pedal and 120...127 are channel-mode messages (all notes off,
     /// reset): those keep their MIDI meaning and are never mapped.
+    @inlinable
     public static func isMappable(_ controller: Int) -> Bool {
         (0...119).contains(controller) && controller != sustainController
     }

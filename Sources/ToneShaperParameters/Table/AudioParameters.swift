@@ -50,6 +50,7 @@ public struct AudioParameters: Sendable, BitwiseCopyable {
         #if REALTIME_PROOF
             @_noLocks @_noAllocation
         #endif
+        @inlinable
         public func portValue(_ value: Double) -> Double {
             switch kind {
             case .real: return clamped(value)
@@ -65,6 +66,7 @@ public struct AudioParameters: Sendable, BitwiseCopyable {
         #if REALTIME_PROOF
             @_noLocks @_noAllocation
         #endif
+        @inlinable @usableFromInline
         static func nearestWhole(_ value: Double) -> Double {
             let whole = Double(Int(value))  // toward zero; exact for the ranges of the table
             let rest = value - whole
@@ -75,6 +77,7 @@ public struct AudioParameters: Sendable, BitwiseCopyable {
         #if REALTIME_PROOF
             @_noLocks @_noAllocation
         #endif
+        @inlinable
         public func clamped(_ value: Double) -> Double {
             value >= low ? (value <= high ? value : high) : low
         }
@@ -82,7 +85,7 @@ public struct AudioParameters: Sendable, BitwiseCopyable {
 
     /// Room for the table's rows (it has fewer; `init` checks).
     public static let capacity = 32
-    private var rows: InlineArray<32, Row>
+    @usableFromInline var rows: InlineArray<32, Row>
     public private(set) var count = 0
 
     public init(_ table: [Row]) {
@@ -96,12 +99,13 @@ public struct AudioParameters: Sendable, BitwiseCopyable {
     }
 
     /// The row at `index` (0..<count).
-    public subscript(index: Int) -> Row { rows[index] }
+    @inlinable public subscript(index: Int) -> Row { rows[index] }
 
     /// The index of `id`'s row (every parameter has one: the table declares each once).
     #if REALTIME_PROOF
         @_noLocks @_noAllocation
     #endif
+    @inlinable
     public func index(of id: ParameterID) -> Int {
         var i = 0
         while i < count && rows[i].id != id { i += 1 }
@@ -109,13 +113,14 @@ public struct AudioParameters: Sendable, BitwiseCopyable {
         return i
     }
 
-    public func row(_ id: ParameterID) -> Row { rows[index(of: id)] }
+    @inlinable public func row(_ id: ParameterID) -> Row { rows[index(of: id)] }
 
     /// `value` within `id`'s range (NaN becomes the low end): the audio side's one clamp,
     /// where it takes a value, whoever sent it.
     #if REALTIME_PROOF
         @_noLocks @_noAllocation
     #endif
+    @inlinable
     public func clamped(_ id: ParameterID, _ value: Double) -> Double {
         row(id).clamped(value)
     }

@@ -22,10 +22,11 @@ extension ParameterID: BitwiseCopyable {}
 public struct ParameterValues: Sendable, BitwiseCopyable, Equatable {
     /// Room for ids 0..<capacity (RowBindingTests checks every id fits).
     public static let capacity = 32
-    private var storage: InlineArray<32, Double>
+    @usableFromInline var storage: InlineArray<32, Double>
 
-    public init() { storage = InlineArray(repeating: 0) }
+    @inlinable public init() { storage = InlineArray(repeating: 0) }
 
+    @inlinable
     public subscript(id: ParameterID) -> Double {
         get { storage[Int(id.rawValue)] }
         set { storage[Int(id.rawValue)] = newValue }
