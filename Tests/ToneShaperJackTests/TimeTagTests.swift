@@ -24,10 +24,12 @@ extension WithJackServer {
             var recorder: TimelineRecorder? = try fixture.timelineRecorder()
             let gains: [Float] = [0.1, 0.5, 0.1]
 
-            // A busy machine may put a server xrun right where a change is; record again then.
-            // Five takes: each needs three clean neighbourhoods, which a loaded host's
-            // frequent xruns spoil more often than one clean stretch.
-            let (starts, dueFrames) = try await retryingOnBusyHost("three time-tagged gain changes", attempts: 5) { _ in
+            // A busy machine may put a server xrun right where a change is, or lose a period
+            // the recorder needed between the send and a change; record again then. Eight
+            // takes: each needs three clean neighbourhoods and every period of 1.2 s
+            // recorded, which a loaded host spoils more often than one clean stretch (with
+            // both cores held by busy loops, about half the takes here).
+            let (starts, dueFrames) = try await retryingOnBusyHost("three time-tagged gain changes", attempts: 8) { _ in
                 let recorder = try #require(recorder)
                 try await recorder.start()
                 try await recorder.wait(untilRecorded: Int(0.3 * 48_000))
@@ -45,18 +47,28 @@ extension WithJackServer {
                     throw HostTooBusy("a server xrun next to a change, or a change not found")
                 }
                 let starts = try found.map { Int(try #require(take.frame(ofIndex: $0))) }
-                // Where each due time falls on the server's timeline by JACK's clock, seen
-                // from a period near the send, 50 ms before to 200 ms after (the node maps a time tag in the
-                // period it takes the bundle in; the recorder stamps every period with its
-                // cycle times): a loaded dummy server does not put 0.4 s of wall clock in
-                // 19,200 frames, and when it loses time between two periods, the same due
-                // time seen from each lies a little apart. Of those, the one nearest the
-                // change found.
-                let seenFrom = take.blocks.map(\.frame).filter {
-                    let d = TimelineRecorder.distance(from: sent, to: $0)
-                    return d >= -2_400 && d < 9_600
-                }
+                // Where each due time falls on the server's timeline by JACK's clock, seen from
+                // the period the node took the bundle in: it maps a time tag once, with that
+                // period's cycle times carried forward (RealtimeRenderer.takeQueuedCommands),
+                // and a loaded dummy server neither keeps 48,000 frames to a wall-clock second
+                // nor the same rate from one period to the next, so where 0.4 s ahead falls
+                // depends on the period. Which period took it is not reported; it lies between
+                // the send (50 ms before, for the recorder's own lag) and the change itself.
+                // Of the places those periods give, the one nearest the change found (a
+                // change that no period's clock places there, at a period start, or late,
+                // still fails below).
+                // A period the recorder missed there may be the one that took it: judged only
+                // when every period from the send to the change was recorded.
                 let dueFrames = try zip(dues, starts).map { due, start in
+                    let between = take.blocks.filter {
+                        TimelineRecorder.distance(from: sent, to: $0.frame) >= -2_400
+                            && TimelineRecorder.distance(from: $0.frame, to: UInt32(start)) > 0
+                    }
+                    for (previous, next) in zip(between, between.dropFirst()) where next.frame != previous.frame &+ UInt32(previous.count) {
+                        let missed = previous.frame &+ UInt32(previous.count)
+                        throw HostTooBusy("the recorder missed frames \(missed) to \(next.frame), between the send and change \(start)")
+                    }
+                    let seenFrom = between.map(\.frame)
                     let candidates = seenFrom.compactMap { take.frame(atWallMicros: Int64((due * 1e6).rounded()), seenFrom: $0) }
                     guard let nearest = candidates.min(by: { abs($0 - Double(start)) < abs($1 - Double(start)) }) else {
                         throw HostTooBusy("the periods after the send (frame \(sent)) were not recorded")

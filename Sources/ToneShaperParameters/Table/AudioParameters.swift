@@ -66,7 +66,7 @@ public struct AudioParameters: Sendable, BitwiseCopyable {
         #if REALTIME_PROOF
             @_noLocks @_noAllocation
         #endif
-        @inlinable @usableFromInline
+        @inlinable
         static func nearestWhole(_ value: Double) -> Double {
             let whole = Double(Int(value))  // toward zero; exact for the ranges of the table
             let rest = value - whole
