@@ -130,12 +130,15 @@ public final class JackNode: @unchecked Sendable {
     /// Callback timing percentiles (µs), xruns and periods, from the process callback's
     /// histogram (SPEC 10, `/stats`).
     public func stats() -> NodeStatistics {
+        // The period count first: the frame read after it is that period's or a later one's.
+        let periods = signals.periods.load(ordering: .acquiring)
         let (values, _) = signals.histogram.percentiles([0.5, 0.99, 0.999])
         let maximum = Double(signals.maxCallbackNanoseconds.load(ordering: .relaxed)) / 1000
         return NodeStatistics(
             p50: min(values[0], maximum), p99: min(values[1], maximum), p999: min(values[2], maximum),
-            max: maximum, xruns: signals.xruns.load(ordering: .relaxed), periods: signals.periods.load(ordering: .relaxed),
-            bufferSize: signals.bufferSize.load(ordering: .relaxed), sampleRate: Double(signals.sampleRate.load(ordering: .relaxed)))
+            max: maximum, xruns: signals.xruns.load(ordering: .relaxed), periods: periods,
+            bufferSize: signals.bufferSize.load(ordering: .relaxed), sampleRate: Double(signals.sampleRate.load(ordering: .relaxed)),
+            frame: signals.periodFrame.load(ordering: .relaxed))
     }
 
     // MARK: Control thread

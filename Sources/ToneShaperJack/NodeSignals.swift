@@ -7,6 +7,9 @@ import Synchronization
 /// harmless as signal handlers; the control loop acts on what they recorded.
 final class NodeSignals: Sendable {
     let periods = Atomic<Int>(0)
+    /// JACK's frame time at the start of the latest period (modulo 2^31), stored before
+    /// `periods` counts it.
+    let periodFrame = Atomic<Int>(0)
     let xruns = Atomic<Int>(0)
     let maxCallbackNanoseconds = Atomic<UInt64>(0)
     let histogram = CallbackTimingHistogram()

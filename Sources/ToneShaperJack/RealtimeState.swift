@@ -183,6 +183,7 @@ struct RealtimeState: ~Copyable {
         if RealtimeCalls.cycleTimes(client, &currentFrames, &currentUsecs, &nextUsecs, &periodUsecs) == 0,
             nextUsecs > currentUsecs
         {
+            signals._withUnsafeGuaranteedRef { $0.periodFrame.store(Int(currentFrames & 0x7FFF_FFFF), ordering: .relaxed) }
             return PeriodClock(
                 startMicros: Double(currentUsecs) + offset,
                 microsPerFrame: Double(nextUsecs - currentUsecs) / Double(frames))
@@ -202,7 +203,7 @@ struct RealtimeState: ~Copyable {
         // Freewheeling (a DAW's export) runs periods back to back: their times say nothing
         // about real-time behaviour, so they stay out of the timing figures.
         let timed = signals._withUnsafeGuaranteedRef { s in
-            s.periods.wrappingAdd(1, ordering: .relaxed)
+            s.periods.wrappingAdd(1, ordering: .releasing)
             return !s.freewheeling.load(ordering: .relaxed)
         }
         guard timed else { return }

@@ -25,10 +25,9 @@ extension WithJackServer {
             let gains: [Float] = [0.1, 0.5, 0.1]
 
             // A busy machine may put a server xrun right where a change is, or lose a period
-            // the recorder needed between the send and a change; record again then. Eight
-            // takes: each needs three clean neighbourhoods and every period of 1.2 s
-            // recorded, which a loaded host spoils more often than one clean stretch (with
-            // both cores held by busy loops, about half the takes here).
+            // the recorder needed between the send and the period that took the bundles;
+            // record again then. Eight takes: each needs three clean neighbourhoods, which a
+            // loaded host spoils more often than one clean stretch.
             let (starts, dueFrames) = try await retryingOnBusyHost("three time-tagged gain changes", attempts: 8) { _ in
                 let recorder = try #require(recorder)
                 try await recorder.start()
@@ -39,6 +38,10 @@ extension WithJackServer {
                 for (due, gain) in zip(dues, gains) {
                     try OSCDatagram.send(OSCDatagram.bundle(at: due, [OSCDatagram.message("/toneshaper/amplitude", [.float(gain)])]), toPort: port)
                 }
+                // The node reads datagrams in order: the bundles were queued before its
+                // answer to the first statistics request below, so a period that started
+                // at or before the frame it reports two periods later took them.
+                let takenBy = UInt32(try #require(try await OSCDatagram.waitForPeriods(2, port: port)["frame"]))
                 let take = try await recorder.finish(atFrame: sent &+ UInt32(1.6 * 48_000))
                 // Back to 0.5 for the next take, acknowledged before it starts.
                 _ = try OSCDatagram.request(OSCDatagram.message("/toneshaper/amplitude", [.float(0.5)]), toPort: port)
@@ -52,21 +55,23 @@ extension WithJackServer {
                 // period's cycle times carried forward (RealtimeRenderer.takeQueuedCommands),
                 // and a loaded dummy server neither keeps 48,000 frames to a wall-clock second
                 // nor the same rate from one period to the next, so where 0.4 s ahead falls
-                // depends on the period. Which period took it is not reported; it lies between
-                // the send (50 ms before, for the recorder's own lag) and the change itself.
-                // Of the places those periods give, the one nearest the change found (a
-                // change that no period's clock places there, at a period start, or late,
-                // still fails below).
+                // depends on the period. Which period took it lies between the send (50 ms
+                // before, for the recorder's own lag) and `takenBy`, the node's own report
+                // (nor later than the change itself). Of the places those periods give, the
+                // one nearest the change found (a change that no period's clock places there,
+                // at a period start, or late, still fails below).
                 // A period the recorder missed there may be the one that took it: judged only
-                // when every period from the send to the change was recorded.
+                // when every one of those periods was recorded.
                 let dueFrames = try zip(dues, starts).map { due, start in
                     let between = take.blocks.filter {
                         TimelineRecorder.distance(from: sent, to: $0.frame) >= -2_400
+                            && TimelineRecorder.distance(from: $0.frame, to: takenBy) >= 0
                             && TimelineRecorder.distance(from: $0.frame, to: UInt32(start)) > 0
                     }
                     for (previous, next) in zip(between, between.dropFirst()) where next.frame != previous.frame &+ UInt32(previous.count) {
                         let missed = previous.frame &+ UInt32(previous.count)
-                        throw HostTooBusy("the recorder missed frames \(missed) to \(next.frame), between the send and change \(start)")
+                        throw HostTooBusy(
+                            "the recorder missed frames \(missed) to \(next.frame), between the send and frame \(takenBy), which took the bundles")
                     }
                     let seenFrom = between.map(\.frame)
                     let candidates = seenFrom.compactMap { take.frame(atWallMicros: Int64((due * 1e6).rounded()), seenFrom: $0) }

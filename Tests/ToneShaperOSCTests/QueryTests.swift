@@ -42,7 +42,7 @@ struct QueryTests {
     func stats() throws {
         let figures = NodeStatistics(
             p50: 12.5, p99: 40, p999: 80.25, max: 120, xruns: 2, periods: 1_000_000,
-            bufferSize: 256, sampleRate: 48_000)
+            bufferSize: 256, sampleRate: 48_000, frame: 123_456)
         let fixture = try OSCFixture(services: OSCHostServices(statistics: { figures }))
         let reply = try #require(try fixture.request("/toneshaper/stats"))
         #expect(
@@ -53,6 +53,7 @@ struct QueryTests {
                         .string("p50"), .float(12.5), .string("p99"), .float(40), .string("p999"), .float(80.25),
                         .string("max"), .float(120), .string("xruns"), .int32(2), .string("periods"), .int32(1_000_000),
                         .string("bufferSize"), .int32(256), .string("sampleRate"), .float(48_000),
+                        .string("frame"), .int32(123_456),
                     ]))
     }
 

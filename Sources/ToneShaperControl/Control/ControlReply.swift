@@ -61,7 +61,7 @@ extension NodeStatistics {
         [
             ("p50", .real(p50)), ("p99", .real(p99)), ("p999", .real(p999)), ("max", .real(max)),
             ("xruns", .integer(xruns)), ("periods", .integer(periods)), ("bufferSize", .integer(bufferSize)),
-            ("sampleRate", .real(sampleRate)),
+            ("sampleRate", .real(sampleRate)), ("frame", .integer(frame)),
         ]
     }
 }

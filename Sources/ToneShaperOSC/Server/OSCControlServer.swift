@@ -24,7 +24,7 @@ import ToneShaperWire
 /// - `/toneshaper/state`: key/value pairs, one per parameter (`frequency/min` f, `wave` s,
 ///   `fidelity` i, `anti-alias` i, ...) in the table's order, then `playing` i, `points` i;
 /// - `/toneshaper/stats`: `p50` `p99` `p999` `max` (µs, f), `xruns` `periods` `bufferSize`
-///   (i), `sampleRate` (f).
+///   (i), `sampleRate` (f), `frame` (i).
 ///
 /// Senders outside the access policy get no reply and change nothing. Error replies are
 /// rate-limited per sender, error log lines globally.

@@ -174,11 +174,14 @@ extension OSCDatagram {
     /// `/toneshaper/stats`): a change it took has then had that long to sound, on JACK's
     /// timeline, however slowly a busy host runs it. Fails when the node stops answering or
     /// the periods do not come within `timeout` seconds.
-    static func waitForPeriods(_ count: Int, port: Int, timeout: Double = 120) async throws {
+    /// Returns the statistics that showed them (their `frame`: every period that took what
+    /// was sent before the call started at or before it, once `count` is 2 or more).
+    @discardableResult
+    static func waitForPeriods(_ count: Int, port: Int, timeout: Double = 120) async throws -> [String: Double] {
         let deadline = monotonicSeconds() + timeout
         guard let start = try stats(port: port)?["periods"] else { throw JackTestError("the node on port \(port) gave no statistics") }
         while true {
-            if let now = try stats(port: port)?["periods"], now >= start + Double(count) { return }
+            if let now = try stats(port: port), let periods = now["periods"], periods >= start + Double(count) { return now }
             if monotonicSeconds() > deadline { throw JackTestError("the node on port \(port) ran fewer than \(count) periods in \(Int(timeout)) s") }
             try? await Task.sleep(for: .milliseconds(5))
         }
