@@ -96,8 +96,11 @@ var projectTargets: [Target] {
         // defines REALTIME_PROOF), which see every callee's body; a SwiftPM build of this
         // module sees the audio side's only through its interface, too little for the proof.
         .target(
-            name: "ToneShaperPlugin", dependencies: ["ToneShaperModel", "ToneShaperAudio", "ToneShaperDSP", "ToneShaperParameters"],
+            name: "ToneShaperPlugin", dependencies: ["ToneShaperModel", "ToneShaperAudio", "ToneShaperDSP", "ToneShaperParameters", "CPluginSupport"],
             swiftSettings: [.unsafeFlags(["-O"])]),
+        // What every plugin shell needs of C (Embedded Swift imports no Glibc): a work
+        // thread, a monotonic clock, reading a file, string equality. Header-only.
+        .target(name: "CPluginSupport"),
         // The LV2 port layout (indices from the table's numbers and the version each row came
         // in), shared by the Turtle generator and the LV2 shell.
         .target(name: "ToneShaperLV2Layout", dependencies: ["ToneShaperParameters"]),

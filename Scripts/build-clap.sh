@@ -49,7 +49,7 @@ MAP
     if [[ -f $lv2_objects/ToneShaperPlugin.o && -z $(find Scripts/embedded-modules.sh Scripts/build-lv2.sh Sources/ToneShaperDSP Sources/ToneShaperParameters \
         Sources/ToneShaperKernelBaseline Sources/ToneShaperKernelV3 Sources/ToneShaperKernelV4 Sources/ToneShaperAudio \
         Sources/ToneShaperJSON Sources/ToneShaperModel Sources/ToneShaperPlugin Sources/ToneShaperLV2Layout Sources/CPUFeatures \
-        Sources/CNumberText -newer "$lv2_objects/ToneShaperPlugin.o" -print -quit) ]]; then
+        Sources/CNumberText Sources/CPluginSupport -newer "$lv2_objects/ToneShaperPlugin.o" -print -quit) ]]; then
         for module in "${EMBEDDED_MODULES[@]}"; do
             name=$(echo "${module%%|*}" | xargs)
             cp "$lv2_objects/$name.o" "$lv2_objects/$name.swiftmodule" "$objects/"
@@ -73,7 +73,7 @@ cc -O2 -fPIC -ffile-prefix-map="$PWD"=. -c Sources/CNumberText/number_text.c -I 
 version=$(sed -n 's/.*static let string = "\([0-9.]*\)".*/\1/p' Sources/toneshaper/Version.swift)
 [[ $version =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] || die "no version in Sources/toneshaper/Version.swift"
 cc -std=gnu11 -O2 -fPIC -Wall -Wextra -Werror -ffile-prefix-map="$PWD"=. -D TONESHAPER_VERSION="\"$version\"" \
-    -c Sources/ToneShaperCLAP/CCLAP/entry.c -o "$objects/entry.o"
+    -I Sources/CPluginSupport/include -c Sources/ToneShaperCLAP/CCLAP/entry.c -o "$objects/entry.o"
 # What lets it load with glibc 2.31 (Scripts/plugin-compat.sh).
 plugin_compat "$objects"
 

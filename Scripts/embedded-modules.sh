@@ -45,6 +45,10 @@ module CNumberText {
     header "$PWD/Sources/CNumberText/include/number_text.h"
     export *
 }
+module CPluginSupport {
+    header "$PWD/Sources/CPluginSupport/include/plugin_support.h"
+    export *
+}
 MAP
 }
 

@@ -1,5 +1,4 @@
 import CCLAP
-import Synchronization
 import ToneShaperPlugin
 
 /// The kinds of message on the queue to the work thread.
@@ -11,17 +10,12 @@ enum WorkKind: UInt32 {
 }
 
 /// The plugin core's host services (``PluginHost``) over CLAP, which has no worker: requests
-/// go on a lock-free queue to a thread of the plugin's own (``WorkThread``); its log is the
-/// host's clap.log (standard error without one); the built-in documents are compiled into
-/// the plugin.
+/// go to the core's ``WorkThread``; its log is the host's clap.log (standard error without
+/// one); the built-in documents are compiled into the plugin.
 struct CLAPServices: PluginHost {
     let host: UnsafePointer<toneshaper_clap_host>
     let hostLog: UnsafePointer<toneshaper_clap_host_log>?
-    /// The queue to the work thread: pushed by the audio thread (or, while the plugin is not
-    /// active, by the main thread), popped by the work thread.
-    let toWorker: MessageRing
-    /// [0]: messages pushed to the work thread, [1]: messages it has finished.
-    let counters: UnsafeMutablePointer<Atomic<Int>>
+    let work: WorkThread
 
     #if REALTIME_PROOF
         @_noLocks @_noAllocation
@@ -31,11 +25,7 @@ struct CLAPServices: PluginHost {
     #if REALTIME_PROOF
         @_noLocks @_noAllocation
     #endif
-    func push(_ kind: WorkKind, _ payload: UnsafeRawBufferPointer) -> Bool {
-        guard toWorker.push(kind.rawValue, payload) else { return false }
-        counters[0].add(1, ordering: .releasing)
-        return true
-    }
+    func push(_ kind: WorkKind, _ payload: UnsafeRawBufferPointer) -> Bool { work.push(kind.rawValue, payload) }
 
     func log(_ level: PluginLogLevel, _ message: String) {
         let severity: Int32
@@ -58,10 +48,4 @@ struct CLAPServices: PluginHost {
         guard let bytes = toneshaper_clap_builtin(Int32(index), &size, &name) else { return nil }
         return Array(UnsafeBufferPointer(start: bytes, count: size))
     }
-}
-
-/// How an answer reaches the audio thread: a queue that process() drains at its start.
-struct RingAnswer: PluginAnswer {
-    let ring: MessageRing
-    func respond(_ answer: UnsafeRawBufferPointer) -> Bool { ring.push(1, answer) }
 }

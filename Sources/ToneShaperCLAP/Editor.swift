@@ -1,4 +1,5 @@
 import CCLAP
+import CPluginSupport
 import Synchronization
 import ToneShaperEditor
 import ToneShaperModel
@@ -265,6 +266,6 @@ enum EditorExtensions {
     static let x11: StaticString = "x11"
 
     static func supported(_ api: UnsafePointer<CChar>?, _ floating: Bool) -> Bool {
-        !floating && toneshaper_clap_equal(api, UnsafeRawPointer(x11.utf8Start).assumingMemoryBound(to: CChar.self)) != 0
+        !floating && toneshaper_plugin_equal(api, UnsafeRawPointer(x11.utf8Start).assumingMemoryBound(to: CChar.self)) != 0
     }
 }

@@ -1,4 +1,5 @@
 import CCLAP
+import CPluginSupport
 import ToneShaperModel
 import ToneShaperPlugin
 
@@ -6,16 +7,18 @@ import ToneShaperPlugin
 /// as the shared object.
 enum Extensions {
     static func find(_ id: UnsafePointer<CChar>?) -> UnsafeRawPointer? {
-        if toneshaper_clap_equal(id, TONESHAPER_CLAP_EXT_AUDIO_PORTS) != 0 { return UnsafeRawPointer(audioPorts) }
-        if toneshaper_clap_equal(id, TONESHAPER_CLAP_EXT_NOTE_PORTS) != 0 { return UnsafeRawPointer(notePorts) }
-        if toneshaper_clap_equal(id, TONESHAPER_CLAP_EXT_PARAMS) != 0 { return UnsafeRawPointer(params) }
-        if toneshaper_clap_equal(id, TONESHAPER_CLAP_EXT_STATE) != 0 { return UnsafeRawPointer(state) }
-        if toneshaper_clap_equal(id, TONESHAPER_CLAP_EXT_LATENCY) != 0 { return UnsafeRawPointer(latency) }
-        if toneshaper_clap_equal(id, TONESHAPER_CLAP_EXT_RENDER) != 0 { return UnsafeRawPointer(render) }
-        if toneshaper_clap_equal(id, TONESHAPER_CLAP_EXT_GUI) != 0 { return UnsafeRawPointer(EditorExtensions.gui) }
-        if toneshaper_clap_equal(id, TONESHAPER_CLAP_EXT_TIMER_SUPPORT) != 0 { return UnsafeRawPointer(EditorExtensions.timerSupport) }
-        if toneshaper_clap_equal(id, TONESHAPER_CLAP_EXT_POSIX_FD_SUPPORT) != 0 { return UnsafeRawPointer(EditorExtensions.posixFDSupport) }
-        if toneshaper_clap_equal(id, TONESHAPER_CLAP_EXT_PRESET_LOAD) != 0 || toneshaper_clap_equal(id, TONESHAPER_CLAP_EXT_PRESET_LOAD_COMPAT) != 0 {
+        if toneshaper_plugin_equal(id, TONESHAPER_CLAP_EXT_AUDIO_PORTS) != 0 { return UnsafeRawPointer(audioPorts) }
+        if toneshaper_plugin_equal(id, TONESHAPER_CLAP_EXT_NOTE_PORTS) != 0 { return UnsafeRawPointer(notePorts) }
+        if toneshaper_plugin_equal(id, TONESHAPER_CLAP_EXT_PARAMS) != 0 { return UnsafeRawPointer(params) }
+        if toneshaper_plugin_equal(id, TONESHAPER_CLAP_EXT_STATE) != 0 { return UnsafeRawPointer(state) }
+        if toneshaper_plugin_equal(id, TONESHAPER_CLAP_EXT_LATENCY) != 0 { return UnsafeRawPointer(latency) }
+        if toneshaper_plugin_equal(id, TONESHAPER_CLAP_EXT_RENDER) != 0 { return UnsafeRawPointer(render) }
+        if toneshaper_plugin_equal(id, TONESHAPER_CLAP_EXT_GUI) != 0 { return UnsafeRawPointer(EditorExtensions.gui) }
+        if toneshaper_plugin_equal(id, TONESHAPER_CLAP_EXT_TIMER_SUPPORT) != 0 { return UnsafeRawPointer(EditorExtensions.timerSupport) }
+        if toneshaper_plugin_equal(id, TONESHAPER_CLAP_EXT_POSIX_FD_SUPPORT) != 0 { return UnsafeRawPointer(EditorExtensions.posixFDSupport) }
+        if toneshaper_plugin_equal(id, TONESHAPER_CLAP_EXT_PRESET_LOAD) != 0
+            || toneshaper_plugin_equal(id, TONESHAPER_CLAP_EXT_PRESET_LOAD_COMPAT) != 0
+        {
             return UnsafeRawPointer(presetLoad)
         }
         return nil

@@ -1,4 +1,5 @@
 import CCLAP
+import CPluginSupport
 import Synchronization
 import ToneShaperModel
 import ToneShaperParameters
@@ -15,9 +16,6 @@ import ToneShaperPlugin
 /// lock-free queues (``MessageRing``).
 struct Plugin {
     static var defaultSampleRate: Double { 48_000 }
-    static var defaultMaximumBlock: Int { 4096 }
-    /// The largest document a state or a preset may hold (as the node's).
-    static var maximumDocumentSize: Int { 16 * 1024 * 1024 }
 
     /// Where this instance lives (the work thread is given it).
     let me: UnsafeMutablePointer<Plugin>
@@ -30,12 +28,11 @@ struct Plugin {
     var engine: PluginEngine<CLAPServices>
     var shared: PluginEngine<CLAPServices>
     let services: CLAPServices
-    /// The work thread's answers, and the main thread's (a state or a preset loaded), for
-    /// process() to take at its start.
-    let fromWorker: MessageRing
+    /// The plugin's own work thread (the core's: CLAP has no worker), whose answers
+    /// process() takes at its start, as it takes the main thread's (a state or a preset
+    /// loaded, the editor's curve).
+    let work: WorkThread
     let fromMain: MessageRing
-    let worker: UnsafeMutablePointer<toneshaper_clap_worker>
-    let stopping: UnsafeMutablePointer<Atomic<Bool>>
     /// The work thread asked for a main-thread callback to rescan the parameters.
     let rescanWanted: UnsafeMutablePointer<Atomic<Bool>>
     let limits: ParameterLimits
@@ -48,13 +45,11 @@ struct Plugin {
     let pending: UnsafeMutablePointer<Bool>
     let problems: Problems<CLAPProblem>
     let heldProblems: HeldProblems<CLAPProblem>
-    let problemMessage: UnsafeMutableRawPointer
     /// What the editor window shares with the audio side (``EditorChannel``).
     let editorChannel: EditorChannel
-    /// Note expressions per voice (``NoteExpressions``).
-    var expressions: NoteExpressions
-    /// The CLAP notes whose ends the host is owed (``NoteEnds``), and the block's list to tell it in.
-    var noteEnds = NoteEnds()
+    /// The notes the host started, for its note-offs, chokes and expressions by id or with
+    /// wildcards, and the ends it is owed (``HostNotes``); the block's list to tell it in.
+    var notes = HostNotes(ports: 1)
     var outEvents: UnsafePointer<toneshaper_clap_output_events>?
     var active = false
     /// The host renders offline (clap.render): process() waits for the work thread's plans
@@ -66,12 +61,9 @@ struct Plugin {
         let hostParams = host.pointee.get_extension?(host, TONESHAPER_CLAP_EXT_PARAMS).map {
             $0.assumingMemoryBound(to: toneshaper_clap_host_params.self)
         }
-        let counters = UnsafeMutablePointer<Atomic<Int>>.allocate(capacity: 2)
-        counters.initialize(to: Atomic(0))
-        (counters + 1).initialize(to: Atomic(0))
-        let services = CLAPServices(host: host, hostLog: hostLog, toWorker: MessageRing(slots: 256), counters: counters)
-        precondition(MemoryLayout<InstrumentResponse>.size <= MessageRing.payloadCapacity, "an engine answer fits a queue slot")
-        let engine = PluginEngine(sampleRate: defaultSampleRate, maximumBlock: defaultMaximumBlock, host: services)
+        let work = WorkThread()
+        let services = CLAPServices(host: host, hostLog: hostLog, work: work)
+        let engine = PluginEngine(sampleRate: defaultSampleRate, maximumBlock: PluginLimits.defaultMaximumBlock, host: services)
         let limits = ParameterLimits()
         let values = UnsafeMutablePointer<Double>.allocate(capacity: limits.count)
         let modulation = UnsafeMutablePointer<Double>.allocate(capacity: limits.count)
@@ -79,21 +71,16 @@ struct Plugin {
         modulation.initialize(repeating: 0, count: limits.count)
         let pending = UnsafeMutablePointer<Bool>.allocate(capacity: limits.count)
         pending.initialize(repeating: false, count: limits.count)
-        let stopping = UnsafeMutablePointer<Atomic<Bool>>.allocate(capacity: 1)
-        stopping.initialize(to: Atomic(false))
         let rescanWanted = UnsafeMutablePointer<Atomic<Bool>>.allocate(capacity: 1)
         rescanWanted.initialize(to: Atomic(false))
-        let worker = UnsafeMutablePointer<toneshaper_clap_worker>.allocate(capacity: 1)
-        worker.initialize(to: toneshaper_clap_worker())
         let plugin = UnsafeMutablePointer<Plugin>.allocate(capacity: 1)
         plugin.initialize(
             to: Plugin(
                 me: plugin, host: host, hostParams: hostParams, stereo: stereo, engine: engine, shared: engine, services: services,
-                fromWorker: MessageRing(slots: 256), fromMain: MessageRing(slots: 64), worker: worker, stopping: stopping, rescanWanted: rescanWanted,
+                work: work, fromMain: MessageRing(slots: 64), rescanWanted: rescanWanted,
                 limits: limits,
                 values: values, modulation: modulation, pending: pending, problems: Problems(), heldProblems: HeldProblems(),
-                problemMessage: .allocate(byteCount: Problems<CLAPProblem>.messageSize, alignment: 8), editorChannel: EditorChannel.make(),
-                expressions: NoteExpressions()))
+                editorChannel: EditorChannel.make()))
         plugin.pointee.startWorker()
         return plugin
     }
@@ -104,14 +91,8 @@ struct Plugin {
         let services = plugin.pointee.services
         plugin.pointee.heldProblems.flush(host: services)
         plugin.pointee.engine.free()
-        services.toWorker.free()
-        services.counters.deinitialize(count: 2)
-        services.counters.deallocate()
-        plugin.pointee.fromWorker.free()
+        plugin.pointee.work.free()
         plugin.pointee.fromMain.free()
-        plugin.pointee.worker.deallocate()
-        plugin.pointee.stopping.deinitialize(count: 1)
-        plugin.pointee.stopping.deallocate()
         plugin.pointee.rescanWanted.deinitialize(count: 1)
         plugin.pointee.rescanWanted.deallocate()
         plugin.pointee.limits.free()
@@ -120,10 +101,8 @@ struct Plugin {
         plugin.pointee.pending.deallocate()
         plugin.pointee.problems.free()
         plugin.pointee.heldProblems.free()
-        plugin.pointee.problemMessage.deallocate()
-        plugin.pointee.expressions.free()
         plugin.pointee.editorChannel.free()
-        plugin.pointee.noteEnds.free()
+        plugin.pointee.notes.free()
         plugin.deinitialize(count: 1)
         plugin.deallocate()
     }
@@ -131,43 +110,29 @@ struct Plugin {
     // MARK: - The work thread
 
     mutating func startWorker() {
-        stopping.pointee.store(false, ordering: .releasing)
-        if toneshaper_clap_worker_start(worker, Plugin.workerBody, UnsafeMutableRawPointer(me)) == 0 {
+        if !work.start(Plugin.workerBody, context: UnsafeMutableRawPointer(me)) {
             services.log(.error, "the work thread could not be started: changes that need a new plan are not heard")
         }
     }
 
-    mutating func stopWorker() {
-        stopping.pointee.store(true, ordering: .releasing)
-        toneshaper_clap_worker_wake(worker)
-        toneshaper_clap_worker_join(worker)
-    }
+    mutating func stopWorker() { work.stop() }
 
     static let workerBody: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? = { context in
         guard let plugin = context?.assumingMemoryBound(to: Plugin.self) else { return nil }
-        while true {
-            toneshaper_clap_worker_wait(plugin.pointee.worker)
-            plugin.pointee.drainWork()
-            if plugin.pointee.stopping.pointee.load(ordering: .acquiring) { return nil }
-        }
+        plugin.pointee.work.serve { kind, payload in plugin.pointee.doWork(kind, payload) }
+        return nil
     }
 
-    /// On the work thread: every message queued for it.
-    func drainWork() {
-        let services = self.services
-        let answer = RingAnswer(ring: fromWorker)
-        while services.toWorker.take({ kind, payload in
-            switch WorkKind(rawValue: kind) {
-            case .engine:
-                shared.work(payload, answer: answer)
-                if Plugin.changesDocument(payload) { askForRescan() }
-                if Plugin.changesCurve(payload) { sendPointsToEditor(always: false) }
-            case .problems:
-                heldProblems.take(payload, now: toneshaper_clap_monotonic_seconds(), host: services)
-            case nil: services.log(.error, "the work thread was given a message of an unknown kind; ignored")
-            }
-        }) {
-            services.counters[1].add(1, ordering: .releasing)
+    /// On the work thread: one message queued for it.
+    func doWork(_ kind: UInt32, _ payload: UnsafeRawBufferPointer) {
+        switch WorkKind(rawValue: kind) {
+        case .engine:
+            shared.work(payload, answer: RingAnswer(ring: work.answers))
+            if Plugin.changesDocument(payload) { askForRescan() }
+            if Plugin.changesCurve(payload) { sendPointsToEditor(always: false) }
+        case .problems:
+            heldProblems.take(payload, now: toneshaper_plugin_monotonic_seconds(), host: services)
+        case nil: services.log(.error, "the work thread was given a message of an unknown kind; ignored")
         }
     }
 
@@ -193,19 +158,15 @@ struct Plugin {
     mutating func onMainThread() {
         guard rescanWanted.pointee.exchange(false, ordering: .acquiringAndReleasing) else { return }
         waitForWorker()
-        let bytes = Array(shared.documentForSaving())
-        guard let shape = try? ToneShapeDocument.decode(bytes, source: "document") else { return }
-        for row in 0..<limits.count where !pending[row] { values[row] = ParameterTable.all[row].portValue(in: shape) }
+        let pending = self.pending
+        let values = self.values
+        shared.playedValues { row, value in if !pending[row] { values[row] = value } }
         if let hostParams, let rescan = hostParams.pointee.rescan { rescan(host, TONESHAPER_CLAP_PARAM_RESCAN_VALUES) }
     }
 
     /// Off the audio thread: waits (at most a second) until the work thread has done what
     /// was queued for it so far.
-    func waitForWorker() {
-        let target = services.counters[0].load(ordering: .acquiring)
-        toneshaper_clap_worker_wake(worker)
-        for _ in 0..<10_000 where services.counters[1].load(ordering: .acquiring) < target { toneshaper_clap_pause() }
-    }
+    func waitForWorker() { work.waitUntilDone() }
 
     // MARK: - Activation
 
@@ -219,8 +180,7 @@ struct Plugin {
         if sampleRate != engine.sampleRate || maximumBlock > engine.maximumBlock {
             stopWorker()
             let document = Array(shared.documentForSaving())
-            services.toWorker.clear()
-            fromWorker.clear()
+            work.clear()
             fromMain.clear()
             engine.free()
             engine = PluginEngine(sampleRate: sampleRate, maximumBlock: max(maximumBlock, 1), host: services)
@@ -231,7 +191,7 @@ struct Plugin {
         takeAnswers()  // what came while no block ran, before the values set meanwhile
         takePending()
         sendPointsToEditor(always: false)  // values set meanwhile may have stretched or mapped the curve
-        noteEnds.clear()
+        notes.clear()
         active = true
         return true
     }
@@ -260,9 +220,9 @@ struct Plugin {
         guard process.pointee.audio_outputs_count >= 1, let outputs = process.pointee.audio_outputs,
             outputs.pointee.channel_count >= 1, let channels = outputs.pointee.data32, let left = channels[0]
         else { return Int32(TONESHAPER_CLAP_PROCESS_ERROR) }
-        let pushedBefore = services.counters[0].load(ordering: .relaxed)
+        let pushedBefore = work.pushedCount()
         // Most blocks find nothing waiting: looked at here, without a call each.
-        if !fromWorker.isEmpty || !fromMain.isEmpty { takeAnswers() }
+        if !work.answers.isEmpty || !fromMain.isEmpty { takeAnswers() }
         if !editorChannel.edits.isEmpty { takeEdits(process.pointee.out_events) }
         if let transport = process.pointee.transport { follow(transport) }
         outEvents = process.pointee.out_events
@@ -288,8 +248,8 @@ struct Plugin {
                 handle(event, at: Int(time), output: left, rendered: &done)
             }
         }
-        render(left + done, frames: frames - done)
-        if noteEnds.count > 0 { endSilentNotes(frames: frames, out: outEvents) }
+        engine.render(into: left + done, frames: frames - done)
+        if notes.count > 0 { endSilentNotes(frames: frames) }
         outEvents = nil
         let channelCount = Int(outputs.pointee.channel_count)
         if channelCount > 1 {
@@ -308,22 +268,9 @@ struct Plugin {
         @_noLocks @_noAllocation
     #endif
     mutating func finishBlock(pushedBefore: Int) {
-        if problems.any() {
-            problemMessage.copyMemory(from: problems.counts, byteCount: Problems<CLAPProblem>.messageSize)
-            if services.push(.problems, UnsafeRawBufferPointer(start: problemMessage, count: Problems<CLAPProblem>.messageSize)) { problems.clear() }
-        }
-        let pushed = services.counters[0].load(ordering: .relaxed)
-        guard pushed != pushedBefore else { return }
-        let worker = self.worker
-        // sem_post neither blocks nor allocates.
-        _unsafePerformance { toneshaper_clap_worker_wake(worker) }
-        if offline && worker.pointee.started != 0 {
-            // Offline there is no deadline: the plans are waited for, as a synchronous worker gives them.
-            let counters = services.counters
-            _unsafePerformance {
-                while counters[1].load(ordering: .acquiring) < pushed { toneshaper_clap_pause() }
-            }
-        }
+        let services = self.services
+        problems.handOff { services.push(.problems, $0) }
+        work.finishBlock(pushedBefore: pushedBefore, offline: offline)
     }
 
     /// The answers of the work and main threads.
@@ -331,21 +278,8 @@ struct Plugin {
         @_noLocks @_noAllocation
     #endif
     mutating func takeAnswers() {
-        while fromWorker.pop({ _, payload in engine.workResponse(payload) }) {}
+        while work.answers.pop({ _, payload in engine.workResponse(payload) }) {}
         while fromMain.pop({ _, payload in engine.workResponse(payload) }) {}
-    }
-
-    /// Renders `frames` frames (in pieces of at most the engine's largest block).
-    #if REALTIME_PROOF
-        @_noLocks @_noAllocation
-    #endif
-    mutating func render(_ output: UnsafeMutablePointer<Float>, frames: Int) {
-        var done = 0
-        while done < frames {
-            let slice = min(frames - done, engine.maximumBlock)
-            engine.render(into: output + done, frames: slice)
-            done += slice
-        }
     }
 
     /// Renders up to `time` (frames from the block's start) when an event changes what plays there.
@@ -354,7 +288,7 @@ struct Plugin {
     #endif
     mutating func renderUpTo(_ time: Int, output: UnsafeMutablePointer<Float>, rendered done: inout Int) {
         guard time > done else { return }
-        render(output + done, frames: time - done)
+        engine.render(into: output + done, frames: time - done)
         done = time
     }
 
@@ -371,7 +305,7 @@ struct Plugin {
         switch Int(event.pointee.type) {
         case Int(TONESHAPER_CLAP_EVENT_NOTE_ON), Int(TONESHAPER_CLAP_EVENT_NOTE_OFF), Int(TONESHAPER_CLAP_EVENT_NOTE_CHOKE):
             guard size >= MemoryLayout<toneshaper_clap_event_note>.size else { return problems.note(.eventTooShort) }
-            note(raw.loadUnaligned(as: toneshaper_clap_event_note.self), at: time - done)
+            note(raw.loadUnaligned(as: toneshaper_clap_event_note.self), at: time - done, time: time, output: output, rendered: &done)
         case Int(TONESHAPER_CLAP_EVENT_NOTE_EXPRESSION):
             guard size >= MemoryLayout<toneshaper_clap_event_note_expression>.size else { return problems.note(.eventTooShort) }
             if let output { renderUpTo(time, output: output, rendered: &done) }
@@ -402,44 +336,16 @@ struct Plugin {
         }
     }
 
-    /// A CLAP note, as the MIDI message the engine takes (channel -1: channel 1).
-    #if REALTIME_PROOF
-        @_noLocks @_noAllocation
-    #endif
-    mutating func note(_ note: toneshaper_clap_event_note, at frame: Int) {
-        guard note.key >= 0, note.key <= 127, note.channel >= -1, note.channel <= 15, note.velocity.isFinite, note.velocity >= 0,
-            note.velocity <= 1
-        else { return problems.note(.noteOutOfRange) }
-        let channel = UInt8(max(note.channel, 0))
-        let key = UInt8(note.key)
-        if note.header.type == UInt16(TONESHAPER_CLAP_EVENT_NOTE_ON) {
-            // Velocity 0 would be a note-off in MIDI: the softest note-on is 1.
-            let velocity = UInt8(max(1, min(127, (note.velocity * 127).rounded())))
-            expressions.noteOn(key: key, channel: channel, noteID: note.note_id)
-            noteStarted(note, key: key, channel: channel, out: outEvents)
-            send(0x90 | channel, key, velocity, at: frame)
-        } else {
-            send(0x80 | channel, key, UInt8(min(127, (note.velocity * 127).rounded())), at: frame)
-        }
-    }
-
-    /// A MIDI 1.0 message from a note port of the MIDI dialect.
+    /// A MIDI 1.0 message from a note port of the MIDI dialect (CLAP's event holds three
+    /// bytes whatever the message: the core takes as many as its status says).
     #if REALTIME_PROOF
         @_noLocks @_noAllocation
     #endif
     mutating func midi(_ status: UInt8, _ data1: UInt8, _ data2: UInt8, at frame: Int) {
-        guard status >= 0x80, status < 0xF0, data1 < 0x80, data2 < 0x80 else {
-            if status >= 0xF0 { return }  // system messages: nothing here takes them
-            return problems.note(.midiMalformed)
-        }
-        let kind = status & 0xF0
-        if kind == 0x90 && data2 > 0 { expressions.noteOn(key: data1, channel: status & 0x0F, noteID: -1) }
-        if kind == 0xC0 || kind == 0xD0 {
-            var bytes = (status, data1)
-            withUnsafeBytes(of: &bytes) { engine.handleMIDI(frame: frame, bytes: UnsafeRawBufferPointer(rebasing: $0[0..<2])) }
-        } else {
-            send(status, data1, data2, at: frame)
-        }
+        var bytes = (status, data1, data2)
+        let length = max(1, HostMIDI.length(status: status))
+        let verdict = withUnsafeBytes(of: &bytes) { engine.takeMIDI(frame: frame, bytes: UnsafeRawBufferPointer(rebasing: $0[0..<min(3, length)])) }
+        if verdict == .malformed { problems.note(.midiMalformed) }
     }
 
     #if REALTIME_PROOF
@@ -522,7 +428,7 @@ struct Plugin {
         @_noLocks @_noAllocation
     #endif
     mutating func flush(_ input: UnsafePointer<toneshaper_clap_input_events>?, _ output: UnsafePointer<toneshaper_clap_output_events>?) {
-        let pushedBefore = services.counters[0].load(ordering: .relaxed)
+        let pushedBefore = work.pushedCount()
         takeEdits(output)
         if let input {
             var count: UInt32 = 0

@@ -58,7 +58,7 @@ extension Plugin {
                 return false
             }
             bytes.append(contentsOf: UnsafeRawBufferPointer(start: buffer, count: Int(got)))
-            guard bytes.count <= Plugin.maximumDocumentSize else {
+            guard bytes.count <= PluginLimits.maximumDocumentSize else {
                 services.log(.error, "the state is larger than 16 MB; the sound is unchanged")
                 return false
             }
@@ -79,15 +79,12 @@ extension Plugin {
                 services.log(.error, "a preset file was asked for without its path; the sound is unchanged")
                 return false
             }
-            var size = 0
-            var reason = [CChar](repeating: 0, count: 128)
-            guard let data = toneshaper_clap_read_file(location, Plugin.maximumDocumentSize, &size, &reason, 128) else {
-                let why = reason.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-                services.log(.error, "the preset file " + String(cString: location) + " " + why + "; the sound is unchanged")
+            do throws(DocumentFile.Refusal) {
+                return play(document: try DocumentFile.read(location), what: "the preset file")
+            } catch {
+                services.log(.error, "the preset file " + String(cString: location) + " " + error.reason + "; the sound is unchanged")
                 return false
             }
-            defer { toneshaper_clap_free(data) }
-            return play(document: Array(UnsafeBufferPointer(start: data, count: size)), what: "the preset file")
         case Int(TONESHAPER_CLAP_PRESET_LOCATION_PLUGIN):
             let wanted = key.map { String(cString: $0) } ?? ""
             for index in 0..<Int(toneshaper_clap_builtin_count()) {

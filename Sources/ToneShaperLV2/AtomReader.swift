@@ -161,19 +161,3 @@ struct AtomObject {
         return nil
     }
 }
-
-/// The length a MIDI message with this status byte has; 0 for messages the plugin takes in
-/// no length (system exclusive) or that are not a status byte.
-#if REALTIME_PROOF
-    @_noLocks @_noAllocation
-#endif
-func midiMessageLength(status: UInt8) -> Int {
-    switch status {
-    case 0x80...0xBF, 0xE0...0xEF: return 3
-    case 0xC0...0xDF: return 2
-    case 0xF1, 0xF3: return 2
-    case 0xF2: return 3
-    case 0xF6, 0xF8...0xFF: return 1
-    default: return 0
-    }
-}

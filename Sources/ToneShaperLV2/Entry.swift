@@ -1,4 +1,5 @@
 import CLV2
+import CPluginSupport
 import ToneShaperLV2Layout
 
 // The shared object's one exported symbol (the linker's version script hides the rest):
@@ -77,9 +78,9 @@ enum Entry {
     }
 
     static let extensionData: @convention(c) (UnsafePointer<CChar>?) -> UnsafeRawPointer? = { uri in
-        if toneshaper_lv2_equal(uri, "http://lv2plug.in/ns/ext/worker#interface") != 0 { return UnsafeRawPointer(workerInterface) }
-        if toneshaper_lv2_equal(uri, "http://lv2plug.in/ns/ext/state#interface") != 0 { return UnsafeRawPointer(stateInterface) }
-        if toneshaper_lv2_equal(uri, "http://harrisonconsoles.com/lv2/inlinedisplay#interface") != 0 {
+        if toneshaper_plugin_equal(uri, "http://lv2plug.in/ns/ext/worker#interface") != 0 { return UnsafeRawPointer(workerInterface) }
+        if toneshaper_plugin_equal(uri, "http://lv2plug.in/ns/ext/state#interface") != 0 { return UnsafeRawPointer(stateInterface) }
+        if toneshaper_plugin_equal(uri, "http://harrisonconsoles.com/lv2/inlinedisplay#interface") != 0 {
             return UnsafeRawPointer(InlineDisplay.interface)
         }
         return nil

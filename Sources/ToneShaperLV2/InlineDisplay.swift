@@ -1,4 +1,5 @@
 import CLV2
+import CPluginSupport
 import Synchronization
 import ToneShaperPlugin
 
@@ -29,7 +30,7 @@ struct InlineDisplay {
         var index = 0
         while let features, let feature = features[index] {
             index += 1
-            if toneshaper_lv2_equal(feature.pointee.URI, "http://harrisonconsoles.com/lv2/inlinedisplay#queue_draw") != 0 {
+            if toneshaper_plugin_equal(feature.pointee.URI, "http://harrisonconsoles.com/lv2/inlinedisplay#queue_draw") != 0 {
                 queue = feature.pointee.data.map { UnsafePointer($0.assumingMemoryBound(to: toneshaper_inline_display_queue.self)) }
             }
         }

@@ -35,14 +35,12 @@ struct LV2Services: PluginHost {
         let path = UnsafeMutablePointer<CChar>.allocate(capacity: capacity)
         defer { path.deallocate() }
         guard index >= 0, index < Int(Int32.max), toneshaper_lv2_nth_document(shapes, Int32(index), path, capacity) != 0 else { return nil }
-        var size = 0
-        var status: Int32 = 0
-        guard let bytes = toneshaper_lv2_read_file(path, Plugin.maximumDocumentSize, &size, &status) else {
-            logger.write(.error, "a built-in document in the bundle cannot be read; the program change is ignored")
+        do throws(DocumentFile.Refusal) {
+            return try DocumentFile.read(path)
+        } catch {
+            logger.write(.error, "a built-in document in the bundle " + error.reason + "; the program change is ignored")
             return nil
         }
-        defer { toneshaper_lv2_free(bytes) }
-        return Array(UnsafeBufferPointer(start: bytes, count: size))
     }
 }
 

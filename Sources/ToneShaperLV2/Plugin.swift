@@ -1,4 +1,5 @@
 import CLV2
+import CPluginSupport
 import ToneShaperLV2Layout
 import ToneShaperModel
 import ToneShaperParameters
@@ -9,14 +10,10 @@ import ToneShaperPlugin
 /// LV2_Handle), so run() does no reference counting. The shell converts LV2's ports,
 /// atoms, worker and state into the core's calls; the core knows no LV2.
 struct Plugin {
-    /// The largest document a state or a file may hold (as the node's `ToneShapeDocument.maximumSize`).
-    static var maximumDocumentSize: Int { 16 * 1024 * 1024 }
     /// The longest document path a patch:Set may carry, with its NUL.
     static var maximumPath: Int { 4096 }
     /// A worker message: a kind and at most a path.
     static var maximumWorkMessage: Int { 4 + maximumPath }
-    /// run()'s largest block when the host does not say (buf-size:maxBlockLength).
-    static var defaultMaximumBlock: Int { 4096 }
 
     let stereo: Bool
     let urids: URIDs
@@ -34,7 +31,6 @@ struct Plugin {
     let heldProblems: HeldProblems<LV2Problem>
     /// The control port's buffer size (buf-size:sequenceSize), else a sane limit.
     let sequenceCapacity: Int
-    let maximumBlock: Int
 
     var control: UnsafeRawPointer?
     var notify: UnsafeMutableRawPointer?
@@ -47,8 +43,6 @@ struct Plugin {
     let controlCount: Int
     let controls: UnsafeMutablePointer<UnsafePointer<Float>>
     let lastControls: UnsafeMutablePointer<Float>
-    /// The problems message run() hands the worker.
-    let problemMessage: UnsafeMutableRawPointer
     /// The worker's buffer for its answers (`WorkResponder`).
     let responseScratch: UnsafeMutableRawPointer
     /// The document file playing (NUL-terminated, `maximumPath` bytes), its length with the
@@ -81,13 +75,13 @@ struct Plugin {
             index += 1
             let uri = feature.pointee.URI
             let data = feature.pointee.data
-            if toneshaper_lv2_equal(uri, "http://lv2plug.in/ns/ext/urid#map") != 0 {
+            if toneshaper_plugin_equal(uri, "http://lv2plug.in/ns/ext/urid#map") != 0 {
                 map = data.map { UnsafePointer($0.assumingMemoryBound(to: LV2_URID_Map.self)) }
-            } else if toneshaper_lv2_equal(uri, "http://lv2plug.in/ns/ext/log#log") != 0 {
+            } else if toneshaper_plugin_equal(uri, "http://lv2plug.in/ns/ext/log#log") != 0 {
                 logFeature = data.map { UnsafePointer($0.assumingMemoryBound(to: LV2_Log_Log.self)) }
-            } else if toneshaper_lv2_equal(uri, "http://lv2plug.in/ns/ext/worker#schedule") != 0 {
+            } else if toneshaper_plugin_equal(uri, "http://lv2plug.in/ns/ext/worker#schedule") != 0 {
                 schedule = data.map { UnsafePointer($0.assumingMemoryBound(to: LV2_Worker_Schedule.self)) }
-            } else if toneshaper_lv2_equal(uri, "http://lv2plug.in/ns/ext/options#options") != 0 {
+            } else if toneshaper_plugin_equal(uri, "http://lv2plug.in/ns/ext/options#options") != 0 {
                 options = data.map { UnsafePointer($0.assumingMemoryBound(to: LV2_Options_Option.self)) }
             }
         }
@@ -101,14 +95,10 @@ struct Plugin {
             log.write(.error, "the sample rate is not a positive number; not instantiated")
             return nil
         }
-        if schedule == nil {
-            log.write(
-                .warning,
-                "the host offers no worker:schedule: the plugin plays, but refuses changes that need a new plan, document files and states it must rebuild off the audio thread"
-            )
-        }
+        // Without the host's worker, a thread of the plugin's own does the work.
+        let ownThread = schedule == nil ? WorkThread(slots: 64) : nil
 
-        var maximumBlock = defaultMaximumBlock
+        var maximumBlock = PluginLimits.defaultMaximumBlock
         var sequenceCapacity = AtomSequenceReader.defaultCapacity
         var option = options
         while let current = option, current.pointee.key != 0 {
@@ -124,7 +114,7 @@ struct Plugin {
         }
 
         let scratch = UnsafeMutableRawPointer.allocate(byteCount: maximumWorkMessage, alignment: 8)
-        let scheduler = WorkScheduler(feature: schedule, scratch: scratch, capacity: maximumWorkMessage)
+        let scheduler = WorkScheduler(feature: schedule, ownThread: ownThread, scratch: scratch, capacity: maximumWorkMessage)
         let controlCount = ParameterTable.all.count
         // A port the host leaves where the description's default puts it is not a move.
         let lastControls = UnsafeMutablePointer<Float>.allocate(capacity: controlCount)
@@ -152,17 +142,26 @@ struct Plugin {
                 stereo: stereo, urids: urids, log: log, scheduler: scheduler,
                 engine: PluginEngine(sampleRate: sampleRate, maximumBlock: maximumBlock, host: services),
                 portRows: portRows, portCount: layout.count, leftPort: audio[0], rightPort: audio.count > 1 ? audio[1] : UInt32.max,
-                problems: Problems<LV2Problem>(), heldProblems: HeldProblems(), sequenceCapacity: sequenceCapacity, maximumBlock: maximumBlock,
+                problems: Problems<LV2Problem>(), heldProblems: HeldProblems(), sequenceCapacity: sequenceCapacity,
                 control: nil, notify: nil, left: nil, right: nil, controlCount: controlCount, controls: controls, lastControls: lastControls,
-                problemMessage: .allocate(byteCount: Problems<LV2Problem>.messageSize, alignment: 8),
                 responseScratch: .allocate(byteCount: maximumWorkMessage, alignment: 8),
                 filePath: .allocate(byteCount: maximumPath, alignment: 8)))
         plugin.pointee.inline.connect(features)
+        if let ownThread, !ownThread.start(Worker.ownThreadBody, context: UnsafeMutableRawPointer(plugin)) {
+            log.write(
+                .error,
+                "the host offers no worker:schedule and the plugin's own work thread could not be started: changes that need a new plan are not heard"
+            )
+        }
         return plugin
     }
 
     /// cleanup: frees everything make allocated.
     static func destroy(_ plugin: UnsafeMutablePointer<Plugin>) {
+        if let own = plugin.pointee.scheduler.ownThread {
+            own.stop()
+            own.free()
+        }
         // What the worker held back (a repeated problem) is logged now rather than lost.
         plugin.pointee.heldProblems.flush(host: plugin.pointee.engine.host)
         plugin.pointee.engine.host.shapes.deallocate()
@@ -173,7 +172,6 @@ struct Plugin {
         plugin.pointee.scheduler.scratch.deallocate()
         plugin.pointee.controls.deallocate()
         plugin.pointee.lastControls.deallocate()
-        plugin.pointee.problemMessage.deallocate()
         plugin.pointee.responseScratch.deallocate()
         plugin.pointee.filePath.deallocate()
         plugin.pointee.points.free()
@@ -202,6 +200,10 @@ struct Plugin {
     #endif
     mutating func run(frames: Int) {
         guard let left, frames > 0 else { return }
+        // Without the host's worker: the own thread's answers, as work_response would give them.
+        let own = scheduler.ownThread
+        if let own, !own.answers.isEmpty { while own.answers.pop({ _, message in _ = takeResponse(message) }) {} }
+        let pushedBefore = own?.pushedCount() ?? 0
         readControls()
         clearNotify()
         if let control,
@@ -218,25 +220,28 @@ struct Plugin {
                 reportedBeatsWithoutTempo = true
             }
         }
-        render(left, frames: frames)
+        engine.render(into: left, frames: frames)
         if announceFile { writeFileToNotify() }
         forwardPoints()
         writePointsToNotify(frames: frames)
         if stereo, let right { for i in 0..<frames { right[i] = left[i] } }
         reportProblems()
+        own?.finishBlock(pushedBefore: pushedBefore, offline: false)
     }
 
-    /// The engine renders at most `maximumBlock` frames at a time.
+    /// An answer of the worker (work_response, or the own thread's queue): its kind, then its bytes.
     #if REALTIME_PROOF
         @_noLocks @_noAllocation
     #endif
-    private mutating func render(_ output: UnsafeMutablePointer<Float>, frames: Int) {
-        var done = 0
-        while done < frames {
-            let slice = min(frames - done, maximumBlock)
-            engine.render(into: output + done, frames: slice)
-            done += slice
+    mutating func takeResponse(_ message: UnsafeRawBufferPointer) -> LV2_Worker_Status {
+        guard let body = message.baseAddress, message.count >= 4 else { return LV2_WORKER_ERR_UNKNOWN }
+        let payload = UnsafeRawBufferPointer(start: body + 4, count: message.count - 4)
+        switch ResponseKind(rawValue: body.loadUnaligned(as: UInt32.self)) {
+        case .engine: engine.workResponse(payload)
+        case .fileAccepted: fileAccepted(payload)
+        case nil: return LV2_WORKER_ERR_UNKNOWN
         }
+        return LV2_WORKER_SUCCESS
     }
 
     /// Every control port whose value changed, handed to the engine (whose row's rule
@@ -321,23 +326,7 @@ struct Plugin {
         @_noLocks @_noAllocation
     #endif
     private mutating func handleMIDI(_ event: AtomEvent) {
-        let bytes = event.body
-        guard bytes.count > 0 else {
-            problems.note(.midiWrongLength)
-            return
-        }
-        let status = bytes[0]
-        if status == 0xF0 { return }  // system exclusive: nothing here takes it
-        let length = midiMessageLength(status: status)
-        guard length != 0, length == bytes.count else {
-            problems.note(.midiWrongLength)
-            return
-        }
-        for i in 1..<max(length, 1) where bytes[i] >= 0x80 {
-            problems.note(.midiWrongLength)
-            return
-        }
-        engine.handleMIDI(frame: event.frame, bytes: bytes)
+        if engine.takeMIDI(frame: event.frame, bytes: event.body) == .malformed { problems.note(.midiWrongLength) }
     }
 
     /// patch:Set of urn:toneshaper:file with an atom:Path: the worker loads the file.
@@ -497,10 +486,7 @@ struct Plugin {
         @_noLocks @_noAllocation
     #endif
     private mutating func reportProblems() {
-        guard problems.any() else { return }
-        problemMessage.copyMemory(from: problems.counts, byteCount: Problems<LV2Problem>.messageSize)
-        if scheduler.schedule(.problems, UnsafeRawBufferPointer(start: problemMessage, count: Problems<LV2Problem>.messageSize)) {
-            problems.clear()
-        }
+        let scheduler = self.scheduler
+        problems.handOff { scheduler.schedule(.problems, $0) }
     }
 }

@@ -1,4 +1,5 @@
 import CLV2
+import ToneShaperPlugin
 
 /// The state interface (state:interface): the whole document as one atom:String property,
 /// `urn:toneshaper:document`.
@@ -11,7 +12,7 @@ enum State {
             let plugin = instance.assumingMemoryBound(to: Plugin.self)
             let json = plugin.pointee.engine.documentForSaving()
             guard let source = json.baseAddress, json.count > 0 else { return LV2_STATE_SUCCESS }
-            guard json.count < Plugin.maximumDocumentSize else {
+            guard json.count < PluginLimits.maximumDocumentSize else {
                 plugin.pointee.log.write(.error, "the document is larger than 16 MB; not saved")
                 return LV2_STATE_ERR_UNKNOWN
             }
@@ -49,7 +50,7 @@ enum State {
                 log.write(.error, "the state's document is empty; the sound is unchanged")
                 return LV2_STATE_ERR_UNKNOWN
             }
-            guard size <= Plugin.maximumDocumentSize else {
+            guard size <= PluginLimits.maximumDocumentSize else {
                 log.write(.error, "the state's document is larger than 16 MB; the sound is unchanged")
                 return LV2_STATE_ERR_UNKNOWN
             }

@@ -1,4 +1,5 @@
 import CLV2
+import CPluginSupport
 import ToneShaperPlugin
 
 /// The kinds of message the plugin gives the host's worker (the first 4 bytes).
@@ -17,9 +18,12 @@ enum WorkKind: UInt32 {
 
 /// worker:schedule, as run() uses it: a message of a kind and a payload, copied by the host.
 /// Assembled in a buffer allocated in instantiate (`Plugin.maximumWorkMessage` bytes).
+/// A host without a worker gets the core's own ``WorkThread`` instead, which runs the same
+/// work() and hands its answers to run() (``Worker/ownThreadBody``).
 struct WorkScheduler {
-    /// nil when the host has no worker: every request is refused.
+    /// nil when the host has no worker: the messages go to `ownThread`.
     let feature: UnsafePointer<LV2_Worker_Schedule>?
+    let ownThread: WorkThread?
     let scratch: UnsafeMutableRawPointer
     let capacity: Int
 
@@ -28,13 +32,14 @@ struct WorkScheduler {
         @_noLocks @_noAllocation
     #endif
     func schedule(_ kind: WorkKind, _ payload: UnsafeRawBufferPointer) -> Bool {
-        guard let feature, payload.count <= capacity - 4 else { return false }
+        guard payload.count <= capacity - 4 else { return false }
         scratch.storeBytes(of: kind.rawValue, as: UInt32.self)
         if let source = payload.baseAddress, payload.count > 0 {
             (scratch + 4).copyMemory(from: source, byteCount: payload.count)
         }
         let size = UInt32(4 + payload.count)
         let scratch = self.scratch
+        guard let feature else { return ownThread?.push(0, UnsafeRawBufferPointer(start: scratch, count: Int(size))) ?? false }
         var status = LV2_WORKER_SUCCESS
         // The host's schedule_work is for the audio thread by the worker spec.
         _unsafePerformance { status = feature.pointee.schedule_work(feature.pointee.handle, size, scratch) }
@@ -78,48 +83,66 @@ enum Worker {
         ) -> LV2_Worker_Status = { instance, respond, respondHandle, size, data in
             guard let instance, let respond, let data, size >= 4 else { return LV2_WORKER_ERR_UNKNOWN }
             let plugin = instance.assumingMemoryBound(to: Plugin.self)
-            let kind = data.loadUnaligned(as: UInt32.self)
-            let payload = UnsafeRawBufferPointer(start: data + 4, count: Int(size) - 4)
-            let responder = WorkResponder(respond: respond, handle: respondHandle, scratch: plugin.pointee.responseScratch)
-            switch WorkKind(rawValue: kind) {
-            case .problems:
-                logProblems(payload, plugin: plugin)
-            case .loadFile:
-                loadFile(payload, plugin: plugin, responder: responder)
-                sendPoints(plugin: plugin, always: false)
-            case .engine:
-                plugin.pointee.engine.work(payload, answer: responder)
-                // A program change replaces the curve, a new duration stretches it, a new
-                // range maps it: an editor window shows it as it plays.
-                if payload.count == MemoryLayout<InstrumentRequest>.size, let base = payload.baseAddress {
-                    switch base.loadUnaligned(as: InstrumentRequest.self) {
-                    case .program, .set(.duration, _), .set(.minFrequency, _), .set(.maxFrequency, _):
-                        sendPoints(plugin: plugin, always: false)
-                    default: break
-                    }
-                }
-            case .points:
-                takePoints(plugin: plugin, responder: responder)
-            case .sendPoints:
-                sendPoints(plugin: plugin, always: true)
-            case nil:
-                plugin.pointee.log.write(.error, "the worker was given a message of an unknown kind; ignored")
-                return LV2_WORKER_ERR_UNKNOWN
-            }
-            return LV2_WORKER_SUCCESS
+            return perform(UnsafeRawBufferPointer(start: data, count: Int(size)), plugin: plugin, respond: respond, handle: respondHandle)
         }
+
+    /// One message's work (its kind, then its payload), answered through `respond`.
+    static func perform(
+        _ message: UnsafeRawBufferPointer, plugin: UnsafeMutablePointer<Plugin>, respond: LV2_Worker_Respond_Function,
+        handle respondHandle: LV2_Worker_Respond_Handle?
+    ) -> LV2_Worker_Status {
+        guard let data = message.baseAddress, message.count >= 4 else { return LV2_WORKER_ERR_UNKNOWN }
+        let kind = data.loadUnaligned(as: UInt32.self)
+        let payload = UnsafeRawBufferPointer(start: data + 4, count: message.count - 4)
+        let responder = WorkResponder(respond: respond, handle: respondHandle, scratch: plugin.pointee.responseScratch)
+        switch WorkKind(rawValue: kind) {
+        case .problems:
+            logProblems(payload, plugin: plugin)
+        case .loadFile:
+            loadFile(payload, plugin: plugin, responder: responder)
+            sendPoints(plugin: plugin, always: false)
+        case .engine:
+            plugin.pointee.engine.work(payload, answer: responder)
+            // A program change replaces the curve, a new duration stretches it, a new
+            // range maps it: an editor window shows it as it plays.
+            if payload.count == MemoryLayout<InstrumentRequest>.size, let base = payload.baseAddress {
+                switch base.loadUnaligned(as: InstrumentRequest.self) {
+                case .program, .set(.duration, _), .set(.minFrequency, _), .set(.maxFrequency, _):
+                    sendPoints(plugin: plugin, always: false)
+                default: break
+                }
+            }
+        case .points:
+            takePoints(plugin: plugin, responder: responder)
+        case .sendPoints:
+            sendPoints(plugin: plugin, always: true)
+        case nil:
+            plugin.pointee.log.write(.error, "the worker was given a message of an unknown kind; ignored")
+            return LV2_WORKER_ERR_UNKNOWN
+        }
+        return LV2_WORKER_SUCCESS
+    }
 
     static let workResponse: @convention(c) (LV2_Handle?, UInt32, UnsafeRawPointer?) -> LV2_Worker_Status = { instance, size, body in
         guard let instance else { return LV2_WORKER_ERR_UNKNOWN }
         let plugin = instance.assumingMemoryBound(to: Plugin.self)
-        guard let body, size >= 4 else { return LV2_WORKER_ERR_UNKNOWN }
-        let payload = UnsafeRawBufferPointer(start: body + 4, count: Int(size) - 4)
-        switch ResponseKind(rawValue: body.loadUnaligned(as: UInt32.self)) {
-        case .engine: plugin.pointee.engine.workResponse(payload)
-        case .fileAccepted: plugin.pointee.fileAccepted(payload)
-        case nil: return LV2_WORKER_ERR_UNKNOWN
+        return plugin.pointee.takeResponse(UnsafeRawBufferPointer(start: body, count: Int(size)))
+    }
+
+    /// The body of the plugin's own work thread (a host without a worker): each message
+    /// worked as the host's worker would, the answers queued for run().
+    static let ownThreadBody: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? = { context in
+        guard let plugin = context?.assumingMemoryBound(to: Plugin.self), let own = plugin.pointee.scheduler.ownThread else { return nil }
+        own.serve { _, message in _ = perform(message, plugin: plugin, respond: ownRespond, handle: context) }
+        return nil
+    }
+
+    /// The own thread's respond function: the answer (copied) on the queue run() drains.
+    static let ownRespond: @convention(c) (LV2_Worker_Respond_Handle?, UInt32, UnsafeRawPointer?) -> LV2_Worker_Status = { handle, size, data in
+        guard let plugin = handle?.assumingMemoryBound(to: Plugin.self), let own = plugin.pointee.scheduler.ownThread else {
+            return LV2_WORKER_ERR_UNKNOWN
         }
-        return LV2_WORKER_SUCCESS
+        return own.answers.push(0, UnsafeRawBufferPointer(start: data, count: Int(size))) ? LV2_WORKER_SUCCESS : LV2_WORKER_ERR_NO_SPACE
     }
 
     static let endRun: @convention(c) (LV2_Handle?) -> LV2_Worker_Status = { instance in
@@ -131,7 +154,7 @@ enum Worker {
     /// One log line per kind of problem run() counted (`HeldProblems.take`: a kind logged
     /// less than a second ago is held back and counted into its next line).
     static func logProblems(_ payload: UnsafeRawBufferPointer, plugin: UnsafeMutablePointer<Plugin>) {
-        plugin.pointee.heldProblems.take(payload, now: toneshaper_lv2_monotonic_seconds(), host: plugin.pointee.engine.host)
+        plugin.pointee.heldProblems.take(payload, now: toneshaper_plugin_monotonic_seconds(), host: plugin.pointee.engine.host)
     }
 
     /// Reads a document file for a patch:Set of urn:toneshaper:file and hands it to the engine.
@@ -142,20 +165,14 @@ enum Worker {
             return
         }
         let path = base.assumingMemoryBound(to: CChar.self)
-        var size = 0
-        var status: Int32 = 0
-        guard let bytes = toneshaper_lv2_read_file(path, Plugin.maximumDocumentSize, &size, &status) else {
-            switch Int(status) {
-            case Int(TONESHAPER_LV2_FILE_MISSING):
-                log.write(.error, "the document file cannot be opened (missing, or not readable); the sound is unchanged")
-            case Int(TONESHAPER_LV2_FILE_TOO_LARGE): log.write(.error, "the document file is larger than 16 MB; the sound is unchanged")
-            case Int(TONESHAPER_LV2_FILE_EMPTY): log.write(.error, "the document file is empty; the sound is unchanged")
-            default: log.write(.error, "the document file could not be read; the sound is unchanged")
-            }
+        let bytes: [UInt8]
+        do throws(DocumentFile.Refusal) {
+            bytes = try DocumentFile.read(path)
+        } catch {
+            log.write(.error, "the document file " + error.reason + "; the sound is unchanged")
             return
         }
-        defer { toneshaper_lv2_free(bytes) }
-        if plugin.pointee.engine.load(document: UnsafeRawBufferPointer(start: bytes, count: size), answer: responder) {
+        if bytes.withUnsafeBytes({ plugin.pointee.engine.load(document: $0, answer: responder) }) {
             // After the engine's own answers: the notify port then says which file plays.
             _ = responder.respond(.fileAccepted, payload)
         }

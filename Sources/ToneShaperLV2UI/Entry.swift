@@ -1,5 +1,6 @@
 import CEditor
 import CLV2UI
+import CPluginSupport
 import ToneShaperEditor
 import ToneShaperLV2Layout
 
@@ -49,13 +50,13 @@ enum UIEntry {
                 index += 1
                 let uri = feature.pointee.URI
                 let data = feature.pointee.data
-                if toneshaper_ui_equal(uri, "http://lv2plug.in/ns/extensions/ui#parent") != 0 {
+                if toneshaper_plugin_equal(uri, "http://lv2plug.in/ns/extensions/ui#parent") != 0 {
                     parent = UInt(bitPattern: data)
-                } else if toneshaper_ui_equal(uri, "http://lv2plug.in/ns/ext/urid#map") != 0 {
+                } else if toneshaper_plugin_equal(uri, "http://lv2plug.in/ns/ext/urid#map") != 0 {
                     map = data.map { UnsafePointer($0.assumingMemoryBound(to: LV2_URID_Map.self)) }
-                } else if toneshaper_ui_equal(uri, "http://lv2plug.in/ns/extensions/ui#resize") != 0 {
+                } else if toneshaper_plugin_equal(uri, "http://lv2plug.in/ns/extensions/ui#resize") != 0 {
                     resize = data.map { UnsafePointer($0.assumingMemoryBound(to: LV2UI_Resize.self)) }
-                } else if toneshaper_ui_equal(uri, "http://lv2plug.in/ns/ext/options#options") != 0 {
+                } else if toneshaper_plugin_equal(uri, "http://lv2plug.in/ns/ext/options#options") != 0 {
                     options = data.map { UnsafePointer($0.assumingMemoryBound(to: LV2_Options_Option.self)) }
                 }
             }
@@ -75,7 +76,7 @@ enum UIEntry {
             }
             let stereoURI = UnsafeRawPointer(LV2Identity.stereoURI.utf8Start).assumingMemoryBound(to: CChar.self)
             let link = LV2Link(
-                write: write, controller: controller, urids: urids, resize: resize, stereo: toneshaper_ui_equal(pluginURI, stereoURI) != 0)
+                write: write, controller: controller, urids: urids, resize: resize, stereo: toneshaper_plugin_equal(pluginURI, stereoURI) != 0)
             guard let window = EditorWindow(parent: parent, scale: scale, link: link) else { return nil }
             widget?.pointee = UnsafeMutableRawPointer(bitPattern: window.window)
             return Unmanaged.passRetained(LV2Editor(window: window, link: link)).toOpaque()
@@ -106,8 +107,8 @@ enum UIEntry {
     }
 
     static let extensionData: @convention(c) (UnsafePointer<CChar>?) -> UnsafeRawPointer? = { uri in
-        if toneshaper_ui_equal(uri, "http://lv2plug.in/ns/extensions/ui#idleInterface") != 0 { return UnsafeRawPointer(idleInterface) }
-        if toneshaper_ui_equal(uri, "http://lv2plug.in/ns/extensions/ui#resize") != 0 { return UnsafeRawPointer(resizeInterface) }
+        if toneshaper_plugin_equal(uri, "http://lv2plug.in/ns/extensions/ui#idleInterface") != 0 { return UnsafeRawPointer(idleInterface) }
+        if toneshaper_plugin_equal(uri, "http://lv2plug.in/ns/extensions/ui#resize") != 0 { return UnsafeRawPointer(resizeInterface) }
         return nil
     }
 }

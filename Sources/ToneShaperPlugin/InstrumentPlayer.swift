@@ -98,6 +98,15 @@ public struct InstrumentPlayer: ~Copyable {
         }
     }
 
+    /// Ends the notes of `key` on `channel` (nil: any) now: let go, or choked
+    /// (``RealtimeRenderer/endNotes(key:channel:choke:)``).
+    #if REALTIME_PROOF
+        @_noLocks @_noAllocation
+    #endif
+    public mutating func endNotes(key: UInt8?, channel: UInt8?, choke: Bool) {
+        renderer.endNotes(key: key, channel: channel, choke: choke)
+    }
+
     /// Renders `frames` samples into `out`, applying `midi` (sorted by frame) at its
     /// frames and following the host's `transport` when the transport setting is on (nil:
     /// the host has none); then passes on what the renderer handed back: plans to free, and

@@ -96,7 +96,19 @@ public struct PluginEngine<Host: PluginHost> {
         player.pointee.control(row: row, value) { request in PluginEngine.send(request, host) }
     }
 
-    /// A MIDI message at `frame`: kept for the block's one render, which applies it there.
+    /// A MIDI 1.0 message from a host, checked: a channel message of exactly its length
+    /// is kept for the render at `frame`; a system message is ignored; anything else is
+    /// refused (``HostMIDI/Verdict``). Every format's MIDI comes through here.
+    public mutating func takeMIDI(frame: Int, bytes: UnsafeRawBufferPointer) -> HostMIDI.Verdict {
+        guard let status = bytes.first, status >= 0x80 else { return .malformed }
+        if status >= 0xF0 { return .ignored }
+        guard bytes.count == HostMIDI.length(status: status) else { return .malformed }
+        for i in 1..<bytes.count where bytes[i] >= 0x80 { return .malformed }
+        handleMIDI(frame: frame, bytes: bytes)
+        return .taken
+    }
+
+    /// A MIDI message at `frame` (checked already): kept for the block's render, which applies it there.
     public mutating func handleMIDI(frame: Int, bytes: UnsafeRawBufferPointer) {
         guard eventCount < RealtimeRenderer.maximumMIDIEvents, bytes.count >= 1 else { return }
         events[eventCount] = MIDIEvent(
@@ -104,16 +116,38 @@ public struct PluginEngine<Host: PluginHost> {
         eventCount += 1
     }
 
-    /// Renders the block (the shell calls it once per run(), after reading every event).
+    /// Renders `frames` frames, any number of them: in slices of at most `maximumBlock`,
+    /// each taking the MIDI events kept for it (their frames count from the call's first
+    /// frame, in order). A shell calls it once per block after reading every event, or up to
+    /// each event that changes what plays (a parameter, a note's end) and then for the rest.
     public mutating func render(into output: UnsafeMutablePointer<Float>, frames: Int) {
-        precondition(frames <= maximumBlock, "a block within the maximum the engine was made for")
+        guard frames > 0 else { return }  // the events wait for frames to land in
         let host = self.host
-        player.pointee.render(
-            into: output, frames: frames, midi: UnsafeBufferPointer(start: events, count: eventCount), transport: transport
-        ) { request in PluginEngine.send(request, host) }
+        var done = 0
+        var first = 0
+        while done < frames {
+            let slice = min(frames - done, maximumBlock)
+            var end = first
+            while end < eventCount && (events[end].frame < done + slice || done + slice == frames) {
+                events[end].frame = max(0, events[end].frame - done)
+                end += 1
+            }
+            player.pointee.render(
+                into: output + done, frames: slice, midi: UnsafeBufferPointer(start: events + first, count: end - first), transport: transport
+            ) { request in PluginEngine.send(request, host) }
+            first = end
+            // A host sends a position when its transport changes; between, it rolls on.
+            if let current = transport, current.rolling { transport?.frame = current.frame + slice }
+            done += slice
+        }
         eventCount = 0
-        // A host sends a position when its transport changes; between, it rolls on.
-        if let current = transport, current.rolling { transport?.frame = current.frame + frames }
+    }
+
+    /// Ends notes now, as a host's note-off or note choke with wildcards asks: the notes of
+    /// `key` on `channel`, nil meaning any (``HostNotes/match(port:channel:key:noteID:)``
+    /// resolves a host's event to them). The shell renders up to the event's frame first.
+    public mutating func endNotes(key: UInt8?, channel: UInt8?, choke: Bool) {
+        player.pointee.endNotes(key: key, channel: channel, choke: choke)
     }
 
     /// The host's transport moved (time:Position): LV2 counts bars and beats from 0, JACK
@@ -204,6 +238,14 @@ public struct PluginEngine<Host: PluginHost> {
         BuilderSide.with(side) { side in
             side.save(ToneShapeDocument.encode(ToneShape(played: side.builder.shape, document: side.document)))
         }
+    }
+
+    /// Off the audio thread: each row's value (as its port or parameter shows it) in the
+    /// shape as it plays now, by row: what a host must read again after a program change or
+    /// a mapped controller moved values behind its back.
+    public func playedValues(_ take: (_ row: Int, _ value: Double) -> Void) {
+        let shape = BuilderSide.with(side) { side in ToneShape(played: side.builder.shape, document: side.document) }
+        for row in 0..<ParameterTable.all.count { take(row, ParameterTable.all[row].portValue(in: shape)) }
     }
 
     /// A state to restore (never during a block): the document is checked, its plan built

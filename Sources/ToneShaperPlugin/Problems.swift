@@ -39,6 +39,15 @@ public struct Problems<Kind: PluginProblem> {
     public func any() -> Bool { counts[Kind.count] != 0 }
 
     public func clear() { counts.update(repeating: 0, count: Kind.count + 1) }
+
+    /// At a block's end, when any was counted: the counts (``messageSize`` bytes) handed to
+    /// `send`, which copies them onto the work thread's queue, then cleared; kept for the
+    /// next block when `send` refuses them (a full queue).
+    @inline(__always)
+    public func handOff(_ send: (UnsafeRawBufferPointer) -> Bool) {
+        guard any() else { return }
+        if send(UnsafeRawBufferPointer(start: counts, count: Problems.messageSize)) { clear() }
+    }
 }
 
 /// The work thread's side: counts not logged yet, and when each kind was last logged.

@@ -11,6 +11,9 @@
 //            [--param ID=VALUE@FRAME]... [--mod ID=AMOUNT@FRAME]... [--flush ID=VALUE]...
 //            [--expression FRAME:KEY:KIND:VALUE]... (KIND tuning or volume; KEY -1: every note)
 //            [--expression-id FRAME:NOTEID:KIND:VALUE]... (the note of a --note's NOTEID)
+//            [--channel-note FRAME:CHANNEL:KEY:VEL[:NOTEID]]... (a note-on on that channel)
+//            [--note-off FRAME:PORT:CHANNEL:KEY:NOTEID]... [--note-choke FRAME:PORT:CHANNEL:KEY:NOTEID]...
+//                      (a NOTE_OFF or NOTE_CHOKE as given: -1 is CLAP's wildcard)
 //            [--transport PLAYING:SECONDS:BPM@FRAME]... [--process-transport PLAYING:BPM]
 //            [--save-state FILE] [--load-state FILE] [--preset-file PATH] [--preset-builtin NAME]
 //            [--hostile KIND[@FRAME]]... [--realtime] [--instances 2] [--second-clap PATH]
@@ -70,6 +73,8 @@
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <unistd.h>
+#include <pthread.h>
+#include <time.h>
 
 static void die(const char *fmt, ...) {
     va_list ap;
@@ -305,6 +310,7 @@ typedef struct {
     Kind kind;
     long frame;
     int key, note_id, expression;
+    int port, channel, choke; // notes: the port and channel (0 unless given); a NOTE_OFF that chokes
     double value, seconds, tempo;
     uint32_t id;
     unsigned char midi[3];
@@ -878,6 +884,20 @@ static void parse_options(int argc, char **argv, Options *o) {
                 off_step->note_id = note_id;
                 off_step->midi[0] = 0x80, off_step->midi[1] = (unsigned char)key, off_step->midi[2] = 0;
             }
+        } else if (!strcmp(a, "--channel-note")) {
+            long frame = 0;
+            int channel = 0, key = 0, velocity = 0, note_id = -1;
+            if (sscanf(NEXT, "%ld:%d:%d:%d:%d", &frame, &channel, &key, &velocity, &note_id) < 4) die("bad --channel-note");
+            Step *on = add_step(NOTE_ON, frame);
+            on->channel = channel, on->key = key, on->value = velocity, on->note_id = note_id;
+        } else if (!strcmp(a, "--note-off") || !strcmp(a, "--note-choke")) {
+            // Any field -1: CLAP's wildcard.
+            long frame = 0;
+            int port = 0, channel = 0, key = 0, note_id = -1;
+            if (sscanf(NEXT, "%ld:%d:%d:%d:%d", &frame, &port, &channel, &key, &note_id) != 5) die("bad %s", a);
+            Step *off = add_step(NOTE_OFF, frame);
+            off->port = port, off->channel = channel, off->key = key, off->note_id = note_id;
+            off->choke = a[7] == 'c';
         } else if (!strcmp(a, "--param") || !strcmp(a, "--mod")) {
             unsigned pid = 0;
             char number[64];
@@ -1018,9 +1038,14 @@ static void add_steps(Run *run, long start, uint32_t n) {
             case NOTE_ON:
             case NOTE_OFF:
                 e = list_add(&run->list);
-                header(e, step->kind == NOTE_ON ? TONESHAPER_CLAP_EVENT_NOTE_ON : TONESHAPER_CLAP_EVENT_NOTE_OFF, sizeof e->note, time);
+                header(e,
+                       step->kind == NOTE_ON ? TONESHAPER_CLAP_EVENT_NOTE_ON
+                       : step->choke         ? TONESHAPER_CLAP_EVENT_NOTE_CHOKE
+                                             : TONESHAPER_CLAP_EVENT_NOTE_OFF,
+                       sizeof e->note, time);
                 e->note.note_id = step->note_id;
-                e->note.channel = 0;
+                e->note.port_index = (int16_t)step->port;
+                e->note.channel = (int16_t)step->channel;
                 e->note.key = (int16_t)step->key;
                 e->note.velocity = step->value / 127.0;
                 break;

@@ -140,6 +140,22 @@ import ToneShaperTestSupport
         #expect(noLog.stderr.contains("toneshaper.lv2: refused a MIDI event"), "\(noLog.stderr)")
     }
 
+    /// Without the host's worker the plugin's own work thread builds the plans: a change
+    /// that needs one (the duration) is heard, nothing is refused. The host runs its blocks
+    /// at their times (--bench-paced), as a live host does: the thread answers between them.
+    @Test func withoutAWorkerPlansAreBuiltOnTheOwnThread() throws {
+        let live = ["--without", "worker:schedule", "--bench-paced", "--frames", "48000"]
+        let (own, samples) = try Self.play(LV2Tools.monoURI, live + ["--set", "duration=0.25@1024"])
+        let (_, unchanged) = try Self.play(LV2Tools.monoURI, live)
+        #expect(own.status == 0 && own.number("log_errors") == 0 && own.number("log_messages") == 0, "\(own.output)")
+        #expect(samples.count == 48_000 && unchanged.count == 48_000 && SignalAnalysis.allFinite(samples))
+        guard samples.count == 48_000, unchanged.count == 48_000 else { return }
+        let before = (0..<1_024).map { abs(samples[$0] - unchanged[$0]) }.max() ?? 1
+        let after = (24_000..<48_000).map { abs(samples[$0] - unchanged[$0]) }.max() ?? 0
+        #expect(before == 0, "the sound before the change differs by \(before)")
+        #expect(after > 0.01, "the change was not heard: \(after)")
+    }
+
     /// Two instances of one descriptor, and one from a copy of the bundle in another
     /// directory (a second copy of the shared object), in one process: the same input
     /// gives the same samples.

@@ -33,5 +33,8 @@ struct HeldKeys: BitwiseCopyable {
         }
     }
 
+    /// The key `index` presses before the latest (0: the oldest still down).
+    subscript(index: Int) -> UInt8 { keys[index] }
+
     mutating func removeAll() { count = 0 }
 }

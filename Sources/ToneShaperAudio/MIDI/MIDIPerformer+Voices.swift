@@ -127,6 +127,31 @@ extension MIDIPerformer {
         }
     }
 
+    /// The voices of `key` on `channel` (nil: any) end: released as by their note-off
+    /// (held by the pedal), or, `choke`, faded at once whatever their stage.
+    mutating func endVoices(key: UInt8?, channel: UInt8?, choke: Bool, engine: inout ToneEngine) {
+        if settings.voices == 1 && !choke {
+            // One voice: its keys are not kept by channel; a key let go may hand the voice
+            // back to another held one, as a note-off does.
+            if let key {
+                noteOff(key, channel: channel ?? 0, engine: &engine)
+                return
+            }
+            monoKeys.removeAll()
+        } else if settings.voices == 1 {
+            if let key { monoKeys.release(key) } else { monoKeys.removeAll() }
+        }
+        for i in 0..<MIDIPerformer.poolSize where pool[i].sounds && pool[i].stage != .dying {
+            if let key, pool[i].note != key { continue }
+            if let channel, pool[i].channel != channel { continue }
+            if choke {
+                fadeOutFast(i)
+            } else if pool[i].stage == .held {
+                if sustain { pool[i].stage = .sustained } else { release(i) }
+            }
+        }
+    }
+
     /// Fades voice `i` out over the release time (at least 1 ms: never a click).
     mutating func release(_ i: Int) {
         let fade = max(samples(settings.release / 1000), samples(0.001))

@@ -201,6 +201,39 @@ public struct MIDIPerformer: ~Copyable {
         }
     }
 
+    /// Ends notes as a host's note-off or note choke with wildcards asks (CLAP's NOTE_OFF and
+    /// NOTE_CHOKE whose key or channel is -1; what DAWs send to end every note): the notes
+    /// of `key` on `channel`, nil meaning every key or every channel. An ended note is let
+    /// go as a note-off lets it go (the sustain pedal holds it); a choked one fades at once,
+    /// as a stolen voice does, pedal or not. In drone mode the keys are let go either way
+    /// (the drone is no voice of a note) and the transposition follows.
+    #if REALTIME_PROOF
+        @_noLocks @_noAllocation
+    #endif
+    mutating func endNotes(key: UInt8?, channel: UInt8?, choke: Bool, engine: inout ToneEngine) -> MIDIAction {
+        if let channel, channelFilter >= 0, Int(channel) != channelFilter { return .none }
+        if settings.instrument {
+            endVoices(key: key.map { $0 & 0x7F }, channel: channel, choke: choke, engine: &engine)
+            return .none
+        }
+        // Drone keys are not kept by channel.
+        if let key {
+            if sustain && !choke {
+                setSustained(key, true)
+                return .none
+            }
+            held.release(key & 0x7F)
+            setSustained(key, false)
+        } else if sustain && !choke {
+            for index in 0..<held.count { setSustained(held[index], true) }
+            return .none
+        } else {
+            held.removeAll()
+            sustainedKeys = (0, 0)
+        }
+        return .transpose(engineRatio)
+    }
+
     private mutating func pedalUp(engine: inout ToneEngine) {
         if settings.instrument {
             for i in 0..<MIDIPerformer.poolSize where pool[i].stage == .sustained { release(i) }

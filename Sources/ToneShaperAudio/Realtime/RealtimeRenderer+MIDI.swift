@@ -86,7 +86,26 @@ extension RealtimeRenderer {
         @_noLocks @_noAllocation
     #endif
     mutating func handle(_ event: MIDIEvent) {
-        switch performer.handle(event, engine: &engine) {
+        apply(performer.handle(event, engine: &engine))
+    }
+
+    /// Ends notes now, as a host's note-off or note choke with wildcards asks: the notes of
+    /// `key` on `channel` (nil: every key, every channel)
+    /// (``MIDIPerformer/endNotes(key:channel:choke:engine:)``). A host renders up to the
+    /// event's frame first.
+    #if REALTIME_PROOF
+        @_noLocks @_noAllocation
+    #endif
+    public mutating func endNotes(key: UInt8?, channel: UInt8?, choke: Bool) {
+        apply(performer.endNotes(key: key, channel: channel, choke: choke, engine: &engine))
+    }
+
+    /// What the performer asked beyond its own state.
+    #if REALTIME_PROOF
+        @_noLocks @_noAllocation
+    #endif
+    private mutating func apply(_ action: MIDIAction) {
+        switch action {
         case .none: break
         case .transpose(let ratio): engine.transpose(to: ratio, over: performer.retuneSamples)
         case .program(let n): report.note(.program(n))

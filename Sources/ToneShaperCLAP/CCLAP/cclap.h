@@ -14,9 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <pthread.h>
-#include <semaphore.h>
 
 // ---- versions, ids ---------------------------------------------------------------------
 
@@ -627,18 +624,6 @@ static inline void toneshaper_clap_log(const toneshaper_clap_host *host, const t
     else fprintf(stderr, "toneshaper.clap: %s\n", message);
 }
 
-/// strcmp of two NUL-terminated strings (extension and plugin ids).
-static inline int toneshaper_clap_equal(const char *a, const char *b) { return a && b && strcmp(a, b) == 0; }
-
-static inline size_t toneshaper_clap_strlen(const char *s) { return s ? strlen(s) : 0; }
-
-/// Seconds on the monotonic clock (the rate limit of repeated messages).
-static inline double toneshaper_clap_monotonic_seconds(void) {
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    return (double)now.tv_sec + (double)now.tv_nsec * 1e-9;
-}
-
 /// Formats a number for value_to_text: `digits` significant digits, then `unit` (may be empty).
 static inline void toneshaper_clap_format(char *buffer, uint32_t capacity, double value, int digits, const char *unit) {
     if (!buffer || capacity == 0) return;
@@ -657,85 +642,8 @@ static inline int toneshaper_clap_parse(const char *text, double *value) {
     return 1;
 }
 
-// The work thread: a thread of the plugin's own, woken by a semaphore (sem_post neither
-// blocks nor allocates: the audio thread may call it).
-
-typedef struct toneshaper_clap_worker {
-    pthread_t thread;
-    sem_t wake;
-    int started;
-} toneshaper_clap_worker;
-
-/// Starts `body(context)` on a new thread; 1 on success.
-static inline int toneshaper_clap_worker_start(toneshaper_clap_worker *worker, void *(*body)(void *), void *context) {
-    if (sem_init(&worker->wake, 0, 0) != 0) return 0;
-    if (pthread_create(&worker->thread, NULL, body, context) != 0) {
-        sem_destroy(&worker->wake);
-        return 0;
-    }
-    worker->started = 1;
-    return 1;
-}
-
-static inline void toneshaper_clap_worker_wake(toneshaper_clap_worker *worker) { sem_post(&worker->wake); }
-
-static inline void toneshaper_clap_worker_wait(toneshaper_clap_worker *worker) {
-    while (sem_wait(&worker->wake) != 0) {}
-}
-
-/// Joins the thread (its body must have been told to return, and woken).
-static inline void toneshaper_clap_worker_join(toneshaper_clap_worker *worker) {
-    if (!worker->started) return;
-    pthread_join(worker->thread, NULL);
-    sem_destroy(&worker->wake);
-    worker->started = 0;
-}
-
-static inline void toneshaper_clap_pause(void) {
-    struct timespec pause = {0, 100000};
-    nanosleep(&pause, NULL);
-}
-
-static inline void *toneshaper_clap_allocate(size_t size) { return calloc(1, size); }
-static inline void toneshaper_clap_free(void *pointer) { free(pointer); }
-
 /// The plugin's descriptor (entry.c): 0 mono, 1 stereo.
 const toneshaper_clap_plugin_descriptor *toneshaper_clap_descriptor(int stereo);
-
-/// Reads a whole file of at most `limit` bytes into a malloc'd buffer (free with
-/// toneshaper_clap_free), off the audio thread; NULL when it cannot (missing, unreadable,
-/// too large), with errno's text in `reason` (`capacity` bytes).
-static inline unsigned char *toneshaper_clap_read_file(const char *path, size_t limit, size_t *size, char *reason, size_t capacity) {
-    *size = 0;
-    FILE *file = fopen(path, "rb");
-    if (!file) {
-        snprintf(reason, capacity, "cannot be opened (missing, or not readable)");
-        return NULL;
-    }
-    unsigned char *bytes = NULL;
-    size_t used = 0, room = 0;
-    for (;;) {
-        if (used == room) {
-            if (room > limit) break;
-            room = room ? room * 2 : 65536;
-            unsigned char *grown = realloc(bytes, room);
-            if (!grown) break;
-            bytes = grown;
-        }
-        size_t got = fread(bytes + used, 1, room - used, file);
-        used += got;
-        if (got == 0) break;
-    }
-    int failed = ferror(file) || used > limit || !bytes;
-    fclose(file);
-    if (failed) {
-        free(bytes);
-        snprintf(reason, capacity, used > limit ? "is larger than the limit" : "could not be read");
-        return NULL;
-    }
-    *size = used;
-    return bytes;
-}
 
 /// The built-in documents, compiled into the plugin by Scripts/build-clap.sh (in name
 /// order, as the node lists them): their count, and document `index`'s bytes and name

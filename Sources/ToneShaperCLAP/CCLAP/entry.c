@@ -3,6 +3,7 @@
 // made by the Swift shell (toneshaper_clap_create).
 
 #include "cclap.h"
+#include "plugin_support.h"
 
 const toneshaper_clap_plugin *toneshaper_clap_create(const toneshaper_clap_host *host, int stereo);
 
@@ -41,7 +42,7 @@ static const toneshaper_clap_plugin *create_plugin(const toneshaper_clap_plugin_
     (void)factory;
     if (!host) return NULL;
     for (int i = 0; i < 2; i++) {
-        if (toneshaper_clap_equal(plugin_id, descriptors[i].id)) return toneshaper_clap_create(host, i);
+        if (toneshaper_plugin_equal(plugin_id, descriptors[i].id)) return toneshaper_clap_create(host, i);
     }
     return NULL;
 }
@@ -132,7 +133,7 @@ static const toneshaper_clap_preset_provider_descriptor *provider_get_descriptor
 static const toneshaper_clap_preset_provider *provider_create(const toneshaper_clap_preset_discovery_factory *factory,
                                                               const toneshaper_clap_preset_indexer *indexer, const char *id) {
     (void)factory;
-    if (!indexer || !toneshaper_clap_equal(id, provider_descriptor.id)) return NULL;
+    if (!indexer || !toneshaper_plugin_equal(id, provider_descriptor.id)) return NULL;
     toneshaper_clap_preset_provider *provider = calloc(1, sizeof *provider);
     if (!provider) return NULL;
     provider->desc = &provider_descriptor;
@@ -154,9 +155,9 @@ static bool entry_init(const char *plugin_path) {
 static void entry_deinit(void) {}
 
 static const void *entry_factory(const char *factory_id) {
-    if (toneshaper_clap_equal(factory_id, TONESHAPER_CLAP_PLUGIN_FACTORY_ID)) return &factory;
-    if (toneshaper_clap_equal(factory_id, TONESHAPER_CLAP_PRESET_DISCOVERY_FACTORY_ID) ||
-        toneshaper_clap_equal(factory_id, TONESHAPER_CLAP_PRESET_DISCOVERY_FACTORY_ID_COMPAT))
+    if (toneshaper_plugin_equal(factory_id, TONESHAPER_CLAP_PLUGIN_FACTORY_ID)) return &factory;
+    if (toneshaper_plugin_equal(factory_id, TONESHAPER_CLAP_PRESET_DISCOVERY_FACTORY_ID) ||
+        toneshaper_plugin_equal(factory_id, TONESHAPER_CLAP_PRESET_DISCOVERY_FACTORY_ID_COMPAT))
         return &preset_discovery;
     return NULL;
 }

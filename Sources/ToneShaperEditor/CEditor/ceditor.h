@@ -156,6 +156,4 @@ static inline int toneshaper_ui_env_flag(const char *name) {
 
 static inline void toneshaper_ui_stderr(const char *message) { fprintf(stderr, "toneshaper UI: %s\n", message); }
 
-static inline int toneshaper_ui_equal(const char *a, const char *b) { return a && b && strcmp(a, b) == 0; }
-
 #endif

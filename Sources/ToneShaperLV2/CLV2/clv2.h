@@ -60,82 +60,11 @@ static inline void toneshaper_lv2_log_counted(const LV2_Log_Log *log, LV2_URID t
     }
 }
 
-/// Seconds on the monotonic clock (the worker's rate limit of repeated messages).
-static inline double toneshaper_lv2_monotonic_seconds(void) {
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    return (double)now.tv_sec + (double)now.tv_nsec * 1e-9;
-}
-
 /// Logs `message` on standard error, when the host offers no log feature.
 static inline void toneshaper_lv2_stderr(const char *message) {
     fprintf(stderr, "toneshaper.lv2: %s\n", message);
 }
 
-/// strcmp of two NUL-terminated strings (the features' URIs).
-static inline int toneshaper_lv2_equal(const char *a, const char *b) { return a && b && strcmp(a, b) == 0; }
-
-/// Why toneshaper_lv2_read_file gave no bytes.
-enum {
-    TONESHAPER_LV2_FILE_OK = 0,
-    TONESHAPER_LV2_FILE_MISSING = 1,
-    TONESHAPER_LV2_FILE_UNREADABLE = 2,
-    TONESHAPER_LV2_FILE_TOO_LARGE = 3,
-    TONESHAPER_LV2_FILE_EMPTY = 4,
-};
-
-/// Reads a whole file of at most `limit` bytes into a malloc'd buffer (free with
-/// toneshaper_lv2_free): off the audio thread only (the worker). Returns NULL and the
-/// reason in *status when it cannot.
-static inline unsigned char *toneshaper_lv2_read_file(const char *path, size_t limit, size_t *size, int *status) {
-    *size = 0;
-    FILE *file = fopen(path, "rb");
-    if (!file) {
-        *status = TONESHAPER_LV2_FILE_MISSING;
-        return NULL;
-    }
-    unsigned char *bytes = NULL;
-    size_t used = 0, capacity = 0;
-    for (;;) {
-        if (used == capacity) {
-            if (capacity > limit) {
-                free(bytes);
-                fclose(file);
-                *status = TONESHAPER_LV2_FILE_TOO_LARGE;
-                return NULL;
-            }
-            capacity = capacity ? capacity * 2 : 65536;
-            unsigned char *grown = realloc(bytes, capacity);
-            if (!grown) {
-                free(bytes);
-                fclose(file);
-                *status = TONESHAPER_LV2_FILE_UNREADABLE;
-                return NULL;
-            }
-            bytes = grown;
-        }
-        size_t got = fread(bytes + used, 1, capacity - used, file);
-        used += got;
-        if (got == 0) break;
-    }
-    int failed = ferror(file);
-    fclose(file);
-    if (failed || used > limit) {
-        free(bytes);
-        *status = failed ? TONESHAPER_LV2_FILE_UNREADABLE : TONESHAPER_LV2_FILE_TOO_LARGE;
-        return NULL;
-    }
-    if (used == 0) {
-        free(bytes);
-        *status = TONESHAPER_LV2_FILE_EMPTY;
-        return NULL;
-    }
-    *size = used;
-    *status = TONESHAPER_LV2_FILE_OK;
-    return bytes;
-}
-
-static inline void toneshaper_lv2_free(void *pointer) { free(pointer); }
 
 /// Only the files a document library holds: names ending in ".toneshaper".
 static inline int toneshaper_lv2_is_document(const struct dirent *entry) {

@@ -3,16 +3,16 @@ import Synchronization
 /// A single-producer, single-consumer queue of messages (a kind and up to
 /// ``payloadCapacity`` bytes, copied in), in memory allocated when it is made: pushing and
 /// popping neither allocate, lock nor wait. One thread pushes, one pops, at any one time.
-struct MessageRing {
-    static var slotSize: Int { 2048 }
-    static var payloadCapacity: Int { slotSize - 8 }
+public struct MessageRing {
+    public static var slotSize: Int { 2048 }
+    public static var payloadCapacity: Int { slotSize - 8 }
 
-    let slots: Int
+    public let slots: Int
     let storage: UnsafeMutableRawPointer
     /// [0]: the next slot to read, [1]: the next slot to write.
     let indices: UnsafeMutablePointer<Atomic<Int>>
 
-    init(slots: Int) {
+    public init(slots: Int) {
         self.slots = slots
         storage = .allocate(byteCount: slots * MessageRing.slotSize, alignment: 16)
         indices = .allocate(capacity: 2)
@@ -20,7 +20,7 @@ struct MessageRing {
         (indices + 1).initialize(to: Atomic(0))
     }
 
-    func free() {
+    public func free() {
         indices.deinitialize(count: 2)
         indices.deallocate()
         storage.deallocate()
@@ -30,7 +30,7 @@ struct MessageRing {
     #if REALTIME_PROOF
         @_noLocks @_noAllocation
     #endif
-    func push(_ kind: UInt32, _ payload: UnsafeRawBufferPointer) -> Bool {
+    public func push(_ kind: UInt32, _ payload: UnsafeRawBufferPointer) -> Bool {
         guard payload.count <= MessageRing.payloadCapacity else { return false }
         let write = indices[1].load(ordering: .relaxed)
         let next = write + 1 == slots ? 0 : write + 1
@@ -46,17 +46,17 @@ struct MessageRing {
     /// Whether no message waits (the popping side's cheap look before it pops: most blocks
     /// find nothing).
     @inline(__always)
-    var isEmpty: Bool { indices[0].load(ordering: .relaxed) == indices[1].load(ordering: .acquiring) }
+    public var isEmpty: Bool { indices[0].load(ordering: .relaxed) == indices[1].load(ordering: .acquiring) }
 
     /// Hands the oldest message to `body` and frees its slot; false when there is none.
     /// (The real-time proof covers `body` too: the audio thread's.)
     #if REALTIME_PROOF
         @_noLocks @_noAllocation
     #endif
-    func pop(_ body: (UInt32, UnsafeRawBufferPointer) -> Void) -> Bool { take(body) }
+    public func pop(_ body: (UInt32, UnsafeRawBufferPointer) -> Void) -> Bool { take(body) }
 
     /// ``pop(_:)`` for a thread that may allocate and wait in `body` (the work thread).
-    func take(_ body: (UInt32, UnsafeRawBufferPointer) -> Void) -> Bool {
+    public func take(_ body: (UInt32, UnsafeRawBufferPointer) -> Void) -> Bool {
         let read = indices[0].load(ordering: .relaxed)
         guard read != indices[1].load(ordering: .acquiring) else { return false }
         let slot = storage + read * MessageRing.slotSize
@@ -67,7 +67,7 @@ struct MessageRing {
     }
 
     /// Drops every message (no thread pushes or pops meanwhile).
-    func clear() {
+    public func clear() {
         indices[0].store(indices[1].load(ordering: .acquiring), ordering: .releasing)
     }
 }

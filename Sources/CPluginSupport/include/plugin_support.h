@@ -1,0 +1,125 @@
+// What every plugin format's shell needs of C and Embedded Swift cannot call itself (it
+// imports no Glibc): string equality, a monotonic clock, a short pause, reading a whole
+// file, standard error, and a work thread of the plugin's own. Header-only (static
+// inline): each shell's build includes it; nothing here is exported from a plugin.
+#ifndef TONESHAPER_PLUGIN_SUPPORT_H
+#define TONESHAPER_PLUGIN_SUPPORT_H
+
+#include <pthread.h>
+#include <semaphore.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/// strcmp of two NUL-terminated strings, either of which may be NULL (then unequal).
+static inline int toneshaper_plugin_equal(const char *a, const char *b) { return a && b && strcmp(a, b) == 0; }
+
+/// Seconds on the monotonic clock (the rate limit of repeated log lines).
+static inline double toneshaper_plugin_monotonic_seconds(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)now.tv_sec + (double)now.tv_nsec * 1e-9;
+}
+
+/// A tenth of a millisecond's sleep (a thread off the audio thread waiting for another).
+static inline void toneshaper_plugin_pause(void) {
+    struct timespec pause = {0, 100000};
+    nanosleep(&pause, NULL);
+}
+
+/// A line on standard error, for a host without a log.
+static inline void toneshaper_plugin_stderr(const char *prefix, const char *message) { fprintf(stderr, "%s: %s\n", prefix, message); }
+
+static inline void toneshaper_plugin_free(void *pointer) { free(pointer); }
+
+/// Why toneshaper_plugin_read_file gave no bytes.
+enum {
+    TONESHAPER_PLUGIN_FILE_OK = 0,
+    TONESHAPER_PLUGIN_FILE_MISSING = 1,
+    TONESHAPER_PLUGIN_FILE_UNREADABLE = 2,
+    TONESHAPER_PLUGIN_FILE_TOO_LARGE = 3,
+    TONESHAPER_PLUGIN_FILE_EMPTY = 4,
+};
+
+/// Reads a whole file of at most `limit` bytes into a malloc'd buffer (free with
+/// toneshaper_plugin_free), off the audio thread only. NULL, with the reason in *status,
+/// when it cannot.
+static inline unsigned char *toneshaper_plugin_read_file(const char *path, size_t limit, size_t *size, int *status) {
+    *size = 0;
+    FILE *file = fopen(path, "rb");
+    if (!file) {
+        *status = TONESHAPER_PLUGIN_FILE_MISSING;
+        return NULL;
+    }
+    unsigned char *bytes = NULL;
+    size_t used = 0, capacity = 0;
+    int reason = TONESHAPER_PLUGIN_FILE_OK;
+    for (;;) {
+        if (used == capacity) {
+            if (capacity > limit) {
+                reason = TONESHAPER_PLUGIN_FILE_TOO_LARGE;
+                break;
+            }
+            capacity = capacity ? capacity * 2 : 65536;
+            unsigned char *grown = realloc(bytes, capacity);
+            if (!grown) {
+                reason = TONESHAPER_PLUGIN_FILE_UNREADABLE;
+                break;
+            }
+            bytes = grown;
+        }
+        size_t got = fread(bytes + used, 1, capacity - used, file);
+        used += got;
+        if (got == 0) break;
+    }
+    if (reason == TONESHAPER_PLUGIN_FILE_OK) {
+        if (ferror(file)) reason = TONESHAPER_PLUGIN_FILE_UNREADABLE;
+        else if (used > limit) reason = TONESHAPER_PLUGIN_FILE_TOO_LARGE;
+        else if (used == 0) reason = TONESHAPER_PLUGIN_FILE_EMPTY;
+    }
+    fclose(file);
+    *status = reason;
+    if (reason != TONESHAPER_PLUGIN_FILE_OK) {
+        free(bytes);
+        return NULL;
+    }
+    *size = used;
+    return bytes;
+}
+
+// The work thread: a thread of the plugin's own, woken by a semaphore (sem_post neither
+// blocks nor allocates: the audio thread may call it).
+
+typedef struct toneshaper_plugin_thread {
+    pthread_t thread;
+    sem_t wake;
+    int started;
+} toneshaper_plugin_thread;
+
+/// Starts `body(context)` on a new thread; 1 on success.
+static inline int toneshaper_plugin_thread_start(toneshaper_plugin_thread *worker, void *(*body)(void *), void *context) {
+    if (sem_init(&worker->wake, 0, 0) != 0) return 0;
+    if (pthread_create(&worker->thread, NULL, body, context) != 0) {
+        sem_destroy(&worker->wake);
+        return 0;
+    }
+    worker->started = 1;
+    return 1;
+}
+
+static inline void toneshaper_plugin_thread_wake(toneshaper_plugin_thread *worker) { sem_post(&worker->wake); }
+
+static inline void toneshaper_plugin_thread_wait(toneshaper_plugin_thread *worker) {
+    while (sem_wait(&worker->wake) != 0) {}
+}
+
+/// Joins the thread (its body must have been told to return, and woken).
+static inline void toneshaper_plugin_thread_join(toneshaper_plugin_thread *worker) {
+    if (!worker->started) return;
+    pthread_join(worker->thread, NULL);
+    sem_destroy(&worker->wake);
+    worker->started = 0;
+}
+
+#endif
