@@ -60,7 +60,7 @@ unicode_tables=$(dirname "$(command -v swiftc)")/../lib/swift/embedded/$(uname -
 [[ -f $unicode_tables ]] || die "no $unicode_tables (the Swift toolchain's Embedded stdlib)"
 so=$bundle/toneshaper.so
 cc -shared -fPIC -O2 -Wl,--version-script="$objects/exports.map" -Wl,-z,defs -Wl,-z,relro -Wl,-z,now -Wl,--gc-sections -Wl,--build-id=sha1 \
-    -o "$so" "$objects"/*.o "${PLUGIN_COMPAT_LINK[@]:1}" "$unicode_tables" -lm
+    -o "$so" "$objects"/*.o "${PLUGIN_COMPAT_LINK[@]:1}" "$unicode_tables" -lm -lpthread "${PLUGIN_COMPAT_LIBS[@]}"
 
 # The editor window (ui:X11UI): the window (Sources/ToneShaperEditor) and the LV2 UI shell
 # over the same modules, Xlib and cairo, in a
