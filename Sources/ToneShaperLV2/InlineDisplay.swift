@@ -1,6 +1,6 @@
 import CLV2
-import CPluginSupport
 import Synchronization
+import ToneShaperLV2Layout
 import ToneShaperPlugin
 
 /// Ardour's inline display: a picture of the curve in the mixer strip. The host asks for
@@ -23,16 +23,10 @@ struct InlineDisplay {
     /// The host's queue_draw feature, if it has one.
     var queue: UnsafePointer<toneshaper_inline_display_queue>?
 
-    static let featureURI = "http://harrisonconsoles.com/lv2/inlinedisplay#queue_draw"
-
-    /// Takes the host's queue_draw feature from `features`, if it is there.
-    mutating func connect(_ features: UnsafePointer<UnsafePointer<LV2_Feature>?>?) {
-        var index = 0
-        while let features, let feature = features[index] {
-            index += 1
-            if toneshaper_plugin_equal(feature.pointee.URI, "http://harrisonconsoles.com/lv2/inlinedisplay#queue_draw") != 0 {
-                queue = feature.pointee.data.map { UnsafePointer($0.assumingMemoryBound(to: toneshaper_inline_display_queue.self)) }
-            }
+    /// Takes the host's queue_draw feature, if it offers it.
+    mutating func connect(_ features: LV2FeatureList) {
+        queue = features.data("http://harrisonconsoles.com/lv2/inlinedisplay#queue_draw").map {
+            UnsafePointer($0.assumingMemoryBound(to: toneshaper_inline_display_queue.self))
         }
     }
 

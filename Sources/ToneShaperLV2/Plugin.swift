@@ -1,5 +1,4 @@
 import CLV2
-import CPluginSupport
 import ToneShaperLV2Layout
 import ToneShaperModel
 import ToneShaperParameters
@@ -16,7 +15,7 @@ struct Plugin {
     static var maximumWorkMessage: Int { 4 + maximumPath }
 
     let stereo: Bool
-    let urids: URIDs
+    let urids: LV2URIDs
     let log: Log
     let scheduler: WorkScheduler
     var engine: PluginEngine<LV2Services>
@@ -66,30 +65,20 @@ struct Plugin {
     static func make(
         sampleRate: Double, stereo: Bool, bundle: UnsafePointer<CChar>?, features: UnsafePointer<UnsafePointer<LV2_Feature>?>?
     ) -> UnsafeMutablePointer<Plugin>? {
-        var map: UnsafePointer<LV2_URID_Map>?
-        var logFeature: UnsafePointer<LV2_Log_Log>?
-        var schedule: UnsafePointer<LV2_Worker_Schedule>?
-        var options: UnsafePointer<LV2_Options_Option>?
-        var index = 0
-        while let features, let feature = features[index] {
-            index += 1
-            let uri = feature.pointee.URI
-            let data = feature.pointee.data
-            if toneshaper_plugin_equal(uri, "http://lv2plug.in/ns/ext/urid#map") != 0 {
-                map = data.map { UnsafePointer($0.assumingMemoryBound(to: LV2_URID_Map.self)) }
-            } else if toneshaper_plugin_equal(uri, "http://lv2plug.in/ns/ext/log#log") != 0 {
-                logFeature = data.map { UnsafePointer($0.assumingMemoryBound(to: LV2_Log_Log.self)) }
-            } else if toneshaper_plugin_equal(uri, "http://lv2plug.in/ns/ext/worker#schedule") != 0 {
-                schedule = data.map { UnsafePointer($0.assumingMemoryBound(to: LV2_Worker_Schedule.self)) }
-            } else if toneshaper_plugin_equal(uri, "http://lv2plug.in/ns/ext/options#options") != 0 {
-                options = data.map { UnsafePointer($0.assumingMemoryBound(to: LV2_Options_Option.self)) }
-            }
+        let list = LV2FeatureList(UnsafeRawPointer(features))
+        let map = list.data("http://lv2plug.in/ns/ext/urid#map")
+        let logFeature = list.data("http://lv2plug.in/ns/ext/log#log").map { UnsafePointer($0.assumingMemoryBound(to: LV2_Log_Log.self)) }
+        let schedule = list.data("http://lv2plug.in/ns/ext/worker#schedule").map {
+            UnsafePointer($0.assumingMemoryBound(to: LV2_Worker_Schedule.self))
+        }
+        let options = list.data("http://lv2plug.in/ns/ext/options#options").map {
+            UnsafePointer($0.assumingMemoryBound(to: LV2_Options_Option.self))
         }
         guard let map else {
             logWithoutHost("the host offers no urid:map, which the plugin requires; not instantiated")
             return nil
         }
-        let urids = URIDs(map: map)
+        let urids = LV2URIDs(map: map)
         let log = Log(feature: logFeature, error: urids.logError, warning: urids.logWarning, note: urids.logNote)
         guard sampleRate > 0, sampleRate.isFinite else {
             log.write(.error, "the sample rate is not a positive number; not instantiated")
@@ -146,7 +135,7 @@ struct Plugin {
                 control: nil, notify: nil, left: nil, right: nil, controlCount: controlCount, controls: controls, lastControls: lastControls,
                 responseScratch: .allocate(byteCount: maximumWorkMessage, alignment: 8),
                 filePath: .allocate(byteCount: maximumPath, alignment: 8)))
-        plugin.pointee.inline.connect(features)
+        plugin.pointee.inline.connect(list)
         if let ownThread, !ownThread.start(Worker.ownThreadBody, context: UnsafeMutableRawPointer(plugin)) {
             log.write(
                 .error,

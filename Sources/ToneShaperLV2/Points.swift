@@ -1,4 +1,5 @@
 import CLV2
+import ToneShaperLV2Layout
 import ToneShaperModel
 import ToneShaperPlugin
 

@@ -1,4 +1,5 @@
 import CLV2
+import ToneShaperLV2Layout
 import ToneShaperPlugin
 
 /// The state interface (state:interface): the whole document as one atom:String property,

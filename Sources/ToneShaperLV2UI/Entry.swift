@@ -41,30 +41,18 @@ enum UIEntry {
             UnsafeMutablePointer<LV2UI_Widget?>?, UnsafePointer<UnsafePointer<LV2_Feature>?>?
         ) -> LV2UI_Handle? = { _, pluginURI, _, write, controller, widget, features in
             guard let write else { return nil }
-            var parent: UInt = 0
-            var map: UnsafePointer<LV2_URID_Map>?
-            var resize: UnsafePointer<LV2UI_Resize>?
-            var options: UnsafePointer<LV2_Options_Option>?
-            var index = 0
-            while let features, let feature = features[index] {
-                index += 1
-                let uri = feature.pointee.URI
-                let data = feature.pointee.data
-                if toneshaper_plugin_equal(uri, "http://lv2plug.in/ns/extensions/ui#parent") != 0 {
-                    parent = UInt(bitPattern: data)
-                } else if toneshaper_plugin_equal(uri, "http://lv2plug.in/ns/ext/urid#map") != 0 {
-                    map = data.map { UnsafePointer($0.assumingMemoryBound(to: LV2_URID_Map.self)) }
-                } else if toneshaper_plugin_equal(uri, "http://lv2plug.in/ns/extensions/ui#resize") != 0 {
-                    resize = data.map { UnsafePointer($0.assumingMemoryBound(to: LV2UI_Resize.self)) }
-                } else if toneshaper_plugin_equal(uri, "http://lv2plug.in/ns/ext/options#options") != 0 {
-                    options = data.map { UnsafePointer($0.assumingMemoryBound(to: LV2_Options_Option.self)) }
-                }
+            let list = LV2FeatureList(UnsafeRawPointer(features))
+            let parent = UInt(bitPattern: list.data("http://lv2plug.in/ns/extensions/ui#parent"))
+            let map = list.data("http://lv2plug.in/ns/ext/urid#map")
+            let resize = list.data("http://lv2plug.in/ns/extensions/ui#resize").map { UnsafePointer($0.assumingMemoryBound(to: LV2UI_Resize.self)) }
+            let options = list.data("http://lv2plug.in/ns/ext/options#options").map {
+                UnsafePointer($0.assumingMemoryBound(to: LV2_Options_Option.self))
             }
             guard let map else {
                 toneshaper_ui_stderr("the host offers no urid:map, which the editor requires")
                 return nil
             }
-            let urids = UIURIDs(map: map)
+            let urids = LV2URIDs(map: map)
             var scale = 1.0
             var option = options
             while let current = option, current.pointee.key != 0 {
@@ -74,9 +62,9 @@ enum UIEntry {
                 }
                 option = current + 1
             }
-            let stereoURI = UnsafeRawPointer(LV2Identity.stereoURI.utf8Start).assumingMemoryBound(to: CChar.self)
             let link = LV2Link(
-                write: write, controller: controller, urids: urids, resize: resize, stereo: toneshaper_plugin_equal(pluginURI, stereoURI) != 0)
+                write: write, controller: controller, urids: urids, resize: resize,
+                stereo: pluginURI.map { LV2FeatureList.equal($0, LV2Identity.stereoURI) } ?? false)
             guard let window = EditorWindow(parent: parent, scale: scale, link: link) else { return nil }
             widget?.pointee = UnsafeMutableRawPointer(bitPattern: window.window)
             return Unmanaged.passRetained(LV2Editor(window: window, link: link)).toOpaque()

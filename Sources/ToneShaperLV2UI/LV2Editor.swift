@@ -11,7 +11,7 @@ import ToneShaperParameters
 /// patch:Get, on the control port (``UIAtoms``). LV2 ports carry no gestures: a gesture's
 /// begin and end write nothing.
 final class LV2Link: EditorLink {
-    let urids: UIURIDs
+    let urids: LV2URIDs
     let write: LV2UI_Write_Function
     let controller: LV2UI_Controller?
     let resize: UnsafePointer<LV2UI_Resize>?
@@ -19,7 +19,7 @@ final class LV2Link: EditorLink {
     let portOfRow: [Int]
 
     init(
-        write: @escaping LV2UI_Write_Function, controller: LV2UI_Controller?, urids: UIURIDs, resize: UnsafePointer<LV2UI_Resize>?,
+        write: @escaping LV2UI_Write_Function, controller: LV2UI_Controller?, urids: LV2URIDs, resize: UnsafePointer<LV2UI_Resize>?,
         stereo: Bool
     ) {
         self.write = write

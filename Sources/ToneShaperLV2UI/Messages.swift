@@ -3,44 +3,6 @@ import ToneShaperLV2Layout
 import ToneShaperModel
 import ToneShaperParameters
 
-/// The URIs the editor window uses, mapped once when it opens.
-struct UIURIDs {
-    let atomEventTransfer: LV2_URID
-    let atomObject: LV2_URID
-    let atomBlank: LV2_URID
-    let atomURID: LV2_URID
-    let atomVector: LV2_URID
-    let atomDouble: LV2_URID
-    let atomFloat: LV2_URID
-    let patchSet: LV2_URID
-    let patchGet: LV2_URID
-    let patchProperty: LV2_URID
-    let patchValue: LV2_URID
-    let points: LV2_URID
-    let playhead: LV2_URID
-    let scaleFactor: LV2_URID
-
-    init(map: UnsafePointer<LV2_URID_Map>) {
-        func id(_ uri: StaticString) -> LV2_URID {
-            map.pointee.map(map.pointee.handle, UnsafeRawPointer(uri.utf8Start).assumingMemoryBound(to: CChar.self))
-        }
-        atomEventTransfer = id("http://lv2plug.in/ns/ext/atom#eventTransfer")
-        atomObject = id("http://lv2plug.in/ns/ext/atom#Object")
-        atomBlank = id("http://lv2plug.in/ns/ext/atom#Blank")
-        atomURID = id("http://lv2plug.in/ns/ext/atom#URID")
-        atomVector = id("http://lv2plug.in/ns/ext/atom#Vector")
-        atomDouble = id("http://lv2plug.in/ns/ext/atom#Double")
-        atomFloat = id("http://lv2plug.in/ns/ext/atom#Float")
-        patchSet = id("http://lv2plug.in/ns/ext/patch#Set")
-        patchGet = id("http://lv2plug.in/ns/ext/patch#Get")
-        patchProperty = id("http://lv2plug.in/ns/ext/patch#property")
-        patchValue = id("http://lv2plug.in/ns/ext/patch#value")
-        points = id(LV2Identity.pointsURI)
-        playhead = id(LV2Identity.playheadURI)
-        scaleFactor = id("http://lv2plug.in/ns/extensions/ui#scaleFactor")
-    }
-}
-
 /// What a message from the plugin said, if the editor understood it.
 enum PluginMessage {
     /// The curve: t0, f0, t1, f1, ... (not yet checked against the cycle).
@@ -53,12 +15,12 @@ enum PluginMessage {
 /// messages are few and fixed). Every read checks each size against the bytes given.
 enum UIAtoms {
     /// patch:Get with no property: the plugin answers with the curve.
-    static func get(_ u: UIURIDs) -> [UInt32] {
+    static func get(_ u: LV2URIDs) -> [UInt32] {
         [8, u.atomObject, 0, u.patchGet]
     }
 
     /// patch:Set of the points property to an atom:Vector of atom:Double (t0, f0, ...).
-    static func setPoints(_ u: UIURIDs, _ points: [CurvePoint]) -> [UInt8] {
+    static func setPoints(_ u: LV2URIDs, _ points: [CurvePoint]) -> [UInt8] {
         let count = points.count * 2
         let objectSize = 8 + 24 + 16 + 8 + 8 * count
         var bytes = [UInt8](repeating: 0, count: 8 + objectSize)
@@ -91,7 +53,7 @@ enum UIAtoms {
 
     /// The message in `atom` (`size` bytes, header included), or nil: anything malformed,
     /// of another type or property, or cut short is refused here.
-    static func read(_ u: UIURIDs, _ atom: UnsafeRawPointer, size: Int) -> PluginMessage? {
+    static func read(_ u: LV2URIDs, _ atom: UnsafeRawPointer, size: Int) -> PluginMessage? {
         guard size >= 16 else { return nil }
         let bodySize = Int(atom.loadUnaligned(as: UInt32.self))
         let type = atom.loadUnaligned(fromByteOffset: 4, as: UInt32.self)

@@ -1,0 +1,91 @@
+/// A host's LV2 features as the plugin and its editor window read them, without LV2's C
+/// headers: a NULL-terminated array of pointers to `LV2_Feature { const char *URI; void
+/// *data; }`. One reader for the plugin (instantiate) and the UI (its instantiate).
+public struct LV2FeatureList {
+    let features: UnsafePointer<UnsafeRawPointer?>?
+
+    /// `features` as LV2 passes it (`const LV2_Feature *const *`).
+    public init(_ features: UnsafeRawPointer?) {
+        self.features = features?.assumingMemoryBound(to: UnsafeRawPointer?.self)
+    }
+
+    /// The data of the feature `uri` (nil: the host does not offer it, or offers no data).
+    public func data(_ uri: StaticString) -> UnsafeMutableRawPointer? {
+        guard let features else { return nil }
+        var index = 0
+        while let feature = features[index] {
+            index += 1
+            let pair = feature.assumingMemoryBound(to: UnsafeRawPointer?.self)
+            if let name = pair[0], LV2FeatureList.equal(name, uri) { return pair[1].map { UnsafeMutableRawPointer(mutating: $0) } }
+        }
+        return nil
+    }
+
+    /// Whether the NUL-terminated `text` is `uri`.
+    public static func equal(_ text: UnsafeRawPointer, _ uri: StaticString) -> Bool {
+        let bytes = text.assumingMemoryBound(to: UInt8.self)
+        let count = uri.utf8CodeUnitCount
+        for i in 0..<count where bytes[i] != uri.utf8Start[i] { return false }
+        return bytes[count] == 0
+    }
+}
+
+/// Every URI the plugin and its editor window use, mapped once when each starts (urid:map
+/// is required by both): `LV2_URID_Map { void *handle; LV2_URID (*map)(void *, const char *); }`.
+public struct LV2URIDs {
+    public let atomSequence, atomObject, atomBlank, atomString, atomPath, atomURID: UInt32
+    public let atomInt, atomLong, atomFloat, atomDouble, atomVector, atomBeatTime, atomEventTransfer: UInt32
+    public let unitsBeat, midiEvent: UInt32
+    public let patchSet, patchGet, patchProperty, patchValue: UInt32
+    public let document, file, points, playhead: UInt32
+    public let logError, logWarning, logNote: UInt32
+    public let sampleRate, maxBlockLength, sequenceSize, scaleFactor: UInt32
+    public let timePosition, timeSpeed, timeFrame, timeBar, timeBarBeat, timeBeatsPerBar, timeBeatsPerMinute: UInt32
+
+    /// `map` is the host's urid:map feature's data.
+    public init(map: UnsafeRawPointer) {
+        typealias Map = @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?) -> UInt32
+        let handle = map.load(as: UnsafeMutableRawPointer?.self)
+        let function = map.load(fromByteOffset: MemoryLayout<UnsafeRawPointer>.stride, as: Map.self)
+        func id(_ uri: StaticString) -> UInt32 {
+            function(handle, UnsafeRawPointer(uri.utf8Start).assumingMemoryBound(to: CChar.self))
+        }
+        atomSequence = id("http://lv2plug.in/ns/ext/atom#Sequence")
+        atomObject = id("http://lv2plug.in/ns/ext/atom#Object")
+        atomBlank = id("http://lv2plug.in/ns/ext/atom#Blank")
+        atomString = id("http://lv2plug.in/ns/ext/atom#String")
+        atomPath = id("http://lv2plug.in/ns/ext/atom#Path")
+        atomURID = id("http://lv2plug.in/ns/ext/atom#URID")
+        atomInt = id("http://lv2plug.in/ns/ext/atom#Int")
+        atomLong = id("http://lv2plug.in/ns/ext/atom#Long")
+        atomFloat = id("http://lv2plug.in/ns/ext/atom#Float")
+        atomDouble = id("http://lv2plug.in/ns/ext/atom#Double")
+        atomVector = id("http://lv2plug.in/ns/ext/atom#Vector")
+        atomBeatTime = id("http://lv2plug.in/ns/ext/atom#beatTime")
+        atomEventTransfer = id("http://lv2plug.in/ns/ext/atom#eventTransfer")
+        unitsBeat = id("http://lv2plug.in/ns/ext/units#beat")
+        midiEvent = id("http://lv2plug.in/ns/ext/midi#MidiEvent")
+        patchSet = id("http://lv2plug.in/ns/ext/patch#Set")
+        patchGet = id("http://lv2plug.in/ns/ext/patch#Get")
+        patchProperty = id("http://lv2plug.in/ns/ext/patch#property")
+        patchValue = id("http://lv2plug.in/ns/ext/patch#value")
+        document = id(LV2Identity.documentURI)
+        file = id(LV2Identity.fileURI)
+        points = id(LV2Identity.pointsURI)
+        playhead = id(LV2Identity.playheadURI)
+        logError = id("http://lv2plug.in/ns/ext/log#Error")
+        logWarning = id("http://lv2plug.in/ns/ext/log#Warning")
+        logNote = id("http://lv2plug.in/ns/ext/log#Note")
+        sampleRate = id("http://lv2plug.in/ns/ext/parameters#sampleRate")
+        maxBlockLength = id("http://lv2plug.in/ns/ext/buf-size#maxBlockLength")
+        sequenceSize = id("http://lv2plug.in/ns/ext/buf-size#sequenceSize")
+        scaleFactor = id("http://lv2plug.in/ns/extensions/ui#scaleFactor")
+        timePosition = id("http://lv2plug.in/ns/ext/time#Position")
+        timeSpeed = id("http://lv2plug.in/ns/ext/time#speed")
+        timeFrame = id("http://lv2plug.in/ns/ext/time#frame")
+        timeBar = id("http://lv2plug.in/ns/ext/time#bar")
+        timeBarBeat = id("http://lv2plug.in/ns/ext/time#barBeat")
+        timeBeatsPerBar = id("http://lv2plug.in/ns/ext/time#beatsPerBar")
+        timeBeatsPerMinute = id("http://lv2plug.in/ns/ext/time#beatsPerMinute")
+    }
+}
