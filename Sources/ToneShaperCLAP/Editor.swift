@@ -84,7 +84,7 @@ final class CLAPEditor {
         self.timers = timers
         self.timer = timer
         link = CLAPEditorLink(plugin: plugin)
-        shown = [Double](repeating: .nan, count: plugin.pointee.limits.count)
+        shown = [Double](repeating: .nan, count: plugin.pointee.params.count)
     }
 
     /// destroy: the timer stopped, the window closed.
@@ -129,7 +129,7 @@ final class CLAPEditor {
         // than the window's: they are read once it has.
         if link.backlog.isEmpty, channel.settled {
             for row in 0..<shown.count {
-                let value = plugin.pointee.values[row]
+                let value = plugin.pointee.params.values[row]
                 guard value != shown[row] else { continue }
                 shown[row] = value
                 window.parameterChanged(row: row, value: value)

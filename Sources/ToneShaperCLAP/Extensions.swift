@@ -31,7 +31,7 @@ enum Extensions {
                 guard let shell = Shell.of(clap), let info, !isInput, index == 0 else { return false }
                 let stereo = shell.pointee.stereo
                 info.pointee.id = 0
-                withUnsafeMutableBytes(of: &info.pointee.name) { CLAPParameters.copyText("Output", into: $0) }
+                withUnsafeMutableBytes(of: &info.pointee.name) { HostParameter.copyText("Output", into: $0) }
                 info.pointee.flags = TONESHAPER_CLAP_AUDIO_PORT_IS_MAIN
                 info.pointee.channel_count = stereo ? 2 : 1
                 let type: StaticString = stereo ? "stereo" : "mono"
@@ -48,31 +48,31 @@ enum Extensions {
                 info.pointee.id = 0
                 info.pointee.supported_dialects = UInt32(TONESHAPER_CLAP_NOTE_DIALECT_CLAP | TONESHAPER_CLAP_NOTE_DIALECT_MIDI)
                 info.pointee.preferred_dialect = UInt32(TONESHAPER_CLAP_NOTE_DIALECT_CLAP)
-                withUnsafeMutableBytes(of: &info.pointee.name) { CLAPParameters.copyText("Notes", into: $0) }
+                withUnsafeMutableBytes(of: &info.pointee.name) { HostParameter.copyText("Notes", into: $0) }
                 return true
             }))
 
     static let params: UnsafeMutablePointer<toneshaper_clap_plugin_params> = make(
         toneshaper_clap_plugin_params(
-            count: { _ in UInt32(CLAPParameters.count) },
+            count: { _ in UInt32(HostParameter.count) },
             get_info: { _, index, info in
-                guard let info, Int(index) < CLAPParameters.count else { return false }
+                guard let info, Int(index) < HostParameter.count else { return false }
                 CLAPParameters.info(Int(index), into: &info.pointee)
                 return true
             },
             get_value: { clap, id, value in
-                guard let plugin = Shell.plugin(clap), let value, let row = CLAPParameters.row(of: id) else { return false }
-                value.pointee = plugin.pointee.values[row]
+                guard let plugin = Shell.plugin(clap), let value, let row = HostParameter.row(of: id) else { return false }
+                value.pointee = plugin.pointee.params.values[row]
                 return true
             },
             value_to_text: { _, id, value, buffer, capacity in
-                guard let buffer, capacity > 0, let row = CLAPParameters.row(of: id), let text = CLAPParameters.text(row, value) else { return false }
-                CLAPParameters.copyText(text, into: UnsafeMutableRawBufferPointer(start: buffer, count: Int(capacity)))
+                guard let buffer, capacity > 0, let row = HostParameter.row(of: id), let text = HostParameter.text(row, value) else { return false }
+                HostParameter.copyText(text, into: UnsafeMutableRawBufferPointer(start: buffer, count: Int(capacity)))
                 return true
             },
             text_to_value: { _, id, text, value in
-                guard let text, let value, let row = CLAPParameters.row(of: id),
-                    let parsed = CLAPParameters.value(row, text: String(cString: text))
+                guard let text, let value, let row = HostParameter.row(of: id),
+                    let parsed = HostParameter.value(row, text: String(cString: text))
                 else { return false }
                 value.pointee = parsed
                 return true

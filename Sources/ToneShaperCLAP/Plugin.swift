@@ -35,14 +35,8 @@ struct Plugin {
     let fromMain: MessageRing
     /// The work thread asked for a main-thread callback to rescan the parameters.
     let rescanWanted: UnsafeMutablePointer<Atomic<Bool>>
-    let limits: ParameterLimits
-    /// Each row's value as the host set it, and the modulation added to it (plain numbers:
-    /// the main thread reads what the audio thread wrote whole, aligned).
-    let values: UnsafeMutablePointer<Double>
-    let modulation: UnsafeMutablePointer<Double>
-    /// The rows the host set while the plugin was not active: taken at activation, plans
-    /// included, so the first block already plays them (as the LV2 plugin's activate does).
-    let pending: UnsafeMutablePointer<Bool>
+    /// The values the host set, their modulation, and those set while not active (``HostParameters``).
+    let params: HostParameters
     let problems: Problems<CLAPProblem>
     let heldProblems: HeldProblems<CLAPProblem>
     /// What the editor window shares with the audio side (``EditorChannel``).
@@ -64,13 +58,6 @@ struct Plugin {
         let work = WorkThread()
         let services = CLAPServices(host: host, hostLog: hostLog, work: work)
         let engine = PluginEngine(sampleRate: defaultSampleRate, maximumBlock: PluginLimits.defaultMaximumBlock, host: services)
-        let limits = ParameterLimits()
-        let values = UnsafeMutablePointer<Double>.allocate(capacity: limits.count)
-        let modulation = UnsafeMutablePointer<Double>.allocate(capacity: limits.count)
-        for row in 0..<limits.count { (values + row).initialize(to: CLAPParameters.defaultValue(row)) }
-        modulation.initialize(repeating: 0, count: limits.count)
-        let pending = UnsafeMutablePointer<Bool>.allocate(capacity: limits.count)
-        pending.initialize(repeating: false, count: limits.count)
         let rescanWanted = UnsafeMutablePointer<Atomic<Bool>>.allocate(capacity: 1)
         rescanWanted.initialize(to: Atomic(false))
         let plugin = UnsafeMutablePointer<Plugin>.allocate(capacity: 1)
@@ -78,8 +65,7 @@ struct Plugin {
             to: Plugin(
                 me: plugin, host: host, hostParams: hostParams, stereo: stereo, engine: engine, shared: engine, services: services,
                 work: work, fromMain: MessageRing(slots: 64), rescanWanted: rescanWanted,
-                limits: limits,
-                values: values, modulation: modulation, pending: pending, problems: Problems(), heldProblems: HeldProblems(),
+                params: HostParameters(), problems: Problems(), heldProblems: HeldProblems(),
                 editorChannel: EditorChannel.make()))
         plugin.pointee.startWorker()
         return plugin
@@ -95,10 +81,7 @@ struct Plugin {
         plugin.pointee.fromMain.free()
         plugin.pointee.rescanWanted.deinitialize(count: 1)
         plugin.pointee.rescanWanted.deallocate()
-        plugin.pointee.limits.free()
-        plugin.pointee.values.deallocate()
-        plugin.pointee.modulation.deallocate()
-        plugin.pointee.pending.deallocate()
+        plugin.pointee.params.free()
         plugin.pointee.problems.free()
         plugin.pointee.heldProblems.free()
         plugin.pointee.editorChannel.free()
@@ -158,9 +141,7 @@ struct Plugin {
     mutating func onMainThread() {
         guard rescanWanted.pointee.exchange(false, ordering: .acquiringAndReleasing) else { return }
         waitForWorker()
-        let pending = self.pending
-        let values = self.values
-        shared.playedValues { row, value in if !pending[row] { values[row] = value } }
+        params.refresh(from: shared)
         if let hostParams, let rescan = hostParams.pointee.rescan { rescan(host, TONESHAPER_CLAP_PARAM_RESCAN_VALUES) }
     }
 
@@ -198,12 +179,7 @@ struct Plugin {
 
     /// The values set while the plugin was not active, to the engine at once (activation,
     /// or a state saved before it).
-    mutating func takePending() {
-        var moved: [(row: Int, value: Double)] = []
-        for row in 0..<limits.count where pending[row] {
-            pending[row] = false
-            moved.append((row, min(limits.high[row], max(limits.low[row], values[row] + modulation[row]))))
-        }
+    mutating func takePending() { engine.activate(moved: params.takePending()) }
         engine.activate(moved: moved)
     }
 
@@ -362,22 +338,18 @@ struct Plugin {
         @_noLocks @_noAllocation
     #endif
     mutating func parameter(_ id: UInt32, _ value: Double, modulation isModulation: Bool) {
-        guard let row = limits.row(id) else { return problems.note(.unknownParameter) }
-        guard value.isFinite else { return problems.note(.parameterNotFinite) }
-        let low = limits.low[row]
-        let high = limits.high[row]
-        if isModulation {
-            guard limits.modulatable[row] else { return problems.note(.notModulatable) }
-            modulation[row] = value
-        } else {
-            guard value >= low, value <= high else { return problems.note(.parameterOutOfRange) }
-            values[row] = limits.stepped[row] ? value.rounded() : value
+        do throws(HostParameters.Refusal) {
+            // Not active: the row waits for activation.
+            guard let taken = try params.set(id, value, modulation: isModulation, active: active) else { return }
+            engine.setControl(row: taken.row, value: taken.value)
+        } catch {
+            switch error {
+            case .unknownID: problems.note(.unknownParameter)
+            case .notFinite: problems.note(.parameterNotFinite)
+            case .outOfRange: problems.note(.parameterOutOfRange)
+            case .notModulatable: problems.note(.notModulatable)
+            }
         }
-        guard active else {
-            pending[row] = true
-            return
-        }
-        engine.setControl(row: row, value: min(high, max(low, values[row] + modulation[row])))
     }
 
     /// The host's transport, as the engine follows a time:Position: rolling or not, the

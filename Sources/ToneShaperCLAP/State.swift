@@ -12,21 +12,8 @@ extension Plugin {
         if !active { takePending() }
         waitForWorker()  // the changes queued so far reach the document first
         let played = Array(shared.documentForSaving())
-        let document = unmodulated(played)
+        let document = params.unmodulated(played)
         return document.withUnsafeBytes { write($0, to: stream) }
-    }
-
-    /// The document as saved: modulation is the host's, not the project's, so a modulated
-    /// parameter is saved at the value the host set.
-    func unmodulated(_ document: [UInt8]) -> [UInt8] {
-        guard (0..<limits.count).contains(where: { modulation[$0] != 0 }),
-            var shape = try? ToneShapeDocument.decode(document, source: "document")
-        else { return document }
-        for row in 0..<limits.count where modulation[row] != 0 {
-            let spec = ParameterTable.all[row]
-            shape[spec.id] = spec.value(fromPort: values[row])
-        }
-        return ToneShapeDocument.encode(shape)
     }
 
     func write(_ bytes: UnsafeRawBufferPointer, to stream: UnsafePointer<toneshaper_clap_ostream>) -> Bool {
@@ -116,11 +103,7 @@ extension Plugin {
         // for the next block.
         let loaded = bytes.withUnsafeBytes { active ? shared.load(document: $0, answer: RingAnswer(ring: fromMain)) : engine.restore(document: $0) }
         guard loaded else { return false }
-        for row in 0..<limits.count {
-            values[row] = ParameterTable.all[row].portValue(in: shape)
-            modulation[row] = 0
-            pending[row] = false
-        }
+        params.reset(to: shape)
         if let hostParams, let rescan = hostParams.pointee.rescan { rescan(host, TONESHAPER_CLAP_PARAM_RESCAN_VALUES) }
         sendPointsToEditor(always: false)
         return true

@@ -89,7 +89,8 @@ public struct WorkThread {
     #endif
     public func pushedCount() -> Int { counters[0].load(ordering: .relaxed) }
 
-    /// At a block's end: the thread is woken when the block pushed anything; `offline`
+    /// At a block's end: the thread is woken when the block pushed anything, or anything
+    /// pushed before (by the main thread between blocks, say) is not done yet; `offline`
     /// (a host rendering faster than real time), it is waited for, as a host's synchronous
     /// worker would be: there is no deadline to miss, and the next block plays the plans.
     #if REALTIME_PROOF
@@ -97,7 +98,7 @@ public struct WorkThread {
     #endif
     public func finishBlock(pushedBefore: Int, offline: Bool) {
         let pushed = counters[0].load(ordering: .relaxed)
-        guard pushed != pushedBefore else { return }
+        guard pushed != pushedBefore || counters[1].load(ordering: .relaxed) < pushed else { return }
         let thread = self.thread
         let counters = self.counters
         _unsafePerformance {

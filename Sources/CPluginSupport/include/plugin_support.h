@@ -33,6 +33,24 @@ static inline void toneshaper_plugin_stderr(const char *prefix, const char *mess
 
 static inline void toneshaper_plugin_free(void *pointer) { free(pointer); }
 
+/// Formats a number for a host's text of a value: `digits` significant digits, then `unit`
+/// (may be empty). (Embedded Swift's description of a Double is not fixed point.)
+static inline void toneshaper_plugin_format_number(char *buffer, unsigned capacity, double value, int digits, const char *unit) {
+    if (!buffer || capacity == 0) return;
+    if (unit && unit[0]) snprintf(buffer, capacity, "%.*g %s", digits, value, unit);
+    else snprintf(buffer, capacity, "%.*g", digits, value);
+}
+
+/// Reads a number at the start of `text` (spaces first, a unit after it allowed): 1 when there is one.
+static inline int toneshaper_plugin_parse_number(const char *text, double *value) {
+    if (!text) return 0;
+    char *end = NULL;
+    double parsed = strtod(text, &end);
+    if (end == text) return 0;
+    *value = parsed;
+    return 1;
+}
+
 /// Why toneshaper_plugin_read_file gave no bytes.
 enum {
     TONESHAPER_PLUGIN_FILE_OK = 0,

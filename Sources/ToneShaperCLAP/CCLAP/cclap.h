@@ -624,24 +624,6 @@ static inline void toneshaper_clap_log(const toneshaper_clap_host *host, const t
     else fprintf(stderr, "toneshaper.clap: %s\n", message);
 }
 
-/// Formats a number for value_to_text: `digits` significant digits, then `unit` (may be empty).
-static inline void toneshaper_clap_format(char *buffer, uint32_t capacity, double value, int digits, const char *unit) {
-    if (!buffer || capacity == 0) return;
-    if (unit && unit[0]) snprintf(buffer, capacity, "%.*g %s", digits, value, unit);
-    else snprintf(buffer, capacity, "%.*g", digits, value);
-}
-
-/// Reads a number at the start of `text` (spaces first, a unit after it allowed): 1 when
-/// there is one.
-static inline int toneshaper_clap_parse(const char *text, double *value) {
-    if (!text) return 0;
-    char *end = NULL;
-    double parsed = strtod(text, &end);
-    if (end == text) return 0;
-    *value = parsed;
-    return 1;
-}
-
 /// The plugin's descriptor (entry.c): 0 mono, 1 stereo.
 const toneshaper_clap_plugin_descriptor *toneshaper_clap_descriptor(int stereo);
 
