@@ -180,8 +180,6 @@ struct Plugin {
     /// The values set while the plugin was not active, to the engine at once (activation,
     /// or a state saved before it).
     mutating func takePending() { engine.activate(moved: params.takePending()) }
-        engine.activate(moved: moved)
-    }
 
     // MARK: - process()
 

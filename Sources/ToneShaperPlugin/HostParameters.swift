@@ -128,7 +128,7 @@ public struct HostParameters {
     let pending: UnsafeMutablePointer<Bool>
 
     /// Why ``set(_:_:modulation:active:)`` refused a value (a shell counts it as its own problem).
-    public enum Refusal: Equatable, Sendable {
+    public enum Refusal: Error, Equatable, Sendable {
         case unknownID, notFinite, outOfRange, notModulatable
     }
 

@@ -40,7 +40,9 @@ import ToneShaperPlugin
             for value in [range.lowerBound, HostParameter.defaultValue(row), range.upperBound] {
                 let text = HostParameter.text(row, value)
                 let back = text.flatMap { HostParameter.value(row, text: $0) }
-                #expect(back != nil && abs(back! - value) <= max(1e-5 * abs(value), 1e-9), "row \(row): \(value) → \(text ?? "nil") → \(String(describing: back))")
+                #expect(
+                    back != nil && abs(back! - value) <= max(1e-5 * abs(value), 1e-9),
+                    "row \(row): \(value) → \(text ?? "nil") → \(String(describing: back))")
             }
         }
     }
