@@ -71,9 +71,7 @@ struct Plugin {
         let schedule = list.data("http://lv2plug.in/ns/ext/worker#schedule").map {
             UnsafePointer($0.assumingMemoryBound(to: LV2_Worker_Schedule.self))
         }
-        let options = list.data("http://lv2plug.in/ns/ext/options#options").map {
-            UnsafePointer($0.assumingMemoryBound(to: LV2_Options_Option.self))
-        }
+        let options = list.data("http://lv2plug.in/ns/ext/options#options")
         guard let map else {
             logWithoutHost("the host offers no urid:map, which the plugin requires; not instantiated")
             return nil
@@ -87,20 +85,9 @@ struct Plugin {
         // Without the host's worker, a thread of the plugin's own does the work.
         let ownThread = schedule == nil ? WorkThread(slots: 64) : nil
 
-        var maximumBlock = PluginLimits.defaultMaximumBlock
-        var sequenceCapacity = AtomSequenceReader.defaultCapacity
-        var option = options
-        while let current = option, current.pointee.key != 0 {
-            let o = current.pointee
-            if o.type == urids.atomInt, o.size == 4, let value = o.value?.loadUnaligned(as: Int32.self), value > 0 {
-                if o.key == urids.maxBlockLength {
-                    maximumBlock = Int(value)
-                } else if o.key == urids.sequenceSize {
-                    sequenceCapacity = Int(value)
-                }
-            }
-            option = current + 1
-        }
+        let optionList = LV2OptionList(options)
+        let maximumBlock = optionList.positiveInt(urids.maxBlockLength, urids) ?? PluginLimits.defaultMaximumBlock
+        let sequenceCapacity = optionList.positiveInt(urids.sequenceSize, urids) ?? AtomSequenceReader.defaultCapacity
 
         let scratch = UnsafeMutableRawPointer.allocate(byteCount: maximumWorkMessage, alignment: 8)
         let scheduler = WorkScheduler(feature: schedule, ownThread: ownThread, scratch: scratch, capacity: maximumWorkMessage)

@@ -89,3 +89,41 @@ public struct LV2URIDs {
         timeBeatsPerMinute = id("http://lv2plug.in/ns/ext/time#beatsPerMinute")
     }
 }
+
+/// A host's options:options array, read without LV2's C headers: `LV2_Options_Option {
+/// context, subject, key, size, type (32 bits each); const void *value; }`, ended by a key of 0.
+public struct LV2OptionList {
+    let options: UnsafeRawPointer?
+    static var stride: Int { 5 * 4 + 4 + MemoryLayout<UnsafeRawPointer>.stride }
+
+    /// The options feature's data (nil: the host offers none; every lookup is then nil).
+    public init(_ options: UnsafeRawPointer?) { self.options = options }
+
+    /// The value of option `key` when it is a 4-byte atom of `type`, as its raw bits.
+    func bits(_ key: UInt32, type: UInt32) -> UInt32? {
+        guard let options else { return nil }
+        var option = options
+        while true {
+            let found = option.load(fromByteOffset: 8, as: UInt32.self)
+            if found == 0 { return nil }
+            if found == key, option.load(fromByteOffset: 12, as: UInt32.self) == 4, option.load(fromByteOffset: 16, as: UInt32.self) == type,
+                let value = option.load(fromByteOffset: 24, as: UnsafeRawPointer?.self)
+            {
+                return value.loadUnaligned(as: UInt32.self)
+            }
+            option += LV2OptionList.stride
+        }
+    }
+
+    /// Option `key` as an atom:Int above 0 (a block length, a buffer size).
+    public func positiveInt(_ key: UInt32, _ urids: LV2URIDs) -> Int? {
+        guard let bits = bits(key, type: urids.atomInt), Int32(bitPattern: bits) > 0 else { return nil }
+        return Int(Int32(bitPattern: bits))
+    }
+
+    /// Option `key` as an atom:Float (a scale factor), if finite.
+    public func float(_ key: UInt32, _ urids: LV2URIDs) -> Double? {
+        guard let bits = bits(key, type: urids.atomFloat), Float(bitPattern: bits).isFinite else { return nil }
+        return Double(Float(bitPattern: bits))
+    }
+}

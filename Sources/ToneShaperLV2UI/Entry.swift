@@ -45,23 +45,13 @@ enum UIEntry {
             let parent = UInt(bitPattern: list.data("http://lv2plug.in/ns/extensions/ui#parent"))
             let map = list.data("http://lv2plug.in/ns/ext/urid#map")
             let resize = list.data("http://lv2plug.in/ns/extensions/ui#resize").map { UnsafePointer($0.assumingMemoryBound(to: LV2UI_Resize.self)) }
-            let options = list.data("http://lv2plug.in/ns/ext/options#options").map {
-                UnsafePointer($0.assumingMemoryBound(to: LV2_Options_Option.self))
-            }
+            let options = list.data("http://lv2plug.in/ns/ext/options#options")
             guard let map else {
                 toneshaper_ui_stderr("the host offers no urid:map, which the editor requires")
                 return nil
             }
             let urids = LV2URIDs(map: map)
-            var scale = 1.0
-            var option = options
-            while let current = option, current.pointee.key != 0 {
-                let o = current.pointee
-                if o.key == urids.scaleFactor, o.type == urids.atomFloat, o.size == 4, let value = o.value?.loadUnaligned(as: Float.self) {
-                    scale = Double(value)
-                }
-                option = current + 1
-            }
+            let scale = LV2OptionList(options).float(urids.scaleFactor, urids) ?? 1
             let link = LV2Link(
                 write: write, controller: controller, urids: urids, resize: resize,
                 stereo: pluginURI.map { LV2FeatureList.equal($0, LV2Identity.stereoURI) } ?? false)
