@@ -35,13 +35,8 @@ struct Plugin {
     var notify: UnsafeMutableRawPointer?
     var left: UnsafeMutablePointer<Float>?
     var right: UnsafeMutablePointer<Float>?
-    /// The control ports by the table's row (`controlCount` of them, read from the table in
-    /// instantiate: run() reads no global), and the value each had at the last run(). A port
-    /// the host has not connected points at its own last value, so it never reads as moved
-    /// and run() has no port to skip.
-    let controlCount: Int
-    let controls: UnsafeMutablePointer<UnsafePointer<Float>>
-    let lastControls: UnsafeMutablePointer<Float>
+    /// The control ports by the table's row, and the value each had at the last run().
+    let controls: ControlInputs
     /// The worker's buffer for its answers (`WorkResponder`).
     let responseScratch: UnsafeMutableRawPointer
     /// The document file playing (NUL-terminated, `maximumPath` bytes), its length with the
@@ -57,7 +52,7 @@ struct Plugin {
     /// Events in beats without a tempo were reported once; the next are played as quietly.
     var reportedBeatsWithoutTempo = false
     /// The curve between the plugin and its editor window (Points.swift).
-    var points = PointsLink.make()
+    var points = CurveRelay()
     /// Ardour's inline display (InlineDisplay.swift).
     var inline = InlineDisplay()
 
@@ -91,14 +86,6 @@ struct Plugin {
 
         let scratch = UnsafeMutableRawPointer.allocate(byteCount: maximumWorkMessage, alignment: 8)
         let scheduler = WorkScheduler(feature: schedule, ownThread: ownThread, scratch: scratch, capacity: maximumWorkMessage)
-        let controlCount = ParameterTable.all.count
-        // A port the host leaves where the description's default puts it is not a move.
-        let lastControls = UnsafeMutablePointer<Float>.allocate(capacity: controlCount)
-        let controls = UnsafeMutablePointer<UnsafePointer<Float>>.allocate(capacity: controlCount)
-        for (row, spec) in ParameterTable.all.enumerated() {
-            (lastControls + row).initialize(to: Float(spec.portValue(in: ToneShape.defaultShape)))
-            (controls + row).initialize(to: UnsafePointer(lastControls + row))
-        }
         let layout = LV2PortLayout.ports(stereo: stereo)
         let portRows = UnsafeMutablePointer<Int32>.allocate(capacity: layout.count)
         var audio: [UInt32] = []
@@ -119,7 +106,7 @@ struct Plugin {
                 engine: PluginEngine(sampleRate: sampleRate, maximumBlock: maximumBlock, host: services),
                 portRows: portRows, portCount: layout.count, leftPort: audio[0], rightPort: audio.count > 1 ? audio[1] : UInt32.max,
                 problems: Problems<LV2Problem>(), heldProblems: HeldProblems(), sequenceCapacity: sequenceCapacity,
-                control: nil, notify: nil, left: nil, right: nil, controlCount: controlCount, controls: controls, lastControls: lastControls,
+                control: nil, notify: nil, left: nil, right: nil, controls: ControlInputs(),
                 responseScratch: .allocate(byteCount: maximumWorkMessage, alignment: 8),
                 filePath: .allocate(byteCount: maximumPath, alignment: 8)))
         plugin.pointee.inline.connect(list)
@@ -146,8 +133,7 @@ struct Plugin {
         plugin.pointee.problems.free()
         plugin.pointee.heldProblems.free()
         plugin.pointee.scheduler.scratch.deallocate()
-        plugin.pointee.controls.deallocate()
-        plugin.pointee.lastControls.deallocate()
+        plugin.pointee.controls.free()
         plugin.pointee.responseScratch.deallocate()
         plugin.pointee.filePath.deallocate()
         plugin.pointee.points.free()
@@ -164,8 +150,7 @@ struct Plugin {
         case rightPort: right = data?.assumingMemoryBound(to: Float.self)
         default:
             guard Int(port) < portCount, portRows[Int(port)] >= 0 else { return }
-            let row = Int(portRows[Int(port)])
-            controls[row] = data.map { UnsafePointer($0.assumingMemoryBound(to: Float.self)) } ?? UnsafePointer(lastControls + row)
+            controls.connect(row: Int(portRows[Int(port)]), to: data.map { UnsafePointer($0.assumingMemoryBound(to: Float.self)) })
         }
     }
 
@@ -180,7 +165,7 @@ struct Plugin {
         let own = scheduler.ownThread
         if let own, !own.answers.isEmpty { while own.answers.pop({ _, message in _ = takeResponse(message) }) {} }
         let pushedBefore = own?.pushedCount() ?? 0
-        readControls()
+        if !controls.take(into: &engine) { problems.note(.controlNotFinite) }
         clearNotify()
         if let control,
             var reader = AtomSequenceReader(
@@ -220,53 +205,9 @@ struct Plugin {
         return LV2_WORKER_SUCCESS
     }
 
-    /// Every control port whose value changed, handed to the engine (whose row's rule
-    /// takes it: `AudioParameters.Row.portValue`).
-    #if REALTIME_PROOF
-        @_noLocks @_noAllocation
-    #endif
-    private mutating func readControls() {
-        // Read out of `self` once, and compared by bits (a port left at NaN is refused once,
-        // not at every run()): every run() makes this loop over every port, and nearly always
-        // finds none moved, so it has no branch but its own; `takeMovedControls` finds which.
-        let controls = self.controls
-        let last = lastControls
-        var moved: UInt32 = 0
-        for row in 0..<controlCount { moved |= controls[row].pointee.bitPattern ^ last[row].bitPattern }
-        if moved != 0 { takeMovedControls() }
-    }
-
-    /// Each port that moved (rare), handed to the engine.
-    #if REALTIME_PROOF
-        @_noLocks @_noAllocation
-    #endif
-    @inline(never)
-    private mutating func takeMovedControls() {
-        for row in 0..<controlCount {
-            let value = controls[row].pointee
-            guard value.bitPattern != lastControls[row].bitPattern else { continue }
-            lastControls[row] = value
-            guard value.isFinite else {
-                problems.note(.controlNotFinite)
-                continue
-            }
-            engine.setControl(row: row, value: Double(value))
-        }
-    }
-
     /// Before run() (activate, off the audio thread): the ports the host moved from their
-    /// defaults (a project's values, a preset's) are taken at once, plans included, so the
-    /// first block already plays them rather than the defaults for a worker's round trip.
-    mutating func activate() {
-        var moved: [(row: Int, value: Double)] = []
-        for row in 0..<controlCount {
-            let value = controls[row].pointee
-            if value.bitPattern == lastControls[row].bitPattern || !value.isFinite { continue }
-            lastControls[row] = value
-            moved.append((row, Double(value)))
-        }
-        engine.activate(moved: moved)
-    }
+    /// defaults are taken at once (``ControlInputs/activate(_:)``).
+    mutating func activate() { controls.activate(&engine) }
 
     /// The notify port holds an empty sequence unless the engine writes replies.
     #if REALTIME_PROOF
@@ -324,7 +265,7 @@ struct Plugin {
         // host sends (patch:Put, say) are not for this plugin: ignored, not refused.
         if object.otype == urids.patchGet {
             announceFile = filePathLength > 0
-            requestPoints()
+            points.request()
             return
         }
         guard object.otype == urids.patchSet else { return }
