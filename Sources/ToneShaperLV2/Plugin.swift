@@ -195,9 +195,8 @@ struct Plugin {
         @_noLocks @_noAllocation
     #endif
     mutating func takeResponse(_ message: UnsafeRawBufferPointer) -> LV2_Worker_Status {
-        guard let body = message.baseAddress, message.count >= 4 else { return LV2_WORKER_ERR_UNKNOWN }
-        let payload = UnsafeRawBufferPointer(start: body + 4, count: message.count - 4)
-        switch ResponseKind(rawValue: body.loadUnaligned(as: UInt32.self)) {
+        guard let (kind, payload) = KindedMessage.read(message) else { return LV2_WORKER_ERR_UNKNOWN }
+        switch ResponseKind(rawValue: kind) {
         case .engine: engine.workResponse(payload)
         case .fileAccepted: fileAccepted(payload)
         case nil: return LV2_WORKER_ERR_UNKNOWN

@@ -32,17 +32,12 @@ struct WorkScheduler {
         @_noLocks @_noAllocation
     #endif
     func schedule(_ kind: WorkKind, _ payload: UnsafeRawBufferPointer) -> Bool {
-        guard payload.count <= capacity - 4 else { return false }
-        scratch.storeBytes(of: kind.rawValue, as: UInt32.self)
-        if let source = payload.baseAddress, payload.count > 0 {
-            (scratch + 4).copyMemory(from: source, byteCount: payload.count)
-        }
-        let size = UInt32(4 + payload.count)
         let scratch = self.scratch
-        guard let feature else { return ownThread?.push(0, UnsafeRawBufferPointer(start: scratch, count: Int(size))) ?? false }
+        guard let size = KindedMessage.write(kind.rawValue, payload, into: scratch, capacity: capacity) else { return false }
+        guard let feature else { return ownThread?.push(0, UnsafeRawBufferPointer(start: scratch, count: size)) ?? false }
         var status = LV2_WORKER_SUCCESS
         // The host's schedule_work is for the audio thread by the worker spec.
-        _unsafePerformance { status = feature.pointee.schedule_work(feature.pointee.handle, size, scratch) }
+        _unsafePerformance { status = feature.pointee.schedule_work(feature.pointee.handle, UInt32(size), scratch) }
         return status == LV2_WORKER_SUCCESS
     }
 }
@@ -68,10 +63,8 @@ struct WorkResponder {
     func respond(_ bytes: UnsafeRawBufferPointer) -> Bool { respond(.engine, bytes) }
 
     func respond(_ kind: ResponseKind, _ bytes: UnsafeRawBufferPointer) -> Bool {
-        guard bytes.count <= Plugin.maximumWorkMessage - 4 else { return false }
-        scratch.storeBytes(of: kind.rawValue, as: UInt32.self)
-        if let source = bytes.baseAddress, bytes.count > 0 { (scratch + 4).copyMemory(from: source, byteCount: bytes.count) }
-        return respond(handle, UInt32(4 + bytes.count), scratch) == LV2_WORKER_SUCCESS
+        guard let size = KindedMessage.write(kind.rawValue, bytes, into: scratch, capacity: Plugin.maximumWorkMessage) else { return false }
+        return respond(handle, UInt32(size), scratch) == LV2_WORKER_SUCCESS
     }
 }
 
@@ -91,9 +84,7 @@ enum Worker {
         _ message: UnsafeRawBufferPointer, plugin: UnsafeMutablePointer<Plugin>, respond: LV2_Worker_Respond_Function,
         handle respondHandle: LV2_Worker_Respond_Handle?
     ) -> LV2_Worker_Status {
-        guard let data = message.baseAddress, message.count >= 4 else { return LV2_WORKER_ERR_UNKNOWN }
-        let kind = data.loadUnaligned(as: UInt32.self)
-        let payload = UnsafeRawBufferPointer(start: data + 4, count: message.count - 4)
+        guard let (kind, payload) = KindedMessage.read(message) else { return LV2_WORKER_ERR_UNKNOWN }
         let responder = WorkResponder(respond: respond, handle: respondHandle, scratch: plugin.pointee.responseScratch)
         switch WorkKind(rawValue: kind) {
         case .problems:
@@ -103,15 +94,7 @@ enum Worker {
             sendPoints(plugin: plugin, always: false)
         case .engine:
             plugin.pointee.engine.work(payload, answer: responder)
-            // A program change replaces the curve, a new duration stretches it, a new
-            // range maps it: an editor window shows it as it plays.
-            if payload.count == MemoryLayout<InstrumentRequest>.size, let base = payload.baseAddress {
-                switch base.loadUnaligned(as: InstrumentRequest.self) {
-                case .program, .set(.duration, _), .set(.minFrequency, _), .set(.maxFrequency, _):
-                    sendPoints(plugin: plugin, always: false)
-                default: break
-                }
-            }
+            if InstrumentRequest.changesCurve(payload) { sendPoints(plugin: plugin, always: false) }
         case .points:
             takePoints(plugin: plugin, responder: responder)
         case .sendPoints:

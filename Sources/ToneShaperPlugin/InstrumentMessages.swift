@@ -29,3 +29,16 @@ public enum InstrumentResponse: Sendable, BitwiseCopyable {
     /// parameter's value in the table's order, which the audio side ramps to.
     case shape(RenderPlan, InlineArray<32, Double>)
 }
+
+extension InstrumentRequest {
+    /// Whether a request's bytes (as ``PluginEngine/work(_:answer:)`` takes them) change the
+    /// curve as it plays: a program replaces it, a new duration stretches it, a new range
+    /// maps it. An editor window is then sent the curve again.
+    public static func changesCurve(_ payload: UnsafeRawBufferPointer) -> Bool {
+        guard payload.count == MemoryLayout<InstrumentRequest>.size, let base = payload.baseAddress else { return false }
+        switch base.loadUnaligned(as: InstrumentRequest.self) {
+        case .program, .set(.duration, _), .set(.minFrequency, _), .set(.maxFrequency, _): return true
+        default: return false
+        }
+    }
+}
