@@ -17,41 +17,19 @@ extension Plugin {
     }
 
     func write(_ bytes: UnsafeRawBufferPointer, to stream: UnsafePointer<toneshaper_clap_ostream>) -> Bool {
-        guard let base = bytes.baseAddress, bytes.count > 0 else { return false }
-        var written = 0
-        while written < bytes.count {
-            let wrote = stream.pointee.write?(stream, base + written, UInt64(bytes.count - written)) ?? -1
-            guard wrote > 0 else {
-                services.log(.error, "the host's stream refused the state; not saved")
-                return false
-            }
-            written += Int(wrote)
-        }
-        return true
+        let written = DocumentStream.write(bytes) { Int(stream.pointee.write?(stream, $0, UInt64($1)) ?? -1) }
+        if !written { services.log(.error, "the host's stream refused the state; not saved") }
+        return written
     }
 
     /// clap.state load: a document, checked before anything changes; refused (logged, the
     /// sound unchanged) when empty, too large, cut short or not a ToneShaper document.
     mutating func load(from stream: UnsafePointer<toneshaper_clap_istream>) -> Bool {
-        var bytes: [UInt8] = []
-        let chunk = 65_536
-        let buffer = UnsafeMutableRawPointer.allocate(byteCount: chunk, alignment: 8)
-        defer { buffer.deallocate() }
-        while true {
-            let got = stream.pointee.read?(stream, buffer, UInt64(chunk)) ?? -1
-            if got == 0 { break }
-            guard got > 0, got <= chunk else {
-                services.log(.error, "the host's stream failed while the state was read; the sound is unchanged")
-                return false
-            }
-            bytes.append(contentsOf: UnsafeRawBufferPointer(start: buffer, count: Int(got)))
-            guard bytes.count <= PluginLimits.maximumDocumentSize else {
-                services.log(.error, "the state is larger than 16 MB; the sound is unchanged")
-                return false
-            }
-        }
-        guard !bytes.isEmpty else {
-            services.log(.error, "the state is empty; the sound is unchanged")
+        let bytes: [UInt8]
+        do throws(DocumentFile.Refusal) {
+            bytes = try DocumentStream.read { Int(stream.pointee.read?(stream, $0, UInt64($1)) ?? -1) }
+        } catch {
+            services.log(.error, "the state " + error.reason + "; the sound is unchanged")
             return false
         }
         return play(document: bytes, what: "the state")

@@ -60,3 +60,40 @@ public enum DocumentFile {
         return Array(UnsafeBufferPointer(start: bytes, count: size))
     }
 }
+
+/// A plugin's state as a host's byte stream carries it (CLAP's streams, VST3's IBStream):
+/// the whole document, read and written in as many calls as the host's stream needs.
+public enum DocumentStream {
+    /// The document from `read` (given a buffer and its size, it returns how many bytes it
+    /// put there, 0 at the stream's end, below 0 when it failed), at most
+    /// ``PluginLimits/maximumDocumentSize`` bytes. Refused when the stream fails, is empty or
+    /// is larger; the reason reads as a sentence ("the state " + reason).
+    public static func read(_ read: (UnsafeMutableRawPointer, Int) -> Int) throws(DocumentFile.Refusal) -> [UInt8] {
+        var bytes: [UInt8] = []
+        let chunk = 65_536
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: chunk, alignment: 8)
+        defer { buffer.deallocate() }
+        while true {
+            let got = read(buffer, chunk)
+            if got == 0 { break }
+            guard got > 0, got <= chunk else { throw DocumentFile.Refusal(reason: "could not be read from the host's stream") }
+            bytes.append(contentsOf: UnsafeRawBufferPointer(start: buffer, count: got))
+            guard bytes.count <= PluginLimits.maximumDocumentSize else { throw DocumentFile.Refusal(reason: "is larger than 16 MB") }
+        }
+        guard !bytes.isEmpty else { throw DocumentFile.Refusal(reason: "is empty") }
+        return bytes
+    }
+
+    /// Writes `bytes` whole through `write` (given bytes and their count, it returns how many
+    /// it took, 0 or below when it refused); false when the stream refused them or they are none.
+    public static func write(_ bytes: UnsafeRawBufferPointer, _ write: (UnsafeRawPointer, Int) -> Int) -> Bool {
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return false }
+        var written = 0
+        while written < bytes.count {
+            let wrote = write(base + written, bytes.count - written)
+            guard wrote > 0 else { return false }
+            written += min(wrote, bytes.count - written)
+        }
+        return true
+    }
+}
