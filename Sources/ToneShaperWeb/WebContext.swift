@@ -61,7 +61,9 @@ struct WebContext: Sendable {
             case .done(let notes): fields["notes"] = .array(notes.map(JSONValue.string))
             case .state(let state): fields["state"] = StateJSON.object(state)
             case .stats(let figures): fields["stats"] = StateJSON.stats(figures)
-            case .points(let points): fields["points"] = StateJSON.points(points)
+            case .points(let points, let curvatures):
+                fields["points"] = StateJSON.points(points)
+                if !curvatures.isEmpty { fields["curvatures"] = .array(curvatures.map(JSONValue.number)) }
             }
             return .success(fields)
         } catch {

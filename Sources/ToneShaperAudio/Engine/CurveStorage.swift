@@ -22,7 +22,7 @@ public final class CurveStorage {
 
     public init(curve shape: CurveDescription, sampleRate: Double, id: Int) {
         precondition(sampleRate > 0)
-        let grid = FrequencyCurve.grid(points: shape.points, fidelity: shape.fidelity)
+        let grid = FrequencyCurve.grid(points: shape.points, fidelity: shape.fidelity, curvatures: shape.curvatures)
         // Three more copies of the last value: the kernel may read a few cells past the end.
         buffer = UnsafeMutableBufferPointer<Double>.allocate(capacity: grid.count + 3)
         _ = buffer.initialize(from: grid + [Double](repeating: grid[grid.count - 1], count: 3))

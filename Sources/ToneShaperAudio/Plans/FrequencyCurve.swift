@@ -7,8 +7,11 @@ import ToneShaperParameters
 /// of a cycle sits at grid position n * N / (S - 1) and needs no search.
 public enum FrequencyCurve {
     /// u[0...N] followed by one copy of u[N], so that interpolating at position N reads
-    /// inside the buffer. Count: N + 2.
-    public static func grid(points: [CurvePoint], fidelity: Int) -> [Double] {
+    /// inside the buffer. Count: N + 2. `curvatures` (one a segment, in the points' order,
+    /// or none: every segment straight) bend the segments between the grid points that were
+    /// hit (``SegmentCurvature``); a segment between two grid points takes the curvature
+    /// of the segment that ends at its second point.
+    public static func grid(points: [CurvePoint], fidelity: Int, curvatures: [Double] = []) -> [Double] {
         precondition(!points.isEmpty && fidelity >= 1)
         let n = fidelity
         let first = points[0].time
@@ -18,24 +21,32 @@ public enum FrequencyCurve {
             return [Double](repeating: points[points.count - 1].frequency, count: n + 2)
         }
         // Step 1: land each point on an integer grid index; the last one at an index wins.
-        var known: [(index: Int, value: Double)] = []
+        var known: [(index: Int, value: Double, point: Int)] = []
         known.reserveCapacity(points.count)
-        for point in points {
+        for (p, point) in points.enumerated() {
             let index = min(n, max(0, Int((point.time - first) * Double(n) / (last - first))))
             if let top = known.last, top.index == index {
                 known[known.count - 1].value = point.frequency
+                known[known.count - 1].point = p
             } else {
-                known.append((index, point.frequency))
+                known.append((index, point.frequency, p))
             }
         }
-        // Step 2: interpolate linearly between the grid points that were hit.
+        let bent = curvatures.count == points.count - 1
+        // Step 2: interpolate between the grid points that were hit: linearly (as the
+        // reference does, the same arithmetic), or along the segment's curvature.
         var u = [Double](repeating: 0, count: n + 2)
         for k in 0..<(known.count - 1) {
-            let (i0, f0) = known[k]
-            let (i1, f1) = known[k + 1]
+            let (i0, f0, _) = known[k]
+            let (i1, f1, p1) = known[k + 1]
             let span = Double(i1 - i0)
+            let c = bent && p1 > 0 ? curvatures[p1 - 1] : 0
             for i in i0...i1 {
-                u[i] = f0 + (f1 - f0) * Double(i - i0) / span
+                if c == 0 {
+                    u[i] = f0 + (f1 - f0) * Double(i - i0) / span
+                } else {
+                    u[i] = f0 + (f1 - f0) * SegmentCurvature.progress(Double(i - i0) / span, c)
+                }
             }
         }
         u[n + 1] = u[n]

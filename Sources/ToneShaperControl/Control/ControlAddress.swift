@@ -48,7 +48,7 @@ public struct ControlAddress: Sendable {
                         ControlArgument("time", .real(0...ToneShapeLimits.maximumDuration), unit: "s"),
                         ControlArgument("frequency", .real(FrequencyLimit.range), unit: "Hz"),
                     ], arity: .repeated),
-                "Replace the curve (times sorted, within the duration); no arguments: reply the points"
+                "Replace the curve (times sorted, within the duration), then optionally \"curvatures\" and one number -1...1 a segment (0 straight; without them moved points keep their bends); no arguments: reply the points"
             ),
             (.load, ControlSignature([document]), "Load a document by name: the user's library first, then the built-in sessions"),
             (.save, ControlSignature([document]), "Save the current document into the user's library"),
@@ -103,7 +103,8 @@ public struct ControlAddress: Sendable {
     }
 
     private func request(_ name: ControlCommand.Name, _ args: [ParameterValue]) throws(ControlError) -> ControlRequest {
-        try checkCount(args)
+        // The points' pairs are counted before the curvatures that may follow them.
+        try checkCount(name == .points ? Array(args.prefix { $0 != .text("curvatures") }) : args)
         switch name {
         case .frequencyRange:
             return .command(.setFrequencyRange(min: args[0], max: args[1]))
@@ -113,16 +114,28 @@ public struct ControlAddress: Sendable {
             return .command(.setAmplitudeDecibels(args[0]))
         case .points:
             if args.isEmpty { return .query(.points) }
+            // t0 f0 t1 f1 ..., then, when the segments bend, "curvatures" c0 c1 ... (one a segment).
+            let marker = args.firstIndex(of: .text("curvatures"))
             var flat: [Double] = []
             flat.reserveCapacity(args.count)
-            for (i, value) in args.enumerated() {
+            for (i, value) in args[..<(marker ?? args.count)].enumerated() {
                 guard let d = value.numeric else {
                     throw ControlError(
-                        .command(.points), "argument \(i + 1) (\(i % 2 == 0 ? "time" : "frequency")) must be a number, got \"\(value)\"")
+                        .command(.points),
+                        "argument \(i + 1) (\(i % 2 == 0 ? "time" : "frequency")) must be a number (or \"curvatures\" before the segments' curvatures), got \"\(value)\""
+                    )
                 }
                 flat.append(d)
             }
-            return .command(.setPoints(flat))
+            guard let marker else { return .command(.setPoints(flat)) }
+            var curvatures: [Double] = []
+            for (i, value) in args[(marker + 1)...].enumerated() {
+                guard let c = value.numeric else {
+                    throw ControlError(.command(.points), "curvature \(i + 1) must be a number in -1...1, got \"\(value)\"")
+                }
+                curvatures.append(c)
+            }
+            return .command(.setPoints(flat, curvatures: curvatures))
         case .load, .save:
             guard case .text(let documentName) = args[0] else {
                 throw ControlError(.command(name), "expects a document name (text), got \"\(args[0])\"")
@@ -170,7 +183,9 @@ public struct ControlAddress: Sendable {
             expected = "no arguments or \(declared) (\(signature.description.dropFirst().dropLast()))"
         case .repeated:
             if args.count % declared == 0 { return }
-            expected = "arguments in \(declared == 2 ? "pairs" : "groups of \(declared)") (\(signature.description.dropFirst().dropLast()))"
+            let group =
+                signature.description.hasSuffix(" repeated") ? String(signature.description.dropLast(" repeated".count)) : signature.description
+            expected = "arguments in \(declared == 2 ? "pairs" : "groups of \(declared)") \(group)"
         }
         throw ControlError(subject, "expects \(expected), got \(args.count)")
     }

@@ -6,7 +6,8 @@ public enum ControlReply: Sendable, Equatable {
     /// The change landed (or there was nothing to do: a button's release).
     case done(notes: [String])
     case state(ControlState)
-    case points([CurvePoint])
+    /// The curve's points and, when any segment bends, each segment's curvature (else none).
+    case points([CurvePoint], curvatures: [Double])
     case stats(NodeStatistics)
 }
 
@@ -32,7 +33,7 @@ public struct ControlSurface: Sendable {
         case .nothing: return .done(notes: [])
         case .command(let command): return .done(notes: try controller.perform(command, due: due, now: now).notes)
         case .query(.state): return .state(controller.state)
-        case .query(.points): return .points(controller.shape.points)
+        case .query(.points): return .points(controller.shape.points, curvatures: controller.shape.curvatures)
         case .query(.stats): return .stats(try currentStatistics())
         }
     }

@@ -302,8 +302,11 @@ public final class EngineController: Sendable {
                 throw ControlError(.command(.amplitudeDecibels), "\(ParameterKind.plain(db)) dBFS is above full scale; use 0 or below")
             }
             return try change(time) { shape throws(ControlError) in try shape.setting(.amplitude, to: .real(pow(10, db / 20))) }
-        case .setPoints(let flat):
-            return try change(time) { shape throws(ControlError) in try shape.settingPoints(flat) }
+        case .setPoints(let flat, let curvatures):
+            return try change(time) { shape throws(ControlError) in
+                let curve = try shape.settingPoints(flat)
+                return try curvatures.map { c throws(ControlError) in try curve.settingCurvatures(c) } ?? curve
+            }
         case .load(let name):
             guard let documents else { throw ControlError(.command(.load), "loading documents is not available here") }
             let loaded: ToneShape

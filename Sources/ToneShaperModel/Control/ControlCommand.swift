@@ -16,8 +16,9 @@ public enum ControlCommand: Sendable {
     case setEcho(offset: ParameterValue, volume: ParameterValue)
     /// The master gain in dBFS (0 or below).
     case setAmplitudeDecibels(ParameterValue)
-    /// A new curve: t0 f0 t1 f1 ... (seconds, Hz).
-    case setPoints([Double])
+    /// A new curve: t0 f0 t1 f1 ... (seconds, Hz), and each segment's curvature when given
+    /// (nil: moved points keep theirs, another number of points starts straight).
+    case setPoints([Double], curvatures: [Double]? = nil)
     /// A document from the library, by name (never a path).
     case load(name: String)
     /// The current shape into the library, by name.

@@ -78,9 +78,28 @@ extension ToneShape {
         for i in stride(from: 0, to: flat.count, by: 2) { points.append(CurvePoint(time: flat[i], frequency: flat[i + 1])) }
         try ToneShape.checkPoints(points, duration: duration)
         var shape = self
+        // A segment keeps its bend while the points keep their number (a point moved);
+        // a curve of another number of points starts straight.
+        if points.count != shape.points.count { shape.curvatures = [] }
         shape.points = points
         shape.minFrequency = Swift.min(shape.minFrequency, points.map { $0.frequency }.min()!)
         shape.maxFrequency = Swift.max(shape.maxFrequency, points.map { $0.frequency }.max()!)
+        return shape
+    }
+
+    /// Sets each segment's curvature (one number in -1...1 a segment, the points less one;
+    /// none, or all 0: every segment straight).
+    public func settingCurvatures(_ curvatures: [Double]) throws(ControlError) -> ToneShape {
+        func fail(_ problem: String) -> ControlError { ControlError(.command(.points), problem) }
+        let segments = points.count - 1
+        guard curvatures.isEmpty || curvatures.count == segments else {
+            throw fail("expects one curvature a segment: \(segments) for \(points.count) points, got \(curvatures.count)")
+        }
+        for (k, c) in curvatures.enumerated() where !(c.isFinite && SegmentCurvature.range.contains(c)) {
+            throw fail("curvature \(k) must be in -1...1 (0 is straight), got \(ParameterKind.plain(c))")
+        }
+        var shape = self
+        shape.curvatures = curvatures.contains { $0 != 0 } ? curvatures : []
         return shape
     }
 

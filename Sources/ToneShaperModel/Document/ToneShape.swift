@@ -6,6 +6,10 @@ import ToneShaperParameters
 /// Its parameters are declared in `ParameterTable`, which also gives the defaults.
 public struct ToneShape: Equatable, Sendable {
     public var points: [CurvePoint]
+    /// Each segment's curvature in -1...1 (``SegmentCurvature``), in the points' order (one
+    /// fewer than the points); empty while every segment is straight, as in every document
+    /// written before curvatures came (document key `curvatures`, left out then).
+    public var curvatures: [Double] = []
     public var duration: Double
     public var minFrequency: Double
     public var maxFrequency: Double
@@ -111,6 +115,7 @@ extension ToneShape {
     public var curve: CurveDescription {
         CurveDescription(
             points: points, duration: duration, minFrequency: minFrequency, maxFrequency: maxFrequency, wave: wave, scale: scale,
-            antiAliased: antiAliased, fourierTerms: fourierTerms, fidelity: fidelity, echoOffset: echoOffset)
+            antiAliased: antiAliased, fourierTerms: fourierTerms, fidelity: fidelity, echoOffset: echoOffset,
+            curvatures: curvatures)
     }
 }

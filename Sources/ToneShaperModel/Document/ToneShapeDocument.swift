@@ -29,7 +29,8 @@ public enum ToneShapeDocument {
     public static let maximumSize = 16 * 1024 * 1024
 
     /// Keys with a meaning here; all others are carried along untouched.
-    package static let knownKeys: Set<String> = Set(ParameterTable.all.map { $0.documentKey } + ["points", "name", "description", "midiMap"])
+    package static let knownKeys: Set<String> = Set(
+        ParameterTable.all.map { $0.documentKey } + ["points", "curvatures", "name", "description", "midiMap"])
 
     public static func decode(_ data: [UInt8], source: String) throws(DocumentError) -> ToneShape {
         func fail(_ key: String?, _ problem: String) -> DocumentError {
@@ -71,6 +72,7 @@ public enum ToneShapeDocument {
             }
         }
         shape.points = try readPoints(object["points"], fail: fail)
+        shape.curvatures = try readCurvatures(object["curvatures"], segments: shape.points.count - 1, fail: fail)
         shape.name = try optionalString(object, "name", fail: fail)
         shape.description = try optionalString(object, "description", fail: fail)
         shape.midiMap = try readMIDIMap(object["midiMap"], fail: fail)
@@ -92,6 +94,10 @@ public enum ToneShapeDocument {
     public static func encode(_ shape: ToneShape) -> [UInt8] {
         var object = shape.extraKeys
         object["points"] = .array(shape.points.map { .array([.number($0.time), .number($0.frequency)]) })
+        // Left out while every segment is straight: such a document reads and writes as before.
+        if shape.curvatures.count == shape.points.count - 1, shape.curvatures.contains(where: { $0 != 0 }) {
+            object["curvatures"] = .array(shape.curvatures.map { .number($0) })
+        }
         for spec in ParameterTable.all {
             // A row added after the first release is written only when it differs from its
             // default, so a document that never used it reads and writes as it did before
@@ -134,6 +140,30 @@ public enum ToneShapeDocument {
                     + "the curve is stretched so that its first and last point reach the cycle's start and end (as in the original app)")
         }
         return warnings
+    }
+
+    /// `"curvatures": [0, 0.5, -0.25]`: one number in -1...1 a segment (the points less one).
+    /// All straight reads as none.
+    private static func readCurvatures(_ json: JSONValue?, segments: Int, fail: (String?, String) -> DocumentError) throws(DocumentError)
+        -> [Double]
+    {
+        guard let json, json != .null else { return [] }
+        guard case .array(let items) = json else { throw fail("curvatures", "must be an array of numbers in -1...1, one a segment") }
+        guard items.count == segments else {
+            throw fail(
+                "curvatures",
+                "holds \(items.count) number\(items.count == 1 ? "" : "s") for \(segments) segment\(segments == 1 ? "" : "s") (one fewer than the points)"
+            )
+        }
+        var curvatures: [Double] = []
+        for (i, item) in items.enumerated() {
+            guard case .number(let c) = item else { throw fail("curvatures[\(i)]", "must be a number in -1...1, got \(item.typeName)") }
+            guard c.isFinite, SegmentCurvature.range.contains(c) else {
+                throw fail("curvatures[\(i)]", "must be in -1...1 (0 is straight), got \(ParameterKind.plain(c))")
+            }
+            curvatures.append(c)
+        }
+        return curvatures.contains { $0 != 0 } ? curvatures : []
     }
 
     /// `"midiMap": {"74": "maxFrequency", "1": "frequency/min"}`: controller numbers to

@@ -20,6 +20,8 @@ public struct InstrumentShape: Sendable {
     public let parameters: AudioParameters
     /// The curve as drawn, over ``drawnRange``; the range ports move none of its points.
     public private(set) var points: [CurvePoint]
+    /// Each segment's curvature (the document's `curvatures`; empty: all straight).
+    public var curvatures: [Double] = []
     /// The range the points were drawn in: the document's, or the range played when the
     /// points were set.
     public private(set) var drawnRange: FrequencyRange
@@ -107,6 +109,8 @@ public struct InstrumentShape: Sendable {
     /// now): they are drawn over the range played now; the ports stay as they are.
     public mutating func setPoints(_ new: [CurvePoint]) {
         precondition(!new.isEmpty, "a shape needs at least one point")
+        // Moved points keep their segments' bends; another number of points starts straight.
+        if new.count != points.count { curvatures = [] }
         points = new
         drawnRange = playedRange
     }
@@ -133,7 +137,7 @@ public struct InstrumentShape: Sendable {
             points: points, duration: value(.duration), minFrequency: drawnRange.low, maxFrequency: drawnRange.high,
             wave: waves[min(waves.count - 1, Int(value(.wave)))], scale: scales[min(scales.count - 1, Int(value(.scale)))],
             antiAliased: value(.antiAlias) != 0, fourierTerms: terms < 1 ? .nyquist : .count(Int(terms)),
-            fidelity: Int(value(.fidelity)), echoOffset: playedEchoOffset)
+            fidelity: Int(value(.fidelity)), echoOffset: playedEchoOffset, curvatures: curvatures)
     }
 
     /// Every row's value as played (the range and the echo by the plugin's rules), by id:

@@ -8,6 +8,7 @@ extension InstrumentShape {
         self.init(
             parameters: ParameterTable.audioParameters, points: shape.points,
             values: ParameterTable.all.map { $0.portValue(in: shape) }, controllers: shape.midiMap)
+        curvatures = shape.curvatures
     }
 }
 
@@ -22,6 +23,7 @@ extension ToneShape {
             spec.store(&self, spec.value(fromPort: instrument.playedValue(at: row)))
         }
         points = instrument.playedPoints
+        curvatures = instrument.curvatures
         midiMap = instrument.controllers
     }
 }

@@ -55,13 +55,13 @@ struct OSCCommandRouter: Sendable {
             case .done(let notes): return .applied(address: path, notes: notes)
             case .state(let state): return .reply(stateReply(state))
             case .stats(let figures): return .reply(statsReply(figures))
-            case .points(let points):
+            case .points(let points, let curvatures):
                 guard points.count <= OSCCommandRouter.maximumPointsInReply else {
                     throw ControlError(
                         .command(.points),
                         "the curve has \(points.count) points, more than one reply carries (\(OSCCommandRouter.maximumPointsInReply))")
                 }
-                return .reply(OSCMessage(path: space.prefix + "/points", arguments: OSCCommandRouter.flatPoints(points)))
+                return .reply(OSCMessage(path: space.prefix + "/points", arguments: OSCCommandRouter.flatPoints(points, curvatures)))
             }
         } catch {
             return .refused(address: path, reason: phrase(error))
@@ -83,7 +83,7 @@ struct OSCCommandRouter: Sendable {
         var values = OSCCommandRouter.keyValues(state.parameterFields + [("playing", .flag(state.playing))])
         if state.shape.points.count <= OSCCommandRouter.maximumPointsInReply {
             values.append(.string("points"))
-            values += OSCCommandRouter.flatPoints(state.shape.points)
+            values += OSCCommandRouter.flatPoints(state.shape.points, state.shape.curvatures)
         } else {
             values += [.string("pointCount"), .int32(Int32(clamping: state.shape.points.count))]
         }
@@ -99,7 +99,8 @@ struct OSCCommandRouter: Sendable {
             messages.append(OSCMessage(path: space.prefix + "/" + spec.oscPath, arguments: [OSCCommandRouter.oscValue(spec.value(in: state.shape))]))
         }
         if keys.contains(.points), state.shape.points.count <= OSCCommandRouter.maximumPointsInReply {
-            messages.append(OSCMessage(path: space.prefix + "/points", arguments: OSCCommandRouter.flatPoints(state.shape.points)))
+            messages.append(
+                OSCMessage(path: space.prefix + "/points", arguments: OSCCommandRouter.flatPoints(state.shape.points, state.shape.curvatures)))
         }
         if keys.contains(.playing) {
             messages.append(OSCMessage(path: space.prefix + "/playing", arguments: [.int32(state.playing ? 1 : 0)]))
@@ -107,8 +108,11 @@ struct OSCCommandRouter: Sendable {
         return messages
     }
 
-    static func flatPoints(_ points: [CurvePoint]) -> [OSCValue] {
-        points.flatMap { [OSCValue.float(Float($0.time)), .float(Float($0.frequency))] }
+    /// t0 f0 t1 f1 ..., then "curvatures" c0 c1 ... when any segment bends (as `/points` takes them).
+    static func flatPoints(_ points: [CurvePoint], _ curvatures: [Double] = []) -> [OSCValue] {
+        let flat = points.flatMap { [OSCValue.float(Float($0.time)), .float(Float($0.frequency))] }
+        guard curvatures.count == points.count - 1, curvatures.contains(where: { $0 != 0 }) else { return flat }
+        return flat + [.string("curvatures")] + curvatures.map { .float(Float($0)) }
     }
 
     static func oscValue(_ value: ParameterValue) -> OSCValue {

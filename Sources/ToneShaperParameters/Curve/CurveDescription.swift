@@ -5,6 +5,9 @@
 /// Values are expected in range already (the parameter table checks them).
 public struct CurveDescription: Sendable, Equatable {
     public var points: [CurvePoint]
+    /// Each segment's curvature (``SegmentCurvature``), in the points' order; empty when
+    /// every segment is straight (a count other than one a segment is read as that too).
+    public var curvatures: [Double]
     /// The cycle's length in seconds.
     public var duration: Double
     /// The range the points were drawn for: a live range change maps from it.
@@ -21,10 +24,11 @@ public struct CurveDescription: Sendable, Equatable {
 
     public init(
         points: [CurvePoint], duration: Double, minFrequency: Double, maxFrequency: Double, wave: WaveType, scale: ScaleType,
-        antiAliased: Bool, fourierTerms: FourierTerms, fidelity: Int, echoOffset: Double
+        antiAliased: Bool, fourierTerms: FourierTerms, fidelity: Int, echoOffset: Double, curvatures: [Double] = []
     ) {
         precondition(!points.isEmpty && duration > 0 && fidelity >= 1, "a curve needs points, a duration and a grid")
         self.points = points
+        self.curvatures = curvatures
         self.duration = duration
         self.minFrequency = minFrequency
         self.maxFrequency = maxFrequency
