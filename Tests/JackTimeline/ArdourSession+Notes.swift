@@ -39,3 +39,42 @@ extension ArdourSession {
         }
     }
 }
+
+extension ArdourSession {
+    /// What a round trip through Ardour gave: the values Ardour read back from the reopened
+    /// session, and the same note heard before and after.
+    public struct RoundTrip: Sendable {
+        public var shown: String
+        public var before: Heard
+        public var valuesReopened: [String: Double]
+        public var after: Heard
+    }
+
+    /// A constant 300 Hz shape (its range 300...300) with root 69, so note 81 plays 600 Hz, in
+    /// instrument mode at amplitude 0.5: the values every plugin format's Ardour test sets by label.
+    public static let roundTripValues: [(String, Double)] = [
+        ("Instrument", 1), ("Root note", 69), ("Min frequency", 300), ("Max frequency", 300), ("Scale", 0), ("Amplitude", 0.5),
+    ]
+
+    /// A new session in `directory` playing the plugin (`format`, `pluginName`) with
+    /// ``roundTripValues``, note 81 heard; saved and closed; opened again by a new Ardour,
+    /// its values read back and note 81 heard again. `environment` adds to Ardour's.
+    public static func roundTrip(
+        jack: PrivateJackServer, directory: URL, format: Format, pluginName: String, environment: [String: String] = [:]
+    ) async throws -> RoundTrip {
+        let folder = directory.appendingPathComponent("session")
+        let first = try ArdourSession(
+            jack: jack, folder: folder, home: directory, create: true, format: format, pluginName: pluginName, values: roundTripValues,
+            environment: environment)
+        let before = try await first.play(key: 81, jack: jack, name: "ard1")
+        try first.save()
+        try first.quit()
+        let second = try ArdourSession(
+            jack: jack, folder: folder, home: directory, create: false, format: format, pluginName: pluginName, environment: environment)
+        var values: [String: Double] = [:]
+        for (label, _) in roundTripValues { values[label] = try second.value(label) }
+        let after = try await second.play(key: 81, jack: jack, name: "ard2")
+        try second.quit()
+        return RoundTrip(shown: first.pluginShown, before: before, valuesReopened: values, after: after)
+    }
+}
