@@ -10,6 +10,9 @@ import PackageDescription
 // The level goes to the compiler as the C importer's -march, which Swift's code generation
 // follows (swiftc's own -target-cpu does not know the x86-64-vN names).
 //
+// The plugins' Embedded builds (Scripts/embedded-modules.sh) read these flags from the
+// package graph too (a target's unsafeFlags and defines).
+//
 // The choice of levels is made where this manifest is compiled, that is for the host: a
 // build for arm64 (natively) has the baseline level only.
 //
@@ -96,7 +99,8 @@ var projectTargets: [Target] {
         // defines REALTIME_PROOF), which see every callee's body; a SwiftPM build of this
         // module sees the audio side's only through its interface, too little for the proof.
         .target(
-            name: "ToneShaperPlugin", dependencies: ["ToneShaperModel", "ToneShaperAudio", "ToneShaperDSP", "ToneShaperParameters", "CPluginSupport"],
+            name: "ToneShaperPlugin",
+            dependencies: ["ToneShaperModel", "ToneShaperAudio", "ToneShaperDSP", "ToneShaperParameters", "CPluginSupport"],
             swiftSettings: [.unsafeFlags(["-O"])]),
         // What every plugin shell needs of C (Embedded Swift imports no Glibc): a work
         // thread, a monotonic clock, reading a file, string equality. Header-only.
@@ -104,6 +108,37 @@ var projectTargets: [Target] {
         // The LV2 port layout (indices from the table's numbers and the version each row came
         // in), shared by the Turtle generator and the LV2 shell.
         .target(name: "ToneShaperLV2Layout", dependencies: ["ToneShaperParameters"]),
+        // The plugins (Embedded Swift, no Swift runtime shipped). SwiftPM compiles them as it
+        // compiles everything else; Scripts/build-lv2.sh and Scripts/build-clap.sh compile the
+        // same targets in Embedded Swift and link them into the plugins, reading this graph
+        // (`swift package dump-package`, Scripts/embedded-modules.sh): a shell is a target no
+        // other target depends on (tests included), and a plugin is its shell and every
+        // target below it.
+        // Each shell's C (the format's ABI and the helpers Embedded Swift needs) is a C target
+        // of its own, header-only (a source file because SwiftPM wants one).
+        // The LV2 shell (Scripts/build-lv2.sh; its bundle's .ttl files in Bundle/).
+        .target(
+            name: "ToneShaperLV2",
+            dependencies: ["ToneShaperPlugin", "ToneShaperLV2Layout", "ToneShaperModel", "ToneShaperParameters", "CLV2", "CPluginSupport"],
+            exclude: ["Bundle"]),
+        .target(name: "CLV2"),
+        // The editor window, format-neutral behind EditorLink: Xlib and cairo (CEditor), so
+        // only what shows a window links it (the LV2 UI, the CLAP plugin).
+        .target(name: "ToneShaperEditor", dependencies: ["ToneShaperModel", "ToneShaperParameters", "CEditor"]),
+        .target(name: "CEditor", linkerSettings: [.linkedLibrary("X11"), .linkedLibrary("cairo")]),
+        // The LV2 plugin's window (ui:X11UI), a shared object of its own (Scripts/build-lv2.sh).
+        .target(
+            name: "ToneShaperLV2UI",
+            dependencies: [
+                "ToneShaperEditor", "ToneShaperLV2Layout", "ToneShaperModel", "ToneShaperParameters", "CEditor", "CLV2UI", "CPluginSupport",
+            ]),
+        .target(name: "CLV2UI"),
+        // The CLAP shell (Scripts/build-clap.sh). CCLAP's entry.c (clap_entry, the factory)
+        // goes into the plugin alone, compiled by the script with the program's version.
+        .target(
+            name: "ToneShaperCLAP",
+            dependencies: ["ToneShaperPlugin", "ToneShaperEditor", "ToneShaperModel", "ToneShaperParameters", "CCLAP", "CPluginSupport"]),
+        .target(name: "CCLAP", exclude: ["entry.c"]),
         // The node's control core: commands and their signatures, addresses, the state feed,
         // the controller that turns changes into commands for the audio side, offline render.
         .target(
@@ -229,17 +264,18 @@ var projectTargets: [Target] {
                 .product(name: "FlyingFox", package: "FlyingFox"),
             ]),
         .testTarget(name: "ToneShaperJSONTests", dependencies: ["ToneShaperModel", "ToneShaperJSON", "ToneShaperControl"]),
-        // The LV2 plugin (built by Scripts/build-lv2.sh, not by SwiftPM): its generated
+        // The LV2 plugin (linked by Scripts/build-lv2.sh, not by SwiftPM): its generated
         // description, and the plugin in real hosts (lv2_validate, lv2info, jalv, Tests/LV2Host).
         .testTarget(
             name: "ToneShaperLV2Tests",
             dependencies: [
-                "ToneShaperAudio", "ToneShaperJSON", "ToneShaperLV2Layout", "ToneShaperModel", "ToneShaperParameters", "ToneShaperControl", "ToneShaperLV2Description",
+                "ToneShaperAudio", "ToneShaperJSON", "ToneShaperLV2Layout", "ToneShaperModel", "ToneShaperParameters", "ToneShaperControl",
+                "ToneShaperLV2Description",
                 "ToneShaperTestSupport", "JackTimeline", "toneshaper-lv2-ttl",
                 // The browser editor's OSCQuery namespace, for the presentation every front end reads (PresentationTests).
                 "ToneShaperWeb",
             ]),
-        // The CLAP plugin (built by Scripts/build-clap.sh, not by SwiftPM) in the project's own
+        // The CLAP plugin (linked by Scripts/build-clap.sh, not by SwiftPM) in the project's own
         // CLAP host (Tests/CLAPHost), beside the LV2 plugin and the node's offline renderer, and
         // in a running Qtractor session on a private JACK server (recorded on JACK's timeline).
         .testTarget(

@@ -6,12 +6,13 @@
 #   bash Scripts/build-clap.sh --shell-only   # recompiles only the shell over the modules
 #                                             # the last full build left (while working on it)
 #
-# The modules of Scripts/embedded-modules.sh are compiled as Scripts/build-lv2.sh compiles
-# them (whole-module, Embedded, position-independent, with the real-time proof on), then the
-# editor window (Sources/ToneShaperEditor, clap.gui's; Xlib and cairo), the plugin's shell
-# (Sources/ToneShaperCLAP/*.swift) over them and its C (the CLAP declarations
-# of Sources/ToneShaperCLAP/CCLAP, the entry and factory, the built-in documents compiled in
-# as data), and everything is linked with a version script that exports clap_entry alone.
+# The plugin is the target ToneShaperCLAP and every target below it in Package.swift (read by
+# Scripts/embedded-modules.sh), compiled as Scripts/build-lv2.sh compiles them (whole-module,
+# Embedded, position-independent, with the real-time proof on; the modules it has compiled
+# already are taken from it): the plugin core and the audio side, the editor window
+# (ToneShaperEditor, clap.gui's; Xlib and cairo), the CLAP declarations (CCLAP) and the
+# shell; then its C (CCLAP's entry.c, the entry and factory; the built-in documents compiled
+# in as data), and everything is linked with a version script that exports clap_entry alone.
 # The result is checked: no libswift* in ldd, no defined dynamic symbol but clap_entry.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,56 +25,60 @@ die() { printf 'build-clap.sh: %s\n' "$*" >&2; exit 1; }
 
 command -v swiftc >/dev/null || die "swiftc is not on PATH (the Swift 6.3 toolchain)"
 
+[[ -f /usr/include/cairo/cairo-xlib.h && -f /usr/include/X11/Xlib.h ]] || die "no Xlib or cairo headers (Debian: apt-get install libx11-dev libcairo2-dev, or bash Scripts/setup.sh)"
+
 out=.build/clap
 objects=.build/clap-objects
+lv2_objects=.build/lv2-objects
+# The plugin: its shell's target (ToneShaperCLAP) and every target below it in Package.swift
+# (Scripts/embedded-modules.sh): the plugin core and the audio side, the editor window, CCLAP.
+embedded_modules closure ToneShaperCLAP
+# The Swift modules Scripts/build-lv2.sh compiles too (the same flags): all but the window
+# and the shell.
+shared=()
+for module in "${EMBEDDED_MODULES[@]}"; do
+    IFS='|' read -r kind name _ <<<"$module"
+    [[ $kind == swift && -f $lv2_objects/$name.swiftmodule ]] && shared+=("$name")
+done
 shell_only=0
-[[ ${1:-} == --shell-only && -f $objects/ToneShaperPlugin.o ]] && shell_only=1
+[[ ${1:-} == --shell-only && -f $objects/ToneShaperCLAP.swiftmodule ]] && shell_only=1
 if ((shell_only)); then
+    # The modules the last full build left, but those Scripts/build-lv2.sh does not compile.
     rm -f "$out/toneshaper.clap"
-    embedded_flags "$objects"
-    EMBEDDED_OUT=$objects
+    for module in "${EMBEDDED_MODULES[@]}"; do
+        IFS='|' read -r kind name _ <<<"$module"
+        [[ $kind == swift && ! -f $lv2_objects/$name.swiftmodule ]] && rm -f "$objects/$name.swiftmodule"
+    done
 else
     rm -rf "$objects" "$out/toneshaper.clap"
     mkdir -p "$objects" "$out"
-    embedded_module_map "$objects"
-    cat >>"$objects/module.modulemap" <<MAP
-module CCLAP {
-    header "$PWD/Sources/ToneShaperCLAP/CCLAP/cclap.h"
-    export *
-}
-MAP
-    # The modules are compiled as Scripts/build-lv2.sh compiles them (Scripts/embedded-modules.sh,
-    # the same flags): its objects are taken when they are newer than every source they come
-    # from (Scripts/test.sh builds the LV2 plugin first), else compiled here.
-    lv2_objects=.build/lv2-objects
-    if [[ -f $lv2_objects/ToneShaperPlugin.o && -z $(find Scripts/embedded-modules.sh Scripts/build-lv2.sh Sources/ToneShaperDSP Sources/ToneShaperParameters \
-        Sources/ToneShaperKernelBaseline Sources/ToneShaperKernelV3 Sources/ToneShaperKernelV4 Sources/ToneShaperAudio \
-        Sources/ToneShaperJSON Sources/ToneShaperModel Sources/ToneShaperPlugin Sources/ToneShaperLV2Layout Sources/CPUFeatures \
-        Sources/CNumberText Sources/CPluginSupport -newer "$lv2_objects/ToneShaperPlugin.o" -print -quit) ]]; then
-        for module in "${EMBEDDED_MODULES[@]}"; do
-            name=$(echo "${module%%|*}" | xargs)
-            cp "$lv2_objects/$name.o" "$lv2_objects/$name.swiftmodule" "$objects/"
-        done
-        say "modules: Scripts/build-lv2.sh's, compiled from the same sources"
-        embedded_flags "$objects"
-        EMBEDDED_OUT=$objects
-    else
-        embedded_compile_all "$objects"
+    # Scripts/build-lv2.sh's objects of the shared modules are taken when every file they come
+    # from (theirs and their C's, the scripts, the graph) is older than the oldest of them
+    # (Scripts/test.sh builds the LV2 plugin first), else they are compiled here.
+    fresh=0
+    if ((${#shared[@]})); then
+        oldest=$(cd "$lv2_objects" && ls -tr "${shared[@]/%/.o}" 2>/dev/null | head -1) || true
+        if [[ -n $oldest ]]; then
+            shared_modules=("${EMBEDDED_MODULES[@]}")
+            embedded_modules closure "${shared[@]}"
+            mapfile -t inputs < <(embedded_sources)
+            EMBEDDED_MODULES=("${shared_modules[@]}")
+            [[ -z $(find Package.swift Scripts/embedded-modules.sh Scripts/embedded-graph.py Scripts/build-lv2.sh "${inputs[@]}" \
+                -newer "$lv2_objects/$oldest" -print -quit) ]] && fresh=1
+        fi
     fi
-    embedded_compile_editor "$objects"
+    if ((fresh)); then
+        for name in "${shared[@]}"; do cp "$lv2_objects/$name.o" "$lv2_objects/$name.swiftmodule" "$objects/"; done
+        say "modules: Scripts/build-lv2.sh's (${shared[*]}), compiled from the same sources"
+    fi
 fi
-# The editor window (Sources/ToneShaperEditor) again with the shell: --shell-only is for
-# working on either.
-((shell_only)) && embedded_compile ToneShaperEditor "" Sources/ToneShaperEditor/*.swift
-embedded_compile ToneShaperCLAP "" Sources/ToneShaperCLAP/*.swift
+embedded_build "$objects"
 
-cc -O2 -fPIC -ffile-prefix-map="$PWD"=. -c Sources/CPUFeatures/cpu_features.c -I Sources/CPUFeatures/include -o "$objects/cpu_features.o"
-cc -O2 -fPIC -ffile-prefix-map="$PWD"=. -c Sources/CNumberText/number_text.c -I Sources/CNumberText/include -o "$objects/number_text.o"
 # The descriptors' version: the program's (Sources/toneshaper/Version.swift, its one place).
 version=$(sed -n 's/.*static let string = "\([0-9.]*\)".*/\1/p' Sources/toneshaper/Version.swift)
 [[ $version =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] || die "no version in Sources/toneshaper/Version.swift"
 cc -std=gnu11 -O2 -fPIC -Wall -Wextra -Werror -ffile-prefix-map="$PWD"=. -D TONESHAPER_VERSION="\"$version\"" \
-    -I Sources/CPluginSupport/include -c Sources/ToneShaperCLAP/CCLAP/entry.c -o "$objects/entry.o"
+    -I Sources/CCLAP/include -I Sources/CPluginSupport/include -c Sources/CCLAP/entry.c -o "$objects/entry.o"
 # What lets it load with glibc 2.31 (Scripts/plugin-compat.sh).
 plugin_compat "$objects"
 

@@ -4,10 +4,10 @@
 #
 #   bash Scripts/build-lv2.sh            # prints the bundle's path and the .so's size
 #
-# Each module of Scripts/embedded-modules.sh is compiled whole-module, Embedded,
+# The plugin is the target ToneShaperLV2 and every target below it in Package.swift (read by
+# Scripts/embedded-modules.sh): each module is compiled whole-module, Embedded,
 # position-independent, with the real-time proof (REALTIME_PROOF: @_noLocks, @_noAllocation)
-# on, as Scripts/embedded-check.sh compiles them; then the plugin's shell
-# (Sources/ToneShaperLV2/*.swift) over them, and everything is linked with `cc -shared` and a version script that exports lv2_descriptor
+# on, as Scripts/embedded-check.sh compiles them, the shell last, and everything is linked with `cc -shared` and a version script that exports lv2_descriptor
 # alone (without it the object would export weak swift_* runtime symbols that another
 # Swift-built library in the same host could bind to). The result is checked: no libswift*
 # in ldd, no defined dynamic symbol but lv2_descriptor. Fails loudly otherwise.
@@ -29,21 +29,10 @@ bundle=$out/toneshaper.lv2
 rm -rf "$objects" "$bundle"
 mkdir -p "$objects" "$bundle"
 
-# C modules: those of Scripts/embedded-modules.sh, and the LV2 headers with their shims.
-embedded_module_map "$objects"
-cat >>"$objects/module.modulemap" <<MAP
-module CLV2 {
-    header "$PWD/Sources/ToneShaperLV2/CLV2/clv2.h"
-    export *
-}
-MAP
-embedded_compile_all "$objects"
-embedded_compile ToneShaperLV2 "" Sources/ToneShaperLV2/*.swift
-
-# The C the modules import (the CPU feature probe, number text for JSON): compiled here as
-# SwiftPM would.
-cc -O2 -fPIC -ffile-prefix-map="$PWD"=. -c Sources/CPUFeatures/cpu_features.c -I Sources/CPUFeatures/include -o "$objects/cpu_features.o"
-cc -O2 -fPIC -ffile-prefix-map="$PWD"=. -c Sources/CNumberText/number_text.c -I Sources/CNumberText/include -o "$objects/number_text.o"
+# The plugin: its shell's target (ToneShaperLV2) and every target below it in Package.swift
+# (Scripts/embedded-modules.sh), Swift in Embedded Swift and C as SwiftPM would compile it.
+embedded_modules closure ToneShaperLV2
+embedded_build "$objects"
 # What lets both shared objects load with glibc 2.31 (Scripts/plugin-compat.sh): its object
 # is in $objects, so both links take it.
 plugin_compat "$objects"
@@ -69,17 +58,11 @@ cc -shared -fPIC -O2 -Wl,--version-script="$objects/exports.map" -Wl,-z,defs -Wl
 [[ -f /usr/include/cairo/cairo-xlib.h && -f /usr/include/X11/Xlib.h ]] || die "no Xlib or cairo headers (Debian: apt-get install libx11-dev libcairo2-dev, or bash Scripts/setup.sh)"
 ui_objects=$objects/ui
 mkdir -p "$ui_objects"
-cat >"$ui_objects/module.modulemap" <<MAP
-module CLV2UI {
-    header "$PWD/Sources/ToneShaperLV2UI/CLV2UI/clv2ui.h"
-    export *
-}
-MAP
-embedded_flags "$objects"
-EMBEDDED_FLAGS+=(-I "$ui_objects")
-# The window itself (Sources/ToneShaperEditor, format-neutral), then the LV2 shell over it.
-embedded_compile_editor "$ui_objects"
-embedded_compile ToneShaperLV2UI "" Sources/ToneShaperLV2UI/*.swift
+# The window's shell (ToneShaperLV2UI) and every target below it: the window itself
+# (ToneShaperEditor, format-neutral) and what it has of the plugin's modules, taken from them.
+embedded_modules closure ToneShaperLV2UI
+embedded_build "$ui_objects" "$objects"
+mapfile -t ui_link < <(embedded_objects "$ui_objects" "$objects")
 cat >"$ui_objects/exports.map" <<'MAP'
 {
     global: lv2ui_descriptor;
@@ -87,12 +70,8 @@ cat >"$ui_objects/exports.map" <<'MAP'
 };
 MAP
 ui_so=$bundle/toneshaper_ui.so
-module_objects=()
-for object in "$objects"/*.o; do
-    [[ $object == "$objects/ToneShaperLV2.o" ]] || module_objects+=("$object")
-done
 cc -shared -fPIC -O2 -Wl,--version-script="$ui_objects/exports.map" -Wl,-z,defs -Wl,-z,relro -Wl,-z,now -Wl,--gc-sections -Wl,--build-id=sha1 \
-    -o "$ui_so" "${PLUGIN_COMPAT_LINK[@]:1}" "$ui_objects/ToneShaperLV2UI.o" "$ui_objects/ToneShaperEditor.o" "${module_objects[@]}" "$unicode_tables" -lcairo -lX11 -lm
+    -o "$ui_so" "${PLUGIN_COMPAT_LINK[@]}" "${ui_link[@]}" "$unicode_tables" -lcairo -lX11 -lm
 
 cp Sources/ToneShaperLV2/Bundle/*.ttl "$bundle/"
 # The built-in documents, which MIDI program changes pick by name order (as the node lists them).

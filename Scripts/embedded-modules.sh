@@ -1,55 +1,75 @@
-# The audio side's modules as Embedded Swift compiles them, shared by Scripts/embedded-check.sh
-# and Scripts/build-lv2.sh (sourced by them, not run on its own).
+# The plugins' modules as Embedded Swift compiles them, shared by Scripts/build-lv2.sh,
+# Scripts/build-clap.sh and Scripts/embedded-check.sh (sourced by them, not run on its own).
 #
-# EMBEDDED_MODULES, in dependency order (JSON, the parameters, the audio side, the model every host shares,
-# the format-neutral plugin core, the LV2 port layout): name | extra compiler flags | its sources. The render
-# kernel comes at every x86-64 level, as Package.swift builds it, so the plugin chooses the
-# level the CPU runs (KernelLevel) exactly as the node does.
-EMBEDDED_MODULES=(
-    "ToneShaperJSON | | Sources/ToneShaperJSON/*.swift"
-    "ToneShaperParameters | | $(find Sources/ToneShaperParameters -name '*.swift' | sort | tr '\n' ' ')"
-    "ToneShaperDSP | | Sources/ToneShaperDSP/*.swift"
-    "ToneShaperKernelBaseline | | Sources/ToneShaperKernelBaseline/*.swift"
-)
-if [[ $(uname -m) == x86_64 ]]; then
-    EMBEDDED_MODULES+=(
-        "ToneShaperKernelV3 | -Xcc -march=x86-64-v3 -D FUSED_MULTIPLY_ADD | Sources/ToneShaperKernelV3/*.swift"
-        "ToneShaperKernelV4 | -Xcc -march=x86-64-v4 -D FUSED_MULTIPLY_ADD | Sources/ToneShaperKernelV4/*.swift"
-    )
-fi
-EMBEDDED_MODULES+=(
-    "ToneShaperAudio | | $(find Sources/ToneShaperAudio -name '*.swift' | sort | tr '\n' ' ')"
-    "ToneShaperModel | | $(find Sources/ToneShaperModel -name '*.swift' | sort | tr '\n' ' ')"
-    "ToneShaperPlugin | | Sources/ToneShaperPlugin/*.swift"
-    "ToneShaperLV2Layout | | Sources/ToneShaperLV2Layout/*.swift"
-)
+# Every module is a target of Package.swift, declared there once: the audio side, the plugin
+# core, the editor window, each format's shell and its C. The scripts read that graph
+# (`swift package dump-package`, under a second; Scripts/embedded-graph.py turns it into
+# modules): which modules a plugin is made of (its shell's target and every target below it),
+# their order, their sources and their extra flags (a target's unsafeFlags and defines, e.g.
+# the kernel levels' -Xcc -march=x86-64-v3 -D FUSED_MULTIPLY_ADD), and the C modules' module
+# map (a C target's include folder, its linkerSettings' libraries). Why read the graph rather
+# than `swift build` with an Embedded triple or a SwiftPM build plugin: the scripts keep their
+# own compile and link, so the plugins come out as before (the LV2 plugin byte for byte); a
+# `swift build` in Embedded mode would put its flags on every module of the build (it
+# cannot tell the plugins' modules from those that need Foundation or Dispatch), would need
+# a build directory of its own and a second compile of everything, and links no shared
+# object with a version script and the glibc shim; a build plugin runs for one target, its
+# outputs become that target's sources, so it cannot link a plugin from other targets.
+# Reading the graph costs about half a second (dump-package; printed by each build).
+#
+# A shell is a library target no other target depends on, test targets included (only
+# Scripts/embedded-check.sh needs that rule: it compiles what is below every shell; the build
+# scripts name their shell). Adding one, e.g. VST3:
+#   1. Package.swift: .target(name: "ToneShaperVST3", dependencies: [what it imports, "CVST3"])
+#      and .target(name: "CVST3") (Sources/CVST3/include/cvst3.h, the format's ABI and the C
+#      helpers Embedded Swift needs; a .c file beside include/, which SwiftPM wants). It must
+#      build in `swift build` too (Swift 6 mode: a global C table is nonisolated(unsafe)).
+#   2. Scripts/build-vst3.sh, as Scripts/build-clap.sh: source this file, then
+#        embedded_modules closure ToneShaperVST3   # its modules, in order (reads the graph)
+#        embedded_build "$objects"                 # compiles them into $objects
+#      and link "$objects"/*.o, Sources/PluginCompat (Scripts/plugin-compat.sh) and the
+#      Unicode tables with a version script exporting the format's entry alone (or, as the
+#      LV2 UI does, embedded_build "$objects" .build/lv2-objects takes the LV2 build's
+#      modules instead of compiling them again, and embedded_objects "$objects"
+#      .build/lv2-objects lists what to link). C that goes into the plugin alone (as CCLAP's
+#      entry.c, with the version) is excluded from its C target (exclude:) and compiled by
+#      the script.
+
+# The flags every module compiles with that a target's settings may repeat (those are left
+# out of its extra flags): optimised, with the release build's real-time proof.
+EMBEDDED_COMMON=(-O -D REALTIME_PROOF)
+
+say_graph() { printf '==> %s\n' "$*"; }
+
+# Reads Package.swift's graph into EMBEDDED_GRAPH (once per script), and says how long it took.
+embedded_graph() {
+    [[ -n ${EMBEDDED_GRAPH:-} ]] && return 0
+    command -v python3 >/dev/null || { printf 'python3 is not on PATH (it reads the package graph)\n' >&2; return 1; }
+    local start=$EPOCHREALTIME
+    # A scratch path of its own: SwiftPM locks .build while it builds or tests, and the tests
+    # run these scripts (a plugin missing) under `swift test`.
+    EMBEDDED_GRAPH=$(swift package --scratch-path .build/package-graph dump-package) || { printf 'swift package dump-package failed\n' >&2; return 1; }
+    say_graph "package graph read (swift package dump-package) in $(awk -v start="$start" -v end="$EPOCHREALTIME" 'BEGIN { printf "%.2f", end - start }') s"
+}
+
+# Sets EMBEDDED_MODULES to the modules of Scripts/embedded-graph.py's $@ (closure TARGET...,
+# or check), one a line in dependency order: swift|NAME|FLAGS|SOURCES or
+# c|NAME|FLAGS|SOURCES|HEADERS|LIBRARIES|INCLUDE.
+embedded_modules() {
+    embedded_graph || return 1
+    local listing
+    listing=$(EMBEDDED_COMMON="${EMBEDDED_COMMON[*]}" python3 Scripts/embedded-graph.py "$@" <<<"$EMBEDDED_GRAPH") || return 1
+    mapfile -t EMBEDDED_MODULES <<<"$listing"
+}
 
 # The flags every module compiles with: Embedded, whole-module, optimised, with the release
 # build's real-time proof (@_noLocks, @_noAllocation) on, position-independent (a plugin is a
-# shared object). $1: the directory of module maps and compiled modules.
+# shared object). $@: the directories of module maps and compiled modules.
 embedded_flags() {
-    EMBEDDED_FLAGS=(-enable-experimental-feature Embedded -wmo -parse-as-library -target "$(uname -m)-unknown-linux-gnu" -O
-        -D REALTIME_PROOF -I "$1" -Xcc -fPIC -Xllvm -relocation-model=pic -package-name ToneShaper
-        -file-prefix-map "$PWD=.")
-}
-
-# Writes $1/module.modulemap: the C modules the Swift ones import, mapped as SwiftPM would
-# (Embedded Swift imports no C library module, Glibc, itself).
-embedded_module_map() {
-    cat >"$1/module.modulemap" <<MAP
-module CPUFeatures {
-    header "$PWD/Sources/CPUFeatures/include/cpu_features.h"
-    export *
-}
-module CNumberText {
-    header "$PWD/Sources/CNumberText/include/number_text.h"
-    export *
-}
-module CPluginSupport {
-    header "$PWD/Sources/CPluginSupport/include/plugin_support.h"
-    export *
-}
-MAP
+    EMBEDDED_FLAGS=(-enable-experimental-feature Embedded -wmo -parse-as-library -target "$(uname -m)-unknown-linux-gnu" "${EMBEDDED_COMMON[@]}")
+    local directory
+    for directory in "$@"; do EMBEDDED_FLAGS+=(-I "$directory"); done
+    EMBEDDED_FLAGS+=(-Xcc -fPIC -Xllvm -relocation-model=pic -package-name ToneShaper -file-prefix-map "$PWD=.")
 }
 
 # Compiles module $1 with the extra flags $2 (one word, may be empty) from the sources that
@@ -63,34 +83,76 @@ embedded_compile() {
     printf '==> compiled %s in Embedded Swift (%s files)\n' "$name" "$#"
 }
 
-# The editor window (Sources/ToneShaperEditor): X11 and cairo, so it is compiled only into
-# what shows a window (the LV2 UI's shared object, the CLAP plugin), not with the audio
-# side's modules. Its C (module CEditor) is mapped into $1/module.modulemap, then the module
-# is compiled into $1 (EMBEDDED_FLAGS must already hold the directory of the audio side's
-# modules, which it imports).
-embedded_compile_editor() {
-    [[ -f /usr/include/cairo/cairo-xlib.h && -f /usr/include/X11/Xlib.h ]] ||
-        { printf 'no Xlib or cairo headers (Debian: apt-get install libx11-dev libcairo2-dev, or bash Scripts/setup.sh)\n' >&2; return 1; }
-    cat >>"$1/module.modulemap" <<MAP
-module CEditor {
-    header "$PWD/Sources/ToneShaperEditor/CEditor/ceditor.h"
-    link "X11"
-    link "cairo"
-    export *
-}
-MAP
-    EMBEDDED_OUT=$1
-    embedded_compile ToneShaperEditor "" Sources/ToneShaperEditor/*.swift
+# Compiles EMBEDDED_MODULES into directory $1, over the directories that follow (modules an
+# earlier build compiled there are taken, not compiled again): a C module is mapped into
+# $1/module.modulemap (as SwiftPM maps it; Embedded Swift imports no C library module,
+# Glibc, itself) and its sources compiled as SwiftPM would; a Swift module is compiled
+# unless its .swiftmodule is there already.
+embedded_build() {
+    local out=$1 kind name extra sources headers libraries include have directory header library source object
+    local -A objects=()
+    shift
+    EMBEDDED_OUT=$out
+    embedded_flags "$out" "$@"
+    : >"$out/module.modulemap"
+    for module in "${EMBEDDED_MODULES[@]}"; do
+        IFS='|' read -r kind name extra sources headers libraries include <<<"$module"
+        have=""
+        for directory in "$out" "$@"; do
+            if [[ $kind == swift ]]; then
+                [[ -f $directory/$name.swiftmodule ]] && have=$directory
+            elif [[ $directory != "$out" ]] && grep -qs "^module $name {" "$directory/module.modulemap"; then
+                have=$directory
+            fi
+        done
+        [[ -n $have ]] && continue
+        if [[ $kind == swift ]]; then
+            # shellcheck disable=SC2086 # the sources are words
+            embedded_compile "$name" "$extra" $sources
+            continue
+        fi
+        {
+            printf 'module %s {\n' "$name"
+            for header in $headers; do printf '    header "%s"\n' "$PWD/$header"; done
+            for library in $libraries; do printf '    link "%s"\n' "$library"; done
+            printf '    export *\n}\n'
+        } >>"$out/module.modulemap"
+        for source in $sources; do
+            object=$out/$(basename "$source" .c).o
+            [[ -z ${objects[$object]:-} ]] || { printf '%s and %s make the same object %s\n' "${objects[$object]}" "$source" "$object" >&2; return 1; }
+            objects[$object]=$source
+            # shellcheck disable=SC2086 # the flags are words
+            cc -std=gnu11 -O2 -fPIC -Wall -Wextra -Werror -ffile-prefix-map="$PWD"=. $extra -I "$include" -c "$source" -o "$object"
+        done
+    done
 }
 
-# Compiles every module of EMBEDDED_MODULES into directory $1.
-embedded_compile_all() {
-    EMBEDDED_OUT=$1
-    embedded_flags "$1"
-    local module name extra sources
+# Prints the object files of EMBEDDED_MODULES, each from the first of the directories $@ that
+# has it.
+embedded_objects() {
+    local kind name extra sources object directory source names
     for module in "${EMBEDDED_MODULES[@]}"; do
-        IFS='|' read -r name extra sources <<<"$module"
-        # shellcheck disable=SC2086 # the glob of sources expands here
-        embedded_compile $name "$extra" $sources
+        IFS='|' read -r kind name extra sources _ <<<"$module"
+        if [[ $kind == swift ]]; then
+            names=("$name.o")
+        else
+            names=()
+            for source in $sources; do names+=("$(basename "$source" .c).o"); done
+        fi
+        for object in "${names[@]}"; do
+            for directory in "$@"; do
+                [[ -f $directory/$object ]] && { printf '%s\n' "$directory/$object"; break; }
+            done
+        done
+    done
+}
+
+# Prints every file EMBEDDED_MODULES are compiled from: sources and C headers.
+embedded_sources() {
+    local kind name extra sources headers
+    for module in "${EMBEDDED_MODULES[@]}"; do
+        IFS='|' read -r kind name extra sources headers _ <<<"$module"
+        # shellcheck disable=SC2086 # the files are words
+        printf '%s\n' $sources $headers
     done
 }

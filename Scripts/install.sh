@@ -111,7 +111,7 @@ fi
 lv2_bundle=.build/lv2/toneshaper.lv2
 if [[ ! -f $lv2_bundle/toneshaper.so ]]; then
     reason="there is no LV2 bundle"
-elif [[ -n $(find Scripts/build-lv2.sh Scripts/embedded-modules.sh Scripts/plugin-compat.sh Sources/PluginCompat Sources/ToneShaperLV2 Sources/ToneShaperLV2UI Sources/ToneShaperEditor Sources/ToneShaperDSP Sources/ToneShaperParameters Sources/ToneShaperKernelBaseline Sources/CPUFeatures \
+elif [[ -n $(find Package.swift Scripts/build-lv2.sh Scripts/embedded-modules.sh Scripts/embedded-graph.py Scripts/plugin-compat.sh Sources/PluginCompat Sources/ToneShaperLV2 Sources/CLV2 Sources/ToneShaperLV2UI Sources/CLV2UI Sources/ToneShaperEditor Sources/CEditor Sources/CPluginSupport Sources/ToneShaperDSP Sources/ToneShaperParameters Sources/ToneShaperKernelBaseline Sources/CPUFeatures \
     Sources/ToneShaperAudio Sources/ToneShaperJSON Sources/CNumberText Sources/ToneShaperModel Sources/ToneShaperPlugin \
     Sources/ToneShaperLV2Layout Sessions \
     -newer "$lv2_bundle/toneshaper.so" -print -quit) ]]; then
@@ -132,7 +132,7 @@ fi
 clap_plugin=.build/clap/toneshaper.clap
 if [[ ! -f $clap_plugin ]]; then
     reason="there is no CLAP plugin"
-elif [[ -n $(find Scripts/build-clap.sh Scripts/embedded-modules.sh Scripts/plugin-compat.sh Sources/PluginCompat Sources/toneshaper/Version.swift Sources/ToneShaperCLAP Sources/ToneShaperEditor Sources/ToneShaperPlugin Sources/ToneShaperModel Sources/ToneShaperDSP Sources/ToneShaperParameters \
+elif [[ -n $(find Package.swift Scripts/build-clap.sh Scripts/embedded-modules.sh Scripts/embedded-graph.py Scripts/plugin-compat.sh Sources/PluginCompat Sources/toneshaper/Version.swift Sources/ToneShaperCLAP Sources/CCLAP Sources/ToneShaperEditor Sources/CEditor Sources/CPluginSupport Sources/ToneShaperPlugin Sources/ToneShaperModel Sources/ToneShaperDSP Sources/ToneShaperParameters \
     Sources/ToneShaperKernelBaseline Sources/CPUFeatures Sources/ToneShaperAudio Sources/ToneShaperJSON Sources/CNumberText Sessions \
     -newer "$clap_plugin" -print -quit) ]]; then
     reason="the plugin's sources are newer than $clap_plugin"

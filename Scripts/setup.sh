@@ -18,8 +18,9 @@ cd "$(dirname "$0")/.."
 # and a running Qtractor session that plays the CLAP plugin on JACK transport;
 # libx11-dev and libcairo2-dev: the editor window, LV2 and CLAP; xdotool: its tests' gestures;
 # dpkg-dev, xz-utils, binutils and lintian: Scripts/package.sh; debootstrap: Scripts/test-package.sh;
-# ardour: Ardour 7 without its window (ardour7-lua), a DAW the plugins' tests play them in).
-packages=(libsndfile1-dev libjack-jackd2-dev liblo-dev jackd2 jack-capture liblo-tools sox desktop-file-utils chromium chromium-driver libcurl4-openssl-dev libavahi-client-dev avahi-utils avahi-daemon dbus iproute2 lv2-dev lilv-utils jalv sordi xvfb qtractor libx11-dev libcairo2-dev xdotool dpkg-dev xz-utils binutils lintian debootstrap ardour)
+# ardour: Ardour 7 without its window (ardour7-lua), a DAW the plugins' tests play them in;
+# python3: the plugins' build scripts read the package graph with it, Scripts/embedded-graph.py).
+packages=(libsndfile1-dev libjack-jackd2-dev liblo-dev jackd2 jack-capture liblo-tools sox desktop-file-utils chromium chromium-driver libcurl4-openssl-dev libavahi-client-dev avahi-utils avahi-daemon dbus iproute2 lv2-dev lilv-utils jalv sordi xvfb qtractor libx11-dev libcairo2-dev xdotool dpkg-dev xz-utils binutils lintian debootstrap ardour python3)
 
 say() { printf '==> %s\n' "$*"; }
 

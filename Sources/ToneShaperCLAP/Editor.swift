@@ -153,7 +153,7 @@ final class CLAPEditor {
 /// of turn (set_parent before create, a second create, an API other than embedded X11, a
 /// size of 0) are refused and change nothing.
 enum EditorExtensions {
-    static let gui: UnsafeMutablePointer<toneshaper_clap_plugin_gui> = Extensions.make(
+    nonisolated(unsafe) static let gui: UnsafeMutablePointer<toneshaper_clap_plugin_gui> = Extensions.make(
         toneshaper_clap_plugin_gui(
             is_api_supported: { _, api, floating in supported(api, floating) },
             get_preferred_api: { _, api, floating in
@@ -244,13 +244,13 @@ enum EditorExtensions {
                 return true
             }))
 
-    static let timerSupport: UnsafeMutablePointer<toneshaper_clap_plugin_timer_support> = Extensions.make(
+    nonisolated(unsafe) static let timerSupport: UnsafeMutablePointer<toneshaper_clap_plugin_timer_support> = Extensions.make(
         toneshaper_clap_plugin_timer_support(on_timer: { clap, timer in
             guard let editor = Shell.of(clap)?.pointee.editor, editor.timer == timer else { return }
             editor.follow()
         }))
 
-    static let posixFDSupport: UnsafeMutablePointer<toneshaper_clap_plugin_posix_fd_support> = Extensions.make(
+    nonisolated(unsafe) static let posixFDSupport: UnsafeMutablePointer<toneshaper_clap_plugin_posix_fd_support> = Extensions.make(
         toneshaper_clap_plugin_posix_fd_support(on_fd: { clap, fd, _ in
             guard let editor = Shell.of(clap)?.pointee.editor, editor.watched == fd else { return }
             editor.follow()

@@ -24,7 +24,7 @@ enum Extensions {
         return nil
     }
 
-    static let audioPorts: UnsafeMutablePointer<toneshaper_clap_plugin_audio_ports> = make(
+    nonisolated(unsafe) static let audioPorts: UnsafeMutablePointer<toneshaper_clap_plugin_audio_ports> = make(
         toneshaper_clap_plugin_audio_ports(
             count: { _, isInput in isInput ? 0 : 1 },
             get: { clap, index, isInput, info in
@@ -40,7 +40,7 @@ enum Extensions {
                 return true
             }))
 
-    static let notePorts: UnsafeMutablePointer<toneshaper_clap_plugin_note_ports> = make(
+    nonisolated(unsafe) static let notePorts: UnsafeMutablePointer<toneshaper_clap_plugin_note_ports> = make(
         toneshaper_clap_plugin_note_ports(
             count: { _, isInput in isInput ? 1 : 0 },
             get: { _, index, isInput, info in
@@ -52,7 +52,7 @@ enum Extensions {
                 return true
             }))
 
-    static let params: UnsafeMutablePointer<toneshaper_clap_plugin_params> = make(
+    nonisolated(unsafe) static let params: UnsafeMutablePointer<toneshaper_clap_plugin_params> = make(
         toneshaper_clap_plugin_params(
             count: { _ in UInt32(HostParameter.count) },
             get_info: { _, index, info in
@@ -79,7 +79,7 @@ enum Extensions {
             },
             flush: { clap, input, output in flushInstance(clap, input, output) }))
 
-    static let state: UnsafeMutablePointer<toneshaper_clap_plugin_state> = make(
+    nonisolated(unsafe) static let state: UnsafeMutablePointer<toneshaper_clap_plugin_state> = make(
         toneshaper_clap_plugin_state(
             save: { clap, stream in
                 guard let plugin = Shell.plugin(clap), let stream else { return false }
@@ -90,9 +90,10 @@ enum Extensions {
                 return plugin.pointee.load(from: stream)
             }))
 
-    static let latency: UnsafeMutablePointer<toneshaper_clap_plugin_latency> = make(toneshaper_clap_plugin_latency(get: { _ in 0 }))
+    nonisolated(unsafe) static let latency: UnsafeMutablePointer<toneshaper_clap_plugin_latency> = make(
+        toneshaper_clap_plugin_latency(get: { _ in 0 }))
 
-    static let render: UnsafeMutablePointer<toneshaper_clap_plugin_render> = make(
+    nonisolated(unsafe) static let render: UnsafeMutablePointer<toneshaper_clap_plugin_render> = make(
         toneshaper_clap_plugin_render(
             has_hard_realtime_requirement: { _ in false },
             set: { clap, mode in
@@ -105,7 +106,7 @@ enum Extensions {
                 return true
             }))
 
-    static let presetLoad: UnsafeMutablePointer<toneshaper_clap_plugin_preset_load> = make(
+    nonisolated(unsafe) static let presetLoad: UnsafeMutablePointer<toneshaper_clap_plugin_preset_load> = make(
         toneshaper_clap_plugin_preset_load(
             from_location: { clap, kind, location, key in
                 guard let plugin = Shell.plugin(clap) else { return false }

@@ -11,20 +11,20 @@ public func lv2Descriptor(_ index: UInt32) -> UnsafePointer<LV2_Descriptor>? {
 }
 
 /// The two descriptors, made once (their memory lives as long as the shared object).
-private let descriptors: UnsafeMutablePointer<LV2_Descriptor> = {
+nonisolated(unsafe) private let descriptors: UnsafeMutablePointer<LV2_Descriptor> = {
     let table = UnsafeMutablePointer<LV2_Descriptor>.allocate(capacity: 2)
     table.initialize(to: descriptor(uri: LV2Identity.monoURI, instantiate: Entry.instantiateMono))
     (table + 1).initialize(to: descriptor(uri: LV2Identity.stereoURI, instantiate: Entry.instantiateStereo))
     return table
 }()
 
-private let workerInterface: UnsafeMutablePointer<LV2_Worker_Interface> = {
+nonisolated(unsafe) private let workerInterface: UnsafeMutablePointer<LV2_Worker_Interface> = {
     let interface = UnsafeMutablePointer<LV2_Worker_Interface>.allocate(capacity: 1)
     interface.initialize(to: LV2_Worker_Interface(work: Worker.work, work_response: Worker.workResponse, end_run: Worker.endRun))
     return interface
 }()
 
-private let stateInterface: UnsafeMutablePointer<LV2_State_Interface> = {
+nonisolated(unsafe) private let stateInterface: UnsafeMutablePointer<LV2_State_Interface> = {
     let interface = UnsafeMutablePointer<LV2_State_Interface>.allocate(capacity: 1)
     interface.initialize(to: LV2_State_Interface(save: State.save, restore: State.restore))
     return interface

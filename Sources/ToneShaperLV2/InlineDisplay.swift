@@ -51,7 +51,7 @@ struct InlineDisplay {
     }
 
     /// The interface handed out by extension_data.
-    static let interface: UnsafeMutablePointer<toneshaper_inline_display_interface> = {
+    nonisolated(unsafe) static let interface: UnsafeMutablePointer<toneshaper_inline_display_interface> = {
         let interface = UnsafeMutablePointer<toneshaper_inline_display_interface>.allocate(capacity: 1)
         interface.initialize(to: toneshaper_inline_display_interface(render: render))
         return interface

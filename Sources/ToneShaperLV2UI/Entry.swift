@@ -12,7 +12,7 @@ public func lv2uiDescriptor(_ index: UInt32) -> UnsafePointer<LV2UI_Descriptor>?
     index == 0 ? UnsafePointer(uiDescriptor) : nil
 }
 
-private let uiDescriptor: UnsafeMutablePointer<LV2UI_Descriptor> = {
+nonisolated(unsafe) private let uiDescriptor: UnsafeMutablePointer<LV2UI_Descriptor> = {
     let descriptor = UnsafeMutablePointer<LV2UI_Descriptor>.allocate(capacity: 1)
     descriptor.initialize(
         to: LV2UI_Descriptor(
@@ -21,13 +21,13 @@ private let uiDescriptor: UnsafeMutablePointer<LV2UI_Descriptor> = {
     return descriptor
 }()
 
-private let idleInterface: UnsafeMutablePointer<LV2UI_Idle_Interface> = {
+nonisolated(unsafe) private let idleInterface: UnsafeMutablePointer<LV2UI_Idle_Interface> = {
     let interface = UnsafeMutablePointer<LV2UI_Idle_Interface>.allocate(capacity: 1)
     interface.initialize(to: LV2UI_Idle_Interface(idle: UIEntry.idle))
     return interface
 }()
 
-private let resizeInterface: UnsafeMutablePointer<LV2UI_Resize> = {
+nonisolated(unsafe) private let resizeInterface: UnsafeMutablePointer<LV2UI_Resize> = {
     let interface = UnsafeMutablePointer<LV2UI_Resize>.allocate(capacity: 1)
     interface.initialize(to: LV2UI_Resize(handle: nil, ui_resize: UIEntry.hostResized))
     return interface

@@ -3,7 +3,7 @@
 // MIDI, parameter, modulation, expression and transport events block by block, as a DAW's
 // audio thread would, with params flush, state save and load (into the new instance before
 // it is activated), preset load, and the main-thread callback. It includes the plugin's own
-// CLAP declarations (Sources/ToneShaperCLAP/CCLAP/cclap.h): a third-party host (Qtractor's
+// CLAP declarations (Sources/CCLAP/include/cclap.h): a third-party host (Qtractor's
 // scanner) checks those against its own.
 //
 //   claphost --clap PATH [--id ID] [--rate 48000] [--block 256] --frames N
@@ -62,7 +62,7 @@
 // plugin refused something the host asked (init, activate, a state the test expects to
 // load), 4 the X connection was lost, 1 a usage or load error.
 
-#include "../../Sources/ToneShaperCLAP/CCLAP/cclap.h"
+#include "../../Sources/CCLAP/include/cclap.h"
 
 #include <X11/Xlib.h>
 #include <dirent.h>

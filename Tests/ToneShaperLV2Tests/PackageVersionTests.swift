@@ -33,7 +33,7 @@ import ToneShaperLV2Description
     /// plugin Scripts/build-clap.sh built holds it.
     @Test func theCLAPVersionIsTheProgramVersion() throws {
         let version = try Self.programVersion()
-        let entry = try Self.text("Sources/ToneShaperCLAP/CCLAP/entry.c")
+        let entry = try Self.text("Sources/CCLAP/entry.c")
         #expect(entry.matches(of: /TONESHAPER_VERSION, TONESHAPER_DESCRIPTION/).count == 2)
         #expect(entry.firstMatch(of: /"[0-9]+\.[0-9]+\.[0-9]+"/) == nil, "no version literal in entry.c")
         let plugin = Self.repository.appendingPathComponent(".build/clap/toneshaper.clap")

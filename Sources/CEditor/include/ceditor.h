@@ -4,7 +4,7 @@
 // What the editor window (Embedded Swift, whichever plugin format shows it) needs of C:
 // Xlib and cairo, and small helpers for what Swift cannot import or call: Xlib's
 // function-like macros, its event union read into one plain struct, and printf-style
-// number text (variadic). The build scripts give this header a module map (CEditor).
+// number text (variadic). The C target CEditor (Package.swift).
 
 #include <X11/Xlib.h>
 #include <X11/Xutil.h>

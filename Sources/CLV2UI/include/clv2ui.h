@@ -2,8 +2,8 @@
 #define TONESHAPER_CLV2UI_H
 
 // What the LV2 shell of the editor window needs of C: the LV2 UI, atom, URID, patch and
-// options headers (the window itself, Xlib and cairo, is module CEditor's). Scripts/build-lv2.sh
-// gives this header a module map (CLV2UI).
+// options headers (the window itself, Xlib and cairo, is module CEditor's). The C target CLV2UI
+// (Package.swift); Scripts/build-lv2.sh maps it as SwiftPM does.
 
 #include <lv2/core/lv2.h>
 #include <lv2/ui/ui.h>

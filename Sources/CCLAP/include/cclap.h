@@ -5,8 +5,8 @@
 // specification (its headers are the specification; this file copies none of them), with
 // static assertions on the sizes and offsets a host and the plugin must agree on (x86-64 and
 // AArch64 Linux, LP64). Then the few C helpers Embedded Swift needs: it imports no C library
-// module of its own, and cannot call a variadic function. Scripts/build-clap.sh gives this
-// header a module map (module CCLAP).
+// module of its own, and cannot call a variadic function. It is the C target CCLAP
+// (Package.swift); Scripts/build-clap.sh maps it as SwiftPM does.
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -2,8 +2,8 @@
 #define TONESHAPER_CLV2_H
 
 // The LV2 headers the plugin uses, and the few C helpers Embedded Swift needs (it imports
-// no C library module of its own, and cannot call a variadic function). Scripts/build-lv2.sh
-// gives this header a module map (module CLV2).
+// no C library module of its own, and cannot call a variadic function). The C target CLV2
+// (Package.swift); Scripts/build-lv2.sh maps it as SwiftPM does.
 
 #include <lv2/core/lv2.h>
 #include <lv2/atom/atom.h>
