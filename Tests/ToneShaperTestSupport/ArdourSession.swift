@@ -53,6 +53,25 @@ public final class ArdourSession {
         }
     }
 
+    /// Ardour's own VST3 scanner (out of process, as Ardour scans), run on `bundle` in
+    /// `home`'s `.vst3`: Ardour lists only VST3 plugins its scanner has indexed (its cache in
+    /// `home`), and ardour7-lua scans none by itself. Returns what the scanner printed.
+    @discardableResult
+    public static func scanVST3(bundle: URL, home: URL) throws -> String {
+        let plugins = home.appendingPathComponent(".vst3")
+        try FileManager.default.createDirectory(at: plugins, withIntermediateDirectories: true)
+        let link = plugins.appendingPathComponent(bundle.lastPathComponent)
+        try? FileManager.default.removeItem(at: link)
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: bundle.standardizedFileURL)
+        let scanner = "/usr/lib/ardour7/ardour-vst3-scanner"
+        let result = try ToolResult.run(
+            scanner, ["-v", "-f", link.path], environment: ["HOME": home.path, "LD_LIBRARY_PATH": "/usr/lib/ardour7"], timeout: 120)
+        guard result.status == 0, result.output.contains("<VST3Info") else {
+            throw TestToolError("Ardour's VST3 scanner did not index \(link.path):\n\(result.output.suffix(3000))")
+        }
+        return result.output
+    }
+
     /// The name Ardour shows for the instrument (its processor's).
     public var pluginShown: String { tool.reports("plugin").first ?? "" }
 
