@@ -11,8 +11,8 @@
 #   bash Scripts/bench.sh plugin     # only the LV2 plugin: run() against two peer tone generators (lv2bench),
 #                                    # against the node's engine, and with 64 voices held
 #   bash Scripts/bench.sh plugin-peers  # only the LV2 plugin against the peers (lv2bench; seconds, once built)
-#   bash Scripts/bench.sh clap       # only the CLAP plugin: process() against the LV2 plugin's run() and the
-#                                    # node's engine, and 64 voices with per-note expressions at 64 frames
+#   bash Scripts/bench.sh clap       # only the CLAP and VST3 plugins: process() against the LV2 plugin's run()
+#                                    # and the node's engine, and 64 voices with per-note expressions at 64 frames
 #   bash Scripts/bench.sh web        # only the web editor's latency (WebSocket message to sound)
 #   bash Scripts/bench.sh midi-latency  # only a MIDI controller's latency (mapped to the wave: a new plan) at 256 frames
 set -euo pipefail
@@ -273,27 +273,33 @@ if [[ $what == all || $what == clap ]]; then
     # ToneShaperBench plugin-compare; the same document and block, rounds alternating.
     [[ -f .build/clap/toneshaper.clap ]] || bash Scripts/build-clap.sh >/dev/null
     [[ -f .build/lv2/toneshaper.lv2/toneshaper.so ]] || bash Scripts/build-lv2.sh >/dev/null
-    mkdir -p .build/clap-host .build/lv2-host
+    [[ -f .build/vst3/toneshaper.vst3/Contents/x86_64-linux/toneshaper.so ]] || bash Scripts/build-vst3.sh >/dev/null
+    mkdir -p .build/clap-host .build/lv2-host .build/vst3-host
     cc -std=gnu11 -Wall -Wextra -Werror -O1 -g -o .build/clap-host/claphost Tests/CLAPHost/claphost.c -ldl -lm -lpthread -lX11
     cc -std=c11 -Wall -Wextra -Werror -O1 -g -o .build/lv2-host/lv2host Tests/LV2Host/lv2host.c -ldl -lm -lpthread
-    clap=.build/clap/toneshaper.clap; so=.build/lv2/toneshaper.lv2/toneshaper.so
+    cc -Wall -Wextra -Werror -O1 -g -o .build/vst3-host/vst3host Tests/VST3Host/vst3host.c -ldl -lm -lX11
+    clap=.build/clap/toneshaper.clap; so=.build/lv2/toneshaper.lv2/toneshaper.so; vst3=.build/vst3/toneshaper.vst3
     field() { awk -v k="$1:" '$1 == k {print $2}'; }
-    say "CLAP plugin: ns per output sample of process() against LV2 run() and the node's engine (same document and block; 5 rounds, medians)"
-    printf '%-26s %6s %10s %10s %10s %10s %10s\n' document block node_ns lv2_ns clap_ns clap/lv2 clap/node
+    # The VST3 plugin's state is the whole document, so a .toneshaper file is a state it loads.
+    say "CLAP and VST3 plugins: ns per output sample of process() against LV2 run() and the node's engine (same document and block; 5 rounds, medians)"
+    printf '%-26s %6s %9s %9s %9s %9s %10s %10s %10s\n' document block node_ns lv2_ns clap_ns vst3_ns clap/node vst3/node vst3/lv2
     for document in Sessions/siren.toneshaper Sessions/drone.toneshaper; do
         for block in 256 64; do
             runs=$((20 * 48000 / block))
-            : > "$work/node.ns"; : > "$work/lv2.ns"; : > "$work/clap.ns"
+            : > "$work/node.ns"; : > "$work/lv2.ns"; : > "$work/clap.ns"; : > "$work/vst3.ns"
             for _ in 1 2 3 4 5; do
                 "$bin/ToneShaperBench" plugin-compare "$document" "$block" | field run_ns_per_sample_median >> "$work/node.ns"
                 .build/lv2-host/lv2host --so "$so" --uri urn:toneshaper:instrument --block "$block" --load-file "$PWD/$document@0" \
                     --bench-runs "$runs" 2>/dev/null | field run_ns_per_sample_median >> "$work/lv2.ns"
                 .build/clap-host/claphost --clap "$clap" --block "$block" --preset-file "$document" --bench-runs "$runs" 2>/dev/null \
                     | field process_ns_per_sample_median >> "$work/clap.ns"
+                .build/vst3-host/vst3host --vst3 "$vst3" --block "$block" --load-state "$document" --bench-runs "$runs" 2>/dev/null \
+                    | field process_ns_per_sample_median >> "$work/vst3.ns"
             done
-            node_ns=$(median < "$work/node.ns"); lv2_ns=$(median < "$work/lv2.ns"); clap_ns=$(median < "$work/clap.ns")
-            printf '%-26s %6d %10.3f %10.3f %10.3f %10.2f %10.2f\n' "$(basename "$document")" "$block" "$node_ns" "$lv2_ns" "$clap_ns" \
-                "$(awk -v a="$clap_ns" -v b="$lv2_ns" 'BEGIN {print a / b}')" "$(awk -v a="$clap_ns" -v b="$node_ns" 'BEGIN {print a / b}')"
+            node_ns=$(median < "$work/node.ns"); lv2_ns=$(median < "$work/lv2.ns"); clap_ns=$(median < "$work/clap.ns"); vst3_ns=$(median < "$work/vst3.ns")
+            printf '%-26s %6d %9.3f %9.3f %9.3f %9.3f %10.2f %10.2f %10.2f\n' "$(basename "$document")" "$block" "$node_ns" "$lv2_ns" "$clap_ns" "$vst3_ns" \
+                "$(awk -v a="$clap_ns" -v b="$node_ns" 'BEGIN {print a / b}')" "$(awk -v a="$vst3_ns" -v b="$node_ns" 'BEGIN {print a / b}')" \
+                "$(awk -v a="$vst3_ns" -v b="$lv2_ns" 'BEGIN {print a / b}')"
         done
     done
 
