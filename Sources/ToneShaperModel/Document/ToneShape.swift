@@ -26,6 +26,9 @@ public struct ToneShape: Equatable, Sendable {
     public var performance = PerformanceSettings()
     /// MIDI controllers mapped to parameters (document key `midiMap`).
     public var midiMap = MIDIControllerMap()
+    /// The MIDI keys' tuning, a Scala scale and keyboard mapping (document key `tuning`;
+    /// nil: 12-TET from the root note).
+    public var tuning: Tuning?
     public var name: String?
     public var description: String?
     /// Keys this project does not know, kept so that saving does not lose them.
@@ -111,6 +114,7 @@ extension ToneShape {
     public var curve: CurveDescription {
         CurveDescription(
             points: points, duration: duration, minFrequency: minFrequency, maxFrequency: maxFrequency, wave: wave, scale: scale,
-            antiAliased: antiAliased, fourierTerms: fourierTerms, fidelity: fidelity, echoOffset: echoOffset)
+            antiAliased: antiAliased, fourierTerms: fourierTerms, fidelity: fidelity, echoOffset: echoOffset,
+            tuning: tuning?.keyTuning(rootNote: performance.rootNote))
     }
 }
