@@ -53,6 +53,7 @@ struct TuningOptions: ParsableArguments {
 
     /// A tuning file's text (Scala files are ASCII; other bytes pass as UTF-8 would).
     static func read(_ path: String, option: String) throws -> String {
+        guard FileManager.default.fileExists(atPath: path) else { throw ValidationError("\(option) \(path): no such file") }
         let data: Data
         do {
             data = try Data(contentsOf: URL(filePath: path))
