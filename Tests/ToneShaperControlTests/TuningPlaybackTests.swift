@@ -1,3 +1,4 @@
+import CAllocationCounter
 import Foundation
 import Testing
 import ToneShaperControl
@@ -174,5 +175,30 @@ struct TuningPlaybackTests {
             SignalAnalysis.zeroCrossingFrequency(player.output, sampleRate: Self.rate, range: (player.output.count - 16_384)..<player.output.count))
         Self.check("19-EDO loaded while playing, key 81", f, 440 * pow(2, 12.0 / 19))
         #expect(player.controller.livePlanCount <= 2)
+    }
+
+    /// On the audio thread a tuning costs nothing: notes on mapped and unmapped keys, and a
+    /// new tuning's plan taken while they sound, allocate nothing.
+    @Test func tunedNotesAndANewTuningAllocateNothing() throws {
+        let player = Player(Self.shape(tuning: try Tuning(scale: Self.major, keyboardMap: Self.whiteKeys)))
+        var shape = player.controller.shape
+        shape.tuning = try Tuning(scale: Self.edo(19))
+        try player.controller.load(shape)  // its plan waits in the channel
+        let notes = (0..<48).map { MIDIPerformanceTests.note(UInt8(48 + $0), at: $0) }
+        let none = UnsafeBufferPointer<MIDIEvent>(start: nil, count: 0)
+        let buffer = player.buffer
+        allocation_counter_start()
+        notes.withUnsafeBufferPointer { midi in
+            for p in 0..<300 {
+                player.renderer.renderPeriod(
+                    into: buffer, frames: 64, clock: PeriodClock(startMicros: 0, microsPerFrame: 20),
+                    midi: p == 0 || p == 150 ? midi : none, transport: nil)
+            }
+        }
+        let allocations = allocation_counter_stop()
+        #expect(allocations == 0)
+        #expect(player.renderer.engine.plan.tuning != nil && player.renderer.performer.keyTuning?.isMapped(61) == true)
+        #expect(player.renderer.performer.soundingCount > 0)
+        player.controller.collectHandback()
     }
 }
