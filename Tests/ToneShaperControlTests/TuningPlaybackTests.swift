@@ -201,4 +201,21 @@ struct TuningPlaybackTests {
         #expect(player.renderer.performer.soundingCount > 0)
         player.controller.collectHandback()
     }
+
+    /// A root note moved by a mapped controller (on the audio side) brings a scale without
+    /// a map along: it starts on the new root.
+    @Test func aRootMovedByAControllerMovesTheScale() throws {
+        var shape = Self.shape(tuning: try Tuning(scale: Self.just))
+        shape.midiMap[20] = .rootNote
+        let player = Player(shape)
+        player.play([MIDIPerformanceTests.cc(20, 60)], periods: 2)
+        player.controller.collectHandback()
+        #expect(player.controller.shape.performance.rootNote == 60)
+        player.play([], periods: 50)  // the new plan's cross-fade
+        player.controller.collectHandback()
+        player.play([MIDIPerformanceTests.note(62)], periods: 600)
+        let f = try #require(
+            SignalAnalysis.zeroCrossingFrequency(player.output, sampleRate: Self.rate, range: (player.output.count - 16_384)..<player.output.count))
+        Self.check("just, root moved to 60 by a controller, key 62", f, 440 * 9 / 8)
+    }
 }

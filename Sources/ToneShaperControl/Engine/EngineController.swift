@@ -171,6 +171,16 @@ public final class EngineController: Sendable {
                 }
             }
             s.inboxes.removeAll { $0.consumer.isFinished && $0 !== current }
+            // A root note the audio side moved (a mapped controller) moves a tuning laid out
+            // from the root (a scale without a keyboard map): its table comes in a new plan.
+            if before.shape.performance.rootNote != s.shape.performance.rootNote, let tuning = s.shape.tuning, tuning.mapping == nil,
+                EngineController.audioIsListening(s), let plan = EngineController.issuePlan(&s)
+            {
+                if (try? EngineController.send([TimedCommand(.replacePlan(plan))], &s)) == nil {
+                    s.plans.release(storageID: plan.storageID)
+                    refusals.append("the root note moved, and the tuning laid out from it could not be sent; the next change sends it")
+                }
+            }
             let keys = ControlState.changes(from: before, to: ControlState(shape: s.shape, playing: s.playing, revision: s.revision))
             if !keys.isEmpty { s.revision += 1 }
             return keys
