@@ -52,6 +52,9 @@ public struct RenderPlan: Sendable {
     public let baseMaxFrequency: Double
     /// Identifies the storage to free when the plan is retired.
     public let storageID: Int
+    /// The MIDI keys' tuning (nil: 12-TET from the root note). Only the MIDI performer reads
+    /// it, when a note starts or moves; the kernel never does.
+    public let tuning: KeyTuningPlan?
     /// The compiled kernel that renders this plan: `KernelLevel.selected` unless a test or
     /// benchmark picks another (see `rendered(by:)`).
     public var kernel: KernelLevel
@@ -61,7 +64,7 @@ public struct RenderPlan: Sendable {
         cycleLength: Int, gridStep: Double, cycleFractionPerSample: Double, wave: WaveType, scale: ScaleType,
         antiAliased: Bool, fourierTerms: Int, fourierTables: FourierTablePlan?, echoOffset: Int, sampleRate: Double,
         nyquist: Double, halfSamplePeriod: Double, baseMinFrequency: Double, baseMaxFrequency: Double, storageID: Int,
-        kernel: KernelLevel = .selected
+        tuning: KeyTuningPlan? = nil, kernel: KernelLevel = .selected
     ) {
         gridMemory = ReadOnlyMemory(grid)
         cumulativeMemory = ReadOnlyMemory(cumulative)
@@ -82,6 +85,7 @@ public struct RenderPlan: Sendable {
         self.baseMinFrequency = baseMinFrequency
         self.baseMaxFrequency = baseMaxFrequency
         self.storageID = storageID
+        self.tuning = tuning
         self.kernel = kernel
     }
 

@@ -10,4 +10,7 @@ public enum CommandName: String, CaseIterable, Hashable, Sendable {
     case state, stats
     case midiMap = "midi/map"
     case midiLearn = "midi/learn"
+    case tuningScale = "tuning/scale"
+    case tuningMap = "tuning/map"
+    case tuningReset = "tuning/reset"
 }

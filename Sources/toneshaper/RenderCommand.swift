@@ -33,6 +33,9 @@ struct RenderCommand: ParsableCommand {
     @OptionGroup(title: "Tone-shape parameters (override the document's)")
     var parameters: ParameterOptions
 
+    @OptionGroup(title: "Tuning")
+    var tuning: TuningOptions
+
     @Option(name: [.short, .long], help: ArgumentHelp("The audio file to write; - for standard output (as sox).", valueName: "file"))
     var output: String
 
@@ -88,7 +91,7 @@ struct RenderCommand: ParsableCommand {
     func run() throws {
         let loaded = try DocumentLibrary().load(document)
         for warning in ToneShapeDocument.warnings(for: loaded) { StandardError.line("toneshaper render: warning: \(document): \(warning)") }
-        let shape = try parameters.apply(to: loaded)
+        let shape = try tuning.apply(to: try parameters.apply(to: loaded))
         let fileFormat = try AudioFileFormat(container: try container(), sampleFormat: sampleFormat)
         let rate = Double(sampleRate)
         let length = try renderLength(of: shape)

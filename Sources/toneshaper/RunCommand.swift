@@ -81,6 +81,9 @@ struct RunCommand: ParsableCommand {
     @OptionGroup(title: "MIDI")
     var midi: MIDIOptions
 
+    @OptionGroup(title: "Tuning")
+    var tuning: TuningOptions
+
     @OptionGroup(title: "Tone-shape parameters (override the document's)")
     var parameters: ParameterOptions
 
@@ -119,6 +122,7 @@ struct RunCommand: ParsableCommand {
         // The MIDI options are refused before anything starts, like the others.
         _ = try midi.channel()
         _ = try midi.apply(to: .defaultShape)
+        _ = try tuning.tuning()
         guard Logger.Level(rawValue: logLevel.lowercased()) != nil else {
             throw ValidationError("unknown log level \"\(logLevel)\"; use trace, debug, info, notice, warning, error or critical")
         }
@@ -148,6 +152,7 @@ struct RunCommand: ParsableCommand {
         }
         shape = try parameters.apply(to: shape)
         shape = try midi.apply(to: shape)
+        shape = try tuning.apply(to: shape)
         // The node adopts the server's rate before the first sound.
         let controller = EngineController(shape: shape, sampleRate: 48_000, playing: !paused, documents: library)
         let host = NodeHost(controller: controller, options: try hostOptions(), library: library, logger: logger)

@@ -10,6 +10,8 @@ public final class CurveStorage {
     let buffer: UnsafeMutableBufferPointer<Double>
     let cumulativeBuffer: UnsafeMutableBufferPointer<Double>
     let sampleCurveBuffer: UnsafeMutableBufferPointer<Double>?
+    /// The keys' pitches of the shape's tuning (`KeyTuningPlan`), if it has one.
+    let tuningBuffer: UnsafeMutableBufferPointer<Double>?
     /// The longest cycle given a per-sample curve: 2^21 samples (44 s at 48 kHz, 16 MB).
     public static let sampleCurveLimit = 1 << 21
     /// True when some point of the curve lies above Nyquist at this plan's sample rate.
@@ -56,6 +58,15 @@ public final class CurveStorage {
             wavetables = nil
             ownedTable = nil
         }
+        var tuningPlan: KeyTuningPlan?
+        if let tuning = shape.tuning {
+            let table = UnsafeMutableBufferPointer<Double>.allocate(capacity: KeyTuning.keyCount)
+            _ = table.initialize(from: tuning.semitones)
+            tuningBuffer = table
+            tuningPlan = KeyTuningPlan(semitones: UnsafePointer(table.baseAddress!), mapped: tuning.mapped)
+        } else {
+            tuningBuffer = nil
+        }
         plan = RenderPlan(
             grid: UnsafePointer(buffer.baseAddress!),
             cumulative: UnsafePointer(cumulativeBuffer.baseAddress!),
@@ -75,12 +86,14 @@ public final class CurveStorage {
             halfSamplePeriod: 0.5 / sampleRate,
             baseMinFrequency: shape.minFrequency,
             baseMaxFrequency: shape.maxFrequency,
-            storageID: id)
+            storageID: id,
+            tuning: tuningPlan)
     }
 
     deinit {
         buffer.deallocate()
         cumulativeBuffer.deallocate()
         sampleCurveBuffer?.deallocate()
+        tuningBuffer?.deallocate()
     }
 }

@@ -15,8 +15,8 @@ extension MIDIPerformer {
         for i in 0..<MIDIPerformer.poolSize where pool[i].sounds && pool[i].stage != .dying {
             if let key, pool[i].note != key { continue }
             if let channel, pool[i].channel != channel { continue }
-            if let tuning, tuning.isFinite {
-                let semitones = Double(Int(pool[i].note) - settings.rootNote) + tuning
+            if let tuning, tuning.isFinite, let key = keySemitones(pool[i].note) {
+                let semitones = key + tuning
                 let target = FastPower.exp2(semitones / 12)
                 if pool[i].glideLeft > 0 {
                     // A glide on its way ends here: the expression retunes from where it is.

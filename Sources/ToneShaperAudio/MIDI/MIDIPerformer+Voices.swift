@@ -8,8 +8,9 @@ extension MIDIPerformer {
     private func samples(_ seconds: Double) -> Int { max(1, Int(seconds * sampleRate)) }
 
     /// Starts a voice for the note, stealing one if `voices` are sounding already.
+    /// A key the tuning leaves unmapped starts nothing.
     mutating func noteOn(_ note: UInt8, channel: UInt8, velocity: UInt8, engine: inout ToneEngine) {
-        let semitones = Double(Int(note) - settings.rootNote)
+        guard let semitones = keySemitones(note) else { return }
         let ratio = FastPower.exp2(semitones / 12)
         // Portamento: from the pitch of the last note played on this channel.
         let portamento = glideSamples
@@ -104,7 +105,7 @@ extension MIDIPerformer {
             for i in 0..<MIDIPerformer.poolSize where pool[i].stage == .held && pool[i].note == note {
                 if let previous = monoKeys.latest {
                     // Back to the key still held, legato.
-                    let semitones = Double(Int(previous) - settings.rootNote)
+                    let semitones = keySemitones(previous) ?? pool[i].semitones
                     let portamento = glideSamples
                     if portamento > 0 {
                         slide(i, from: pool[i].currentSemitones, to: semitones, over: portamento)

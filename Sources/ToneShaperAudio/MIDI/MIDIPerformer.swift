@@ -1,3 +1,4 @@
+import ToneShaperDSP
 import ToneShaperParameters
 
 /// What one MIDI message asks the renderer to do beyond the performer's own state.
@@ -38,6 +39,9 @@ public struct MIDIPerformer: ~Copyable {
     var sustain = false
     /// Pitch bend in semitones.
     private var bendSemitones = 0.0
+    /// The keys' tuning of the plan playing (nil: 12-TET), set by the renderer whenever it
+    /// takes a plan; its memory lives as long as that plan.
+    var keyTuning: KeyTuningPlan?
 
     /// Per controller, the parameter it moves (nil: none).
     private let controllerMap: UnsafeMutablePointer<ParameterID?>
@@ -96,8 +100,19 @@ public struct MIDIPerformer: ~Copyable {
     /// bend, in instrument mode the bend alone (each voice adds its note).
     var engineRatio: Double {
         var semitones = bendSemitones
-        if !settings.instrument, let latest = held.latest { semitones += Double(Int(latest) - settings.rootNote) }
+        if !settings.instrument, let latest = held.latest { semitones += keySemitones(latest) ?? 0 }
         return FastPower.exp2(semitones / 12)
+    }
+
+    /// The pitch of `note` in semitones from the root note: note - root in 12-TET, or, with
+    /// a tuning, the key's pitch less the root key's (f(note)/f(root) of the tuning, in
+    /// semitones); nil for a key the tuning leaves unmapped, which plays nothing. Bend,
+    /// glide, `tune` and expressions add to it in semitones, as they add to note - root.
+    @inline(__always)
+    func keySemitones(_ note: UInt8) -> Double? {
+        guard let keyTuning else { return Double(Int(note) - settings.rootNote) }
+        guard keyTuning.isMapped(note) else { return nil }
+        return keyTuning.semitones(Int(note & 0x7F)) - keyTuning.semitones(settings.rootNote)
     }
 
     var retuneSamples: Int { max(1, Int(MIDIPerformer.retuneSeconds * sampleRate)) }
@@ -150,6 +165,7 @@ public struct MIDIPerformer: ~Copyable {
                 noteOn(note, channel: channel, velocity: velocity, engine: &engine)
                 return .none
             }
+            if let keyTuning, !keyTuning.isMapped(note) { return .none }  // an unmapped key: nothing
             pushHeld(note)
             return .transpose(engineRatio)
         case .noteOff(let channel, let note):

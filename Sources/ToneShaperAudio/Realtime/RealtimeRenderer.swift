@@ -60,6 +60,7 @@ public struct RealtimeRenderer: ~Copyable {
         self.parameters = parameters
         report = AudioReport(parameters: parameters)
         self.performer = performer
+        self.performer.keyTuning = self.engine.plan.tuning
         if self.performer.settings.transport { transportGain = Ramp(0) }
         self.commands = commands
         self.handback = handback
@@ -263,6 +264,11 @@ public struct RealtimeRenderer: ~Copyable {
             // plan here would be in no list that hands it back.
             let taken = engine.apply(entry.command)
             precondition(taken, "a plan was applied while the engine could not take it")
+            // Notes from now on take the new plan's tuning (voices sounding keep their pitch);
+            // a drone's held key moves to its pitch in it.
+            let tuned = performer.keyTuning != nil || engine.plan.tuning != nil
+            performer.keyTuning = engine.plan.tuning
+            if tuned { engine.transpose(to: performer.engineRatio, over: performer.retuneSamples) }
         default: engine.apply(entry.command)
         }
     }

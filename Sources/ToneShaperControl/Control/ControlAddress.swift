@@ -74,6 +74,15 @@ public struct ControlAddress: Sendable {
                 .midiLearn, ControlSignature([ControlArgument("parameter", .text("a parameter's address"))]),
                 "Map the next MIDI controller that moves to the parameter (its address, e.g. frequency/max)"
             ),
+            (
+                .tuningScale, ControlSignature([ControlArgument("scl", .text("a .scl file's text"))]),
+                "Tune the MIDI keys to a Scala scale, sent as the .scl file's text (not a path); any keyboard map stays"
+            ),
+            (
+                .tuningMap, ControlSignature([ControlArgument("kbm", .text("a .kbm file's text, or none"))]),
+                "Map the keys onto the scale with a Scala keyboard mapping, sent as the .kbm file's text; none: no map"
+            ),
+            (.tuningReset, .none, "Back to 12-TET: no scale, no keyboard map"),
         ]
         all += commands.map { ControlAddress(path: $0.0.rawValue, target: .command($0.0), signature: $0.1, help: $0.2) }
         return all
@@ -167,6 +176,13 @@ public struct ControlAddress: Sendable {
             return .command(.mapController(controller: Int(number), parameter: try ControlAddress.mappableParameter(args[1], name)))
         case .midiLearn:
             return .command(.learnController(try ControlAddress.mappableParameter(args[0], name)))
+        case .tuningScale:
+            return .command(.setTuningScale(try ControlAddress.tuningText(args[0], name, file: ".scl")))
+        case .tuningMap:
+            if case .text(let text) = args[0], text.lowercased() == "none" { return .command(.setTuningMap(nil)) }
+            return .command(.setTuningMap(try ControlAddress.tuningText(args[0], name, file: ".kbm")))
+        case .tuningReset:
+            return .command(.resetTuning)
         }
     }
 
@@ -205,6 +221,18 @@ public struct ControlAddress: Sendable {
             throw ControlError(
                 .command(command), "\"\(name)\" is not a document name; use a plain name such as siren (no path, not starting with a dot)")
         }
+    }
+
+    /// A tuning file's text from a remote sender. The node reads no file a sender names (as
+    /// with documents), so a single line, a path say, is refused: the file's text is sent.
+    static func tuningText(_ value: ParameterValue, _ command: ControlCommand.Name, file: String) throws(ControlError) -> String {
+        guard case .text(let text) = value, text.contains(where: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }) else {
+            throw ControlError(
+                .command(command),
+                "expects the text of a \(file) file (its lines), got \"\(value)\"; the node reads no file a sender names, so send the file's contents"
+            )
+        }
+        return text
     }
 
     /// A parameter a MIDI controller may move, named by its address (or document key).

@@ -18,7 +18,7 @@ public enum StateKey: Hashable, Sendable {
     case playing
     /// The MIDI controller map.
     case midiMap
-    /// The name, the description or the keys this project does not know.
+    /// The name, the description, the tuning or the keys this project does not know.
     case document
 }
 
@@ -119,7 +119,9 @@ extension ControlState {
         if a.shape.points != b.shape.points { keys.insert(.points) }
         if a.playing != b.playing { keys.insert(.playing) }
         if a.shape.midiMap != b.shape.midiMap { keys.insert(.midiMap) }
-        if a.shape.name != b.shape.name || a.shape.description != b.shape.description || a.shape.extraKeys != b.shape.extraKeys {
+        if a.shape.name != b.shape.name || a.shape.description != b.shape.description || a.shape.extraKeys != b.shape.extraKeys
+            || a.shape.tuning != b.shape.tuning
+        {
             keys.insert(.document)
         }
         return keys

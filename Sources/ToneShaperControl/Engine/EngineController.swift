@@ -171,6 +171,16 @@ public final class EngineController: Sendable {
                 }
             }
             s.inboxes.removeAll { $0.consumer.isFinished && $0 !== current }
+            // A root note the audio side moved (a mapped controller) moves a tuning laid out
+            // from the root (a scale without a keyboard map): its table comes in a new plan.
+            if before.shape.performance.rootNote != s.shape.performance.rootNote, let tuning = s.shape.tuning, tuning.mapping == nil,
+                EngineController.audioIsListening(s), let plan = EngineController.issuePlan(&s)
+            {
+                if (try? EngineController.send([TimedCommand(.replacePlan(plan))], &s)) == nil {
+                    s.plans.release(storageID: plan.storageID)
+                    refusals.append("the root note moved, and the tuning laid out from it could not be sent; the next change sends it")
+                }
+            }
             let keys = ControlState.changes(from: before, to: ControlState(shape: s.shape, playing: s.playing, revision: s.revision))
             if !keys.isEmpty { s.revision += 1 }
             return keys
@@ -352,7 +362,39 @@ public final class EngineController: Sendable {
                 try EngineController.send([TimedCommand(.learnController(id))], &s)
             }
             return ControlReceipt()
+        case .setTuningScale(let scale):
+            return try change(time) { shape throws(ControlError) in
+                try EngineController.tuned(shape, .tuningScale) { () throws(TuningError) in
+                    try Tuning(scale: scale, keyboardMap: shape.tuning?.keyboardMapText)
+                }
+            }
+        case .setTuningMap(let map):
+            return try change(time) { shape throws(ControlError) in
+                guard let scale = shape.tuning?.scaleText else {
+                    throw ControlError(.command(.tuningMap), "a keyboard map maps a scale's degrees: send the scale first (tuning/scale)")
+                }
+                return try EngineController.tuned(shape, .tuningMap) { () throws(TuningError) in try Tuning(scale: scale, keyboardMap: map) }
+            }
+        case .resetTuning:
+            return try change(time) { shape in
+                var tuned = shape
+                tuned.tuning = nil
+                return tuned
+            }
         }
+    }
+
+    /// `shape` with the tuning `make` reads; its refusal (naming the file and line) is the command's.
+    private static func tuned(
+        _ shape: ToneShape, _ command: ControlCommand.Name, _ make: () throws(TuningError) -> Tuning
+    ) throws(ControlError) -> ToneShape {
+        var tuned = shape
+        do {
+            tuned.tuning = try make()
+        } catch {
+            throw ControlError(.command(command), error.description)
+        }
+        return tuned
     }
 
     // The front ends' most common commands, by name.

@@ -31,6 +31,12 @@ public enum ControlCommand: Sendable {
     case mapController(controller: Int, parameter: ParameterID?)
     /// MIDI learn: the next controller that moves is mapped to the parameter.
     case learnController(ParameterID)
+    /// The MIDI keys' tuning: a Scala scale's text (`.scl`), kept with the keyboard map
+    /// there is; a keyboard map's text (`.kbm`) for the scale there is, or nil for none; or
+    /// back to 12-TET.
+    case setTuningScale(String)
+    case setTuningMap(String?)
+    case resetTuning
 
     public static func set(_ id: ParameterID, _ value: ParameterValue) -> ControlCommand { .set([(id, value)]) }
 
@@ -48,6 +54,9 @@ public enum ControlCommand: Sendable {
         case .clearSchedule: return .clearSchedule
         case .mapController: return .midiMap
         case .learnController: return .midiLearn
+        case .setTuningScale: return .tuningScale
+        case .setTuningMap: return .tuningMap
+        case .resetTuning: return .tuningReset
         }
     }
 }

@@ -27,6 +27,13 @@ public struct ShapeChange {
             controllers.append((controller, new.midiMap[controller]))
         }
         if !needsNewPlan { needsNewPlan = ShapeChange.pointsMoved(from: old, to: new) }
+        // A tuning travels in the plan: a new one (or, with a tuning laid out from the root
+        // note, a new root) needs a new plan.
+        if !needsNewPlan
+            && (old.tuning != new.tuning || (new.tuning != nil && new.tuning?.mapping == nil && old.performance.rootNote != new.performance.rootNote))
+        {
+            needsNewPlan = true
+        }
     }
 
     /// Whether one parameter moving from `old` to `new` (a plugin's control, which moves

@@ -30,6 +30,9 @@ public struct ToneShape: Equatable, Sendable {
     public var performance = PerformanceSettings()
     /// MIDI controllers mapped to parameters (document key `midiMap`).
     public var midiMap = MIDIControllerMap()
+    /// The MIDI keys' tuning, a Scala scale and keyboard mapping (document key `tuning`;
+    /// nil: 12-TET from the root note).
+    public var tuning: Tuning?
     public var name: String?
     public var description: String?
     /// Keys this project does not know, kept so that saving does not lose them.
@@ -116,6 +119,6 @@ extension ToneShape {
         CurveDescription(
             points: points, duration: duration, minFrequency: minFrequency, maxFrequency: maxFrequency, wave: wave, scale: scale,
             antiAliased: antiAliased, fourierTerms: fourierTerms, fidelity: fidelity, echoOffset: echoOffset,
-            curvatures: curvatures)
+            curvatures: curvatures, tuning: tuning?.keyTuning(rootNote: performance.rootNote))
     }
 }

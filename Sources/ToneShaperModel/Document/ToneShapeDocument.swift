@@ -30,7 +30,7 @@ public enum ToneShapeDocument {
 
     /// Keys with a meaning here; all others are carried along untouched.
     package static let knownKeys: Set<String> = Set(
-        ParameterTable.all.map { $0.documentKey } + ["points", "curvatures", "name", "description", "midiMap"])
+        ParameterTable.all.map { $0.documentKey } + ["points", "curvatures", "name", "description", "midiMap", "tuning"])
 
     public static func decode(_ data: [UInt8], source: String) throws(DocumentError) -> ToneShape {
         func fail(_ key: String?, _ problem: String) -> DocumentError {
@@ -76,6 +76,7 @@ public enum ToneShapeDocument {
         shape.name = try optionalString(object, "name", fail: fail)
         shape.description = try optionalString(object, "description", fail: fail)
         shape.midiMap = try readMIDIMap(object["midiMap"], fail: fail)
+        shape.tuning = try readTuning(object["tuning"], fail: fail)
         shape.extraKeys = object.filter { !knownKeys.contains($0.key) }
         do {
             try shape.checkRelations()
@@ -118,6 +119,11 @@ public enum ToneShapeDocument {
                     uniqueKeysWithValues: shape.midiMap.entries.map {
                         (String($0.key), JSONValue.string(ParameterTable.spec($0.value).documentKey))
                     }))
+        }
+        if let tuning = shape.tuning {
+            var texts: [String: JSONValue] = ["scale": .string(tuning.scaleText)]
+            if let map = tuning.keyboardMapText { texts["keyboardMap"] = .string(map) }
+            object["tuning"] = .object(texts)
         }
         // As JSONEncoder wrote it with .prettyPrinted, .sortedKeys, .withoutEscapingSlashes.
         return JSONValue.object(object).serialized(pretty: true, sortedKeys: true) + [0x0A]
@@ -184,6 +190,26 @@ public enum ToneShapeDocument {
             map[controller] = id
         }
         return map
+    }
+
+    /// `"tuning": {"scale": "<the .scl file's text>", "keyboardMap": "<the .kbm file's text>"}`,
+    /// the keyboard map optional: the MIDI keys' tuning (`Tuning`).
+    private static func readTuning(_ json: JSONValue?, fail: (String?, String) -> DocumentError) throws(DocumentError) -> Tuning? {
+        guard let json, json != .null else { return nil }
+        guard case .object(let object) = json, case .string(let scale)? = object["scale"] else {
+            throw fail("tuning", "must be an object with the Scala scale's text under \"scale\" (and a keyboard map's under \"keyboardMap\")")
+        }
+        var map: String?
+        switch object["keyboardMap"] {
+        case .none, .null?: map = nil
+        case .string(let text)?: map = text
+        case let other?: throw fail("tuning", "keyboardMap must be the text of a .kbm file, got \(other.typeName)")
+        }
+        do {
+            return try Tuning(scale: scale, keyboardMap: map)
+        } catch {
+            throw fail("tuning", error.description)
+        }
     }
 
     private static func documentKey(_ subject: ControlError.Subject) -> String? {

@@ -51,7 +51,8 @@ struct OSCCommandRouter: Sendable {
                 return .refused(address: path, reason: unknownAddressReason(path))
             }
             let due = timeTag.isImmediate ? nil : timeTag.unixSeconds
-            switch try surface.perform(address, try parameterValues(arguments), due: due, now: now) {
+            let longest = OSCCommandRouter.takesFileText(address) ? OSCCommandRouter.maximumFileText : maximumStringLength
+            switch try surface.perform(address, try parameterValues(arguments, maximumStringLength: longest), due: due, now: now) {
             case .done(let notes): return .applied(address: path, notes: notes)
             case .state(let state): return .reply(stateReply(state))
             case .stats(let figures): return .reply(statsReply(figures))
@@ -139,6 +140,17 @@ struct OSCCommandRouter: Sendable {
     /// refused here, with their position), strings as text, booleans as flags. Anything
     /// else (blobs, nil, MIDI) is refused by name.
     func parameterValues(_ arguments: [OSCValue]) throws(ControlError) -> [ParameterValue] {
+        try parameterValues(arguments, maximumStringLength: maximumStringLength)
+    }
+
+    /// The addresses whose string is a whole file's text (a Scala scale or keyboard map),
+    /// which may be longer than a name: up to `maximumFileText` bytes (what a UDP packet holds).
+    static func takesFileText(_ address: ControlAddress) -> Bool {
+        address.target == .command(.tuningScale) || address.target == .command(.tuningMap)
+    }
+    static let maximumFileText = 60_000
+
+    func parameterValues(_ arguments: [OSCValue], maximumStringLength: Int) throws(ControlError) -> [ParameterValue] {
         var values: [ParameterValue] = []
         values.reserveCapacity(arguments.count)
         for (i, argument) in arguments.enumerated() {

@@ -21,10 +21,13 @@ public struct CurveDescription: Sendable, Equatable {
     public var fidelity: Int
     /// Seconds the echo voice runs ahead of the main one.
     public var echoOffset: Double
+    /// The keys' tuning for MIDI notes (nil: 12-TET from the root note, as without one).
+    public var tuning: KeyTuning?
 
     public init(
         points: [CurvePoint], duration: Double, minFrequency: Double, maxFrequency: Double, wave: WaveType, scale: ScaleType,
-        antiAliased: Bool, fourierTerms: FourierTerms, fidelity: Int, echoOffset: Double, curvatures: [Double] = []
+        antiAliased: Bool, fourierTerms: FourierTerms, fidelity: Int, echoOffset: Double, curvatures: [Double] = [],
+        tuning: KeyTuning? = nil
     ) {
         precondition(!points.isEmpty && duration > 0 && fidelity >= 1, "a curve needs points, a duration and a grid")
         self.points = points
@@ -38,5 +41,6 @@ public struct CurveDescription: Sendable, Equatable {
         self.fourierTerms = fourierTerms
         self.fidelity = fidelity
         self.echoOffset = echoOffset
+        self.tuning = tuning
     }
 }
