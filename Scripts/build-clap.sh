@@ -18,6 +18,7 @@ cd "$(dirname "$0")/.."
 
 source Scripts/embedded-modules.sh
 source Scripts/plugin-compat.sh
+source Scripts/plugin-shell.sh
 
 say() { printf '==> %s\n' "$*"; }
 die() { printf 'build-clap.sh: %s\n' "$*" >&2; exit 1; }
@@ -28,101 +29,22 @@ out=.build/clap
 objects=.build/clap-objects
 shell_only=0
 [[ ${1:-} == --shell-only && -f $objects/ToneShaperPlugin.o ]] && shell_only=1
-if ((shell_only)); then
-    rm -f "$out/toneshaper.clap"
-    embedded_flags "$objects"
-    EMBEDDED_OUT=$objects
-else
-    rm -rf "$objects" "$out/toneshaper.clap"
-    mkdir -p "$objects" "$out"
-    embedded_module_map "$objects"
-    cat >>"$objects/module.modulemap" <<MAP
-module CCLAP {
-    header "$PWD/Sources/ToneShaperCLAP/CCLAP/cclap.h"
-    export *
-}
-MAP
-    # The modules are compiled as Scripts/build-lv2.sh compiles them (Scripts/embedded-modules.sh,
-    # the same flags): its objects are taken when they are newer than every source they come
-    # from (Scripts/test.sh builds the LV2 plugin first), else compiled here.
-    lv2_objects=.build/lv2-objects
-    if [[ -f $lv2_objects/ToneShaperPlugin.o && -z $(find Scripts/embedded-modules.sh Scripts/build-lv2.sh Sources/ToneShaperDSP Sources/ToneShaperParameters \
-        Sources/ToneShaperKernelBaseline Sources/ToneShaperKernelV3 Sources/ToneShaperKernelV4 Sources/ToneShaperAudio \
-        Sources/ToneShaperJSON Sources/ToneShaperModel Sources/ToneShaperPlugin Sources/ToneShaperLV2Layout Sources/CPUFeatures \
-        Sources/CNumberText Sources/CPluginSupport -newer "$lv2_objects/ToneShaperPlugin.o" -print -quit) ]]; then
-        for module in "${EMBEDDED_MODULES[@]}"; do
-            name=$(echo "${module%%|*}" | xargs)
-            cp "$lv2_objects/$name.o" "$lv2_objects/$name.swiftmodule" "$objects/"
-        done
-        say "modules: Scripts/build-lv2.sh's, compiled from the same sources"
-        embedded_flags "$objects"
-        EMBEDDED_OUT=$objects
-    else
-        embedded_compile_all "$objects"
-    fi
-    embedded_compile_editor "$objects"
-fi
-# The editor window (Sources/ToneShaperEditor) again with the shell: --shell-only is for
-# working on either.
-((shell_only)) && embedded_compile ToneShaperEditor "" Sources/ToneShaperEditor/*.swift
+rm -f "$out/toneshaper.clap"
+mkdir -p "$out"
+# The modules are compiled as Scripts/build-lv2.sh compiles them (Scripts/embedded-modules.sh,
+# the same flags): its objects are taken when they are newer than every source they come
+# from (Scripts/test.sh builds the LV2 plugin first), else compiled here.
+plugin_shell_prepare "$objects" "$shell_only" CCLAP Sources/ToneShaperCLAP/CCLAP/cclap.h .build/vst3-objects
 embedded_compile ToneShaperCLAP "" Sources/ToneShaperCLAP/*.swift
 
-cc -O2 -fPIC -ffile-prefix-map="$PWD"=. -c Sources/CPUFeatures/cpu_features.c -I Sources/CPUFeatures/include -o "$objects/cpu_features.o"
-cc -O2 -fPIC -ffile-prefix-map="$PWD"=. -c Sources/CNumberText/number_text.c -I Sources/CNumberText/include -o "$objects/number_text.o"
+plugin_shell_c "$objects"
 # The descriptors' version: the program's (Sources/toneshaper/Version.swift, its one place).
-version=$(sed -n 's/.*static let string = "\([0-9.]*\)".*/\1/p' Sources/toneshaper/Version.swift)
-[[ $version =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] || die "no version in Sources/toneshaper/Version.swift"
-cc -std=gnu11 -O2 -fPIC -Wall -Wextra -Werror -ffile-prefix-map="$PWD"=. -D TONESHAPER_VERSION="\"$version\"" \
+plugin_version || die "no version"
+cc -std=gnu11 -O2 -fPIC -Wall -Wextra -Werror -ffile-prefix-map="$PWD"=. -D TONESHAPER_VERSION="\"$PLUGIN_VERSION\"" \
     -I Sources/CPluginSupport/include -c Sources/ToneShaperCLAP/CCLAP/entry.c -o "$objects/entry.o"
-# What lets it load with glibc 2.31 (Scripts/plugin-compat.sh).
-plugin_compat "$objects"
-
 # The built-in documents (Sessions/*.toneshaper), in name order as the node lists them,
 # compiled in: a CLAP plugin is one file that users copy anywhere, so there is no folder
 # beside it to lose.
-builtins=$objects/builtins.c
-{
-    printf '#include <stddef.h>\n'
-    names=()
-    index=0
-    while IFS= read -r file; do
-        printf 'static const unsigned char document%d[] = {' "$index"
-        od -An -v -tx1 "$file" | tr -s ' \n' ' ' | sed -e 's/^ //' -e 's/ $//' -e 's/ /,0x/g' -e 's/^/0x/'
-        printf '};\n'
-        names+=("$(basename "$file" .toneshaper)")
-        index=$((index + 1))
-    done < <(find Sessions -maxdepth 1 -name '*.toneshaper' | LC_ALL=C sort)
-    printf 'static const unsigned char *const documents[] = {'
-    for ((i = 0; i < index; i++)); do printf 'document%d,' "$i"; done
-    printf '};\nstatic const size_t sizes[] = {'
-    for ((i = 0; i < index; i++)); do printf 'sizeof document%d,' "$i"; done
-    printf '};\nstatic const char *const names[] = {'
-    for name in "${names[@]}"; do printf '"%s",' "$name"; done
-    printf '};\n'
-    printf 'int toneshaper_clap_builtin_count(void) { return %d; }\n' "$index"
-    printf 'const unsigned char *toneshaper_clap_builtin(int index, size_t *size, const char **name) {\n'
-    printf '    if (index < 0 || index >= %d) return 0;\n    *size = sizes[index];\n    *name = names[index];\n    return documents[index];\n}\n' "$index"
-} >"$builtins"
-cc -std=gnu11 -O2 -fPIC -Wall -Wextra -Werror -ffile-prefix-map="$PWD"=. -c "$builtins" -o "$objects/builtins.o"
+plugin_builtins "$objects" toneshaper_clap
 
-cat >"$objects/exports.map" <<'MAP'
-{
-    global: clap_entry;
-    local: *;
-};
-MAP
-unicode_tables=$(dirname "$(command -v swiftc)")/../lib/swift/embedded/$(uname -m)-unknown-linux-gnu/libswiftUnicodeDataTables.a
-[[ -f $unicode_tables ]] || die "no $unicode_tables (the Swift toolchain's Embedded stdlib)"
-so=$out/toneshaper.clap
-cc -shared -fPIC -O2 -Wl,--version-script="$objects/exports.map" -Wl,-z,defs -Wl,-z,relro -Wl,-z,now -Wl,--gc-sections -Wl,--build-id=sha1 \
-    -o "$so.partial" "$objects"/*.o "${PLUGIN_COMPAT_LINK[@]:1}" "$unicode_tables" -lcairo -lX11 -lm -lpthread "${PLUGIN_COMPAT_LIBS[@]}"
-plugin_compat_check "$so.partial" || die "$so would not load with glibc $PLUGIN_GLIBC"
-mv "$so.partial" "$so"
-
-if ldd "$so" | grep -q 'libswift'; then
-    ldd "$so" >&2
-    die "$so depends on the Swift runtime"
-fi
-exported=$(nm -D --defined-only "$so" | awk '{print $NF}' | sort -u)
-[[ $exported == clap_entry ]] || die "$so exports more than clap_entry: $(echo "$exported" | tr '\n' ' ')"
-say "plugin: $so ($(stat -c %s "$so") bytes; needs: $(ldd "$so" | awk '{print $1}' | tr '\n' ' '))"
+plugin_link "$objects" "$out/toneshaper.clap" clap_entry || die "the plugin failed its checks"

@@ -57,35 +57,28 @@ final class CLAPEditorLink: EditorLink {
     func requestSize(width: Int, height: Int) {}
 }
 
-/// clap.gui's state between create and destroy (main thread): the window once the host
-/// gives it a parent, the scale and size asked for before then, the host's timer (and its
-/// watch on the window's display connection, when it offers clap.posix-fd-support: events
-/// are then read as they come, not at the next timer), and what the window last learned of
-/// the plugin.
+/// clap.gui's state between create and destroy (main thread): the window (the editor
+/// module's ``EmbeddedEditor``), the host's timer (and its watch on the window's display
+/// connection, when it offers clap.posix-fd-support: events are then read as they come, not
+/// at the next timer).
 final class CLAPEditor {
     let plugin: UnsafeMutablePointer<Plugin>
     let link: CLAPEditorLink
     let timers: UnsafePointer<toneshaper_clap_host_timer_support>
     let timer: toneshaper_clap_id
-    var window: EditorWindow?
+    let editor: EmbeddedEditor
     /// The window's display connection, while the host watches it.
     var watched: Int32?
-    var scale = 1.0
-    var size: (width: Int, height: Int)?
-    /// Each parameter's value as the window was last told it.
-    var shown: [Double]
-    var playhead = Double.nan.bitPattern
-
-    /// How often the window reads its events and the plugin's changes (about 50 times a second).
-    static let period: UInt32 = 20
 
     init(plugin: UnsafeMutablePointer<Plugin>, timers: UnsafePointer<toneshaper_clap_host_timer_support>, timer: toneshaper_clap_id) {
         self.plugin = plugin
         self.timers = timers
         self.timer = timer
         link = CLAPEditorLink(plugin: plugin)
-        shown = [Double](repeating: .nan, count: plugin.pointee.params.count)
+        editor = EmbeddedEditor(channel: plugin.pointee.editorChannel, values: plugin.pointee.params)
     }
+
+    var window: EditorWindow? { editor.window }
 
     /// destroy: the timer stopped, the window closed.
     func close() {
@@ -93,23 +86,12 @@ final class CLAPEditor {
         _ = timers.pointee.unregister_timer?(host, timer)
         if let watched, let fds = EditorExtensions.hostFDs(host) { _ = fds.pointee.unregister_fd?(host, watched) }
         watched = nil
-        window?.letGo()
-        window = nil
-    }
-
-    /// The size the window has, or will have when it is made.
-    var currentSize: (width: Int, height: Int) {
-        if let window { return (window.width, window.height) }
-        return size ?? (Int(EditorWindow.baseWidth * scale), Int(EditorWindow.baseHeight * scale))
+        editor.close()
     }
 
     /// set_parent: the window, a child of the host's, not shown until show.
     func open(parent: UInt) -> Bool {
-        guard window == nil, parent != 0 else { return false }
-        let size = currentSize
-        guard let made = EditorWindow(parent: parent, scale: scale, width: size.width, height: size.height, mapped: false, link: link)
-        else { return false }
-        window = made
+        guard editor.open(parent: parent, mapped: false, link: link), let made = editor.window else { return false }
         let host = plugin.pointee.host
         if let fds = EditorExtensions.hostFDs(host), fds.pointee.register_fd?(host, made.connection, UInt32(TONESHAPER_CLAP_POSIX_FD_READ)) == true {
             watched = made.connection
@@ -118,34 +100,13 @@ final class CLAPEditor {
         return true
     }
 
-    /// on_timer: the edits that waited, what changed in the plugin since the last timer
-    /// (values, the curve, the playhead: read without a lock), then the window's events and
-    /// drawing.
+    /// on_timer: the edits that waited, then what changed in the plugin (while the audio
+    /// side has not taken the window's own edits, its values are older than the window's:
+    /// they are read once it has).
     func follow() {
-        guard let window else { return }
+        guard editor.window != nil else { return }
         link.sendBacklog()
-        let channel = plugin.pointee.editorChannel
-        // While the audio side has not taken the window's own edits, its values are older
-        // than the window's: they are read once it has.
-        if link.backlog.isEmpty, channel.settled {
-            for row in 0..<shown.count {
-                let value = plugin.pointee.params.values[row]
-                guard value != shown[row] else { continue }
-                shown[row] = value
-                window.parameterChanged(row: row, value: value)
-            }
-        }
-        if channel.outbox.pointee.beginRead() {
-            window.pointsChanged(UnsafeBufferPointer(start: channel.outbox.pointee.numbers, count: channel.outbox.pointee.count))
-            channel.outbox.pointee.endRead(taken: true)
-        }
-        let bits = channel.playhead.pointee.load(ordering: .relaxed)
-        if bits != playhead {
-            playhead = bits
-            let phase = Double(bitPattern: bits)
-            if phase.isFinite { window.playheadMoved(phase) }
-        }
-        window.idle()
+        editor.follow(valuesSettled: link.backlog.isEmpty && plugin.pointee.editorChannel.settled)
     }
 }
 
@@ -175,7 +136,7 @@ enum EditorExtensions {
                     return false
                 }
                 var timer: toneshaper_clap_id = TONESHAPER_CLAP_INVALID_ID
-                guard timers.pointee.register_timer?(host, CLAPEditor.period, &timer) == true else {
+                guard timers.pointee.register_timer?(host, EmbeddedEditor.period, &timer) == true else {
                     plugin.pointee.services.log(.error, "the host refused the editor window's timer; no window")
                     return false
                 }
@@ -192,12 +153,12 @@ enum EditorExtensions {
                 guard let editor = Shell.of(clap)?.pointee.editor, editor.window == nil, EditorWindow.usableScale(scale) == scale else {
                     return false
                 }
-                editor.scale = scale
+                editor.editor.scale = scale
                 return true
             },
             get_size: { clap, width, height in
                 guard let editor = Shell.of(clap)?.pointee.editor, let width, let height else { return false }
-                let size = editor.currentSize
+                let size = editor.editor.currentSize
                 width.pointee = UInt32(size.width)
                 height.pointee = UInt32(size.height)
                 return true
@@ -212,18 +173,14 @@ enum EditorExtensions {
             },
             adjust_size: { clap, width, height in
                 guard let editor = Shell.of(clap)?.pointee.editor, let width, let height else { return false }
-                let low = (Int(EditorWindow.minimumWidth * editor.scale), Int(EditorWindow.minimumHeight * editor.scale))
-                width.pointee = UInt32(min(max(Int(width.pointee), low.0), EditorWindow.maximumSide))
-                height.pointee = UInt32(min(max(Int(height.pointee), low.1), EditorWindow.maximumSide))
+                let size = editor.editor.adjusted(Int(width.pointee), Int(height.pointee))
+                width.pointee = UInt32(size.width)
+                height.pointee = UInt32(size.height)
                 return true
             },
             set_size: { clap, width, height in
-                guard let editor = Shell.of(clap)?.pointee.editor, width > 0, height > 0, Int(width) <= EditorWindow.maximumSide,
-                    Int(height) <= EditorWindow.maximumSide
-                else { return false }
-                if let window = editor.window { return window.setSize(Int(width), Int(height)) }
-                editor.size = (Int(width), Int(height))
-                return true
+                guard let editor = Shell.of(clap)?.pointee.editor else { return false }
+                return editor.editor.resize(Int(width), Int(height))
             },
             set_parent: { clap, window in
                 guard let editor = Shell.of(clap)?.pointee.editor, let window, supported(window.pointee.api, false)
