@@ -31,7 +31,7 @@ final class CLAPEditorLink: EditorLink {
     /// flush (request_flush, never from the audio thread) when any went.
     func sendBacklog() {
         guard !backlog.isEmpty else { return }
-        let channel = plugin.pointee.editorChannel
+        let channel = plugin.pointee.session.editorChannel
         var sent = 0
         while sent < backlog.count, channel.push(backlog[sent].kind, id: backlog[sent].id, value: backlog[sent].value) { sent += 1 }
         backlog.removeFirst(sent)
@@ -39,19 +39,10 @@ final class CLAPEditorLink: EditorLink {
         if sent > 0, let params = plugin.pointee.hostParams, let flush = params.pointee.request_flush { flush(host) }
     }
 
-    func sendPoints(_ points: [CurvePoint]) {
-        guard !points.isEmpty else { return }
-        let inbox = plugin.pointee.editorChannel.inbox
-        // The main thread is the inbox's only writer and reader: it is never busy here.
-        guard inbox.pointee.fill(with: points) else { return }
-        plugin.pointee.takeEditorPoints()
-    }
+    func sendPoints(_ points: [CurvePoint]) { plugin.pointee.session.takeEditorPoints(points) }
 
     /// The curve goes into the outbox now; the window reads it at the next timer.
-    func requestPoints() {
-        plugin.pointee.waitForWorker()
-        plugin.pointee.sendPointsToEditor(always: true)
-    }
+    func requestPoints() { plugin.pointee.session.sendCurveToEditor() }
 
     /// The host asks for the size with get_size, after create: nothing to ask here.
     func requestSize(width: Int, height: Int) {}
@@ -75,7 +66,7 @@ final class CLAPEditor {
         self.timers = timers
         self.timer = timer
         link = CLAPEditorLink(plugin: plugin)
-        editor = EmbeddedEditor(channel: plugin.pointee.editorChannel, values: plugin.pointee.params)
+        editor = EmbeddedEditor(channel: plugin.pointee.session.editorChannel, values: plugin.pointee.session.params)
     }
 
     var window: EditorWindow? { editor.window }
@@ -106,7 +97,7 @@ final class CLAPEditor {
     func follow() {
         guard editor.window != nil else { return }
         link.sendBacklog()
-        editor.follow(valuesSettled: link.backlog.isEmpty && plugin.pointee.editorChannel.settled)
+        editor.follow(valuesSettled: link.backlog.isEmpty && plugin.pointee.session.editorChannel.settled)
     }
 }
 
@@ -132,12 +123,12 @@ enum EditorExtensions {
                     let timers = host.pointee.get_extension?(host, TONESHAPER_CLAP_EXT_TIMER_SUPPORT)?.assumingMemoryBound(
                         to: toneshaper_clap_host_timer_support.self)
                 else {
-                    plugin.pointee.services.log(.error, "the host offers no clap.timer-support, which the editor window needs; no window")
+                    plugin.pointee.session.services.log(.error, "the host offers no clap.timer-support, which the editor window needs; no window")
                     return false
                 }
                 var timer: toneshaper_clap_id = TONESHAPER_CLAP_INVALID_ID
                 guard timers.pointee.register_timer?(host, EmbeddedEditor.period, &timer) == true else {
-                    plugin.pointee.services.log(.error, "the host refused the editor window's timer; no window")
+                    plugin.pointee.session.services.log(.error, "the host refused the editor window's timer; no window")
                     return false
                 }
                 shell.pointee.editor = CLAPEditor(plugin: plugin, timers: timers, timer: timer)

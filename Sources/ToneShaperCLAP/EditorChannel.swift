@@ -11,7 +11,7 @@ extension Plugin {
         @_noLocks @_noAllocation
     #endif
     mutating func takeEdits(_ out: UnsafePointer<toneshaper_clap_output_events>?) {
-        let channel = editorChannel
+        let channel = session.editorChannel
         while channel.edits.pop({ kind, payload in
             guard payload.count == MemoryLayout<EditorChannel.Edit>.size, let base = payload.baseAddress else { return }
             let edit = base.loadUnaligned(as: EditorChannel.Edit.self)
@@ -19,7 +19,7 @@ extension Plugin {
             case .begin: report(gesture: UInt16(TONESHAPER_CLAP_EVENT_PARAM_GESTURE_BEGIN), id: edit.id, out)
             case .end: report(gesture: UInt16(TONESHAPER_CLAP_EVENT_PARAM_GESTURE_END), id: edit.id, out)
             case .value:
-                parameter(edit.id, edit.value, modulation: false)
+                session.parameter(edit.id, edit.value, modulation: false)
                 report(value: edit.value, id: edit.id, out)
             case nil: break
             }
@@ -62,34 +62,6 @@ extension Plugin {
         withUnsafePointer(to: &event) { pointer in
             let header = UnsafeRawPointer(pointer).assumingMemoryBound(to: toneshaper_clap_event_header.self)
             _unsafePerformance { _ = out.pointee.try_push?(out, header) }
-        }
-    }
-
-    /// On the main thread: the points the window left in the inbox, to the engine as a
-    /// state's document goes (its answer reaches the audio side at its next block; not
-    /// active, it is taken here at once).
-    mutating func takeEditorPoints() {
-        waitForWorker()
-        _ = shared.takePoints(from: editorChannel.inbox, answer: RingAnswer(ring: fromMain))
-        if !active { takeAnswers() }
-    }
-
-    /// Off the audio thread: the curve as it plays into the outbox, for the window to show
-    /// at its next timer; `always` (the window asked for it) starts the sending that
-    /// documents, programs and new durations or ranges do from then on.
-    func sendPointsToEditor(always: Bool) {
-        if always { editorChannel.outbox.pointee.listen() }
-        guard editorChannel.outbox.pointee.isListening else { return }
-        shared.sendPoints(into: editorChannel.outbox)
-    }
-
-    /// Whether an engine request changes the curve as it plays (a program replaces it, a
-    /// new duration stretches it, a new range maps it).
-    static func changesCurve(_ payload: UnsafeRawBufferPointer) -> Bool {
-        guard payload.count == MemoryLayout<InstrumentRequest>.size, let base = payload.baseAddress else { return false }
-        switch base.loadUnaligned(as: InstrumentRequest.self) {
-        case .program, .set(.duration, _), .set(.minFrequency, _), .set(.maxFrequency, _): return true
-        default: return false
         }
     }
 }

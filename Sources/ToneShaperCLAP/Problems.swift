@@ -2,7 +2,7 @@ import ToneShaperPlugin
 
 /// What process() and flush() refuse: counted on the audio thread and logged from the work
 /// thread, a line a kind at most once a second (the core's `Problems` and `HeldProblems`).
-enum CLAPProblem: Int, PluginProblem {
+enum CLAPProblem: Int, ParameterProblem {
     case eventPastBlock
     case eventOutOfOrder
     case eventTooShort
@@ -17,6 +17,15 @@ enum CLAPProblem: Int, PluginProblem {
     case workQueueFull
 
     static var count: Int { workQueueFull.rawValue + 1 }
+
+    init(refused: HostParameters.Refusal) {
+        switch refused {
+        case .unknownID: self = .unknownParameter
+        case .notFinite: self = .parameterNotFinite
+        case .outOfRange: self = .parameterOutOfRange
+        case .notModulatable: self = .notModulatable
+        }
+    }
 
     var message: StaticString {
         switch self {

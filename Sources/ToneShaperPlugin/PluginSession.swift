@@ -21,9 +21,12 @@ extension ThreadedPluginHost {
     public func scheduleWork(_ request: UnsafeRawBufferPointer) -> Bool { work.push(PluginWork.engine.rawValue, request) }
 }
 
-/// What a shell counts when a host sets a parameter it must refuse (its own problem kinds).
+/// The problems every shell over a ``PluginSession`` counts (among its own kinds): a
+/// parameter it must refuse, an event past its block or out of order.
 public protocol ParameterProblem: PluginProblem {
     init(refused: HostParameters.Refusal)
+    static var eventPastBlock: Self { get }
+    static var eventOutOfOrder: Self { get }
 }
 
 /// One instance of a plugin whose format has no worker of its own (CLAP, VST 3), whatever the
@@ -195,6 +198,36 @@ public struct PluginSession<Host: ThreadedPluginHost, Problem: ParameterProblem>
             engine.setControl(row: taken.row, value: taken.value)
         } catch {
             problems.note(Problem(refused: error))
+        }
+    }
+
+    /// Whether a block's event at `time` comes before the block's end (`frames`) and not
+    /// before the one ahead of it (`previous`, then moved to it); counted when not.
+    public func inOrder(_ time: Int, frames: Int, after previous: inout Int) -> Bool {
+        guard time >= 0, time < frames else {
+            problems.note(.eventPastBlock)
+            return false
+        }
+        guard time >= previous else {
+            problems.note(.eventOutOfOrder)
+            return false
+        }
+        previous = time
+        return true
+    }
+
+    /// A MIDI message the shell made from its format's event (checked already), at `frame`.
+    public mutating func send(_ status: UInt8, _ data1: UInt8, _ data2: UInt8, at frame: Int) {
+        var bytes = (status, data1, data2)
+        withUnsafeBytes(of: &bytes) { engine.handleMIDI(frame: frame, bytes: $0) }
+    }
+
+    /// The first channel's `frames` samples copied into the others of `channels` (a stereo
+    /// output plays the same sound).
+    public static func copyFirst(_ channels: UnsafePointer<UnsafeMutablePointer<Float>?>, count: Int, frames: Int) {
+        guard count > 1, let left = channels[0] else { return }
+        for channel in 1..<count {
+            if let other = channels[channel] { for i in 0..<frames { other[i] = left[i] } }
         }
     }
 

@@ -23,7 +23,7 @@ extension Plugin {
             notes.start(HostNotes.slot(key: key, channel: channel), noteID: max(-1, note.note_id), port: 0, channel: note.channel)
             // Velocity 0 would be a note-off in MIDI: the softest note-on is 1.
             let velocity = UInt8(max(1, min(127, (note.velocity * 127).rounded())))
-            send(0x90 | channel, key, velocity, at: time - done)
+            session.send(0x90 | channel, key, velocity, at: time - done)
         case TONESHAPER_VST3_EVENT_NOTE_OFF:
             let note = event.note_off
             guard note.velocity.isFinite, note.velocity >= 0, note.velocity <= 1 else { return session.problems.note(.noteOutOfRange) }
@@ -31,7 +31,7 @@ extension Plugin {
             case .refused: session.problems.note(.noteOutOfRange)
             case .nothing: break
             case .notes(let key?, let channel?):
-                send(0x80 | channel, key, UInt8(min(127, (note.velocity * 127).rounded())), at: time - done)
+                session.send(0x80 | channel, key, UInt8(min(127, (note.velocity * 127).rounded())), at: time - done)
             case .notes(let key, let channel):
                 session.renderUpTo(time, output: output, rendered: &done)
                 session.engine.endNotes(key: key, channel: channel, choke: false)
@@ -61,14 +61,6 @@ extension Plugin {
         }
         guard case .notes(let key, let channel) = notes.match(port: 0, channel: -1, key: -1, noteID: event.note_id) else { return }
         session.engine.express(key: key, channel: channel, tuning: tuning, volume: volume)
-    }
-
-    #if REALTIME_PROOF
-        @_noLocks @_noAllocation
-    #endif
-    mutating func send(_ status: UInt8, _ data1: UInt8, _ data2: UInt8, at frame: Int) {
-        var bytes = (status, data1, data2)
-        withUnsafeBytes(of: &bytes) { session.engine.handleMIDI(frame: frame, bytes: $0) }
     }
 
     // MARK: - Parameter changes
@@ -133,7 +125,7 @@ extension Plugin {
             session.parameter(id, session.params.plain(row, normalized: normalized), modulation: false)
         } else if id == MIDIParameters.programID {
             program = normalized
-            send(0xC0, UInt8(MIDIParameters.program(normalized, of: programCount)), 0, at: max(0, frame))
+            session.send(0xC0, UInt8(MIDIParameters.program(normalized, of: programCount)), 0, at: max(0, frame))
         } else if let index = MIDIParameters.index(of: id) {
             controllers[index] = normalized
             let message = MIDIParameters.message(index, normalized)

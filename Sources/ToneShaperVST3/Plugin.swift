@@ -109,46 +109,25 @@ struct Plugin {
             var count: Int32 = 0
             _unsafePerformance { count = events.pointee.vtable.pointee.get_event_count?(events) ?? 0 }
             var event = toneshaper_vst3_event()
-            var previous: Int32 = 0
+            var previous = 0
             for index in 0..<count {
                 var got = TONESHAPER_VST3_FALSE
                 _unsafePerformance { got = events.pointee.vtable.pointee.get_event?(events, index, &event) ?? TONESHAPER_VST3_FALSE }
-                guard got == TONESHAPER_VST3_OK else { continue }
-                let time = event.sample_offset
-                guard time >= 0, Int(time) < frames else {
-                    session.problems.note(.eventPastBlock)
-                    continue
-                }
-                guard time >= previous else {
-                    session.problems.note(.eventOutOfOrder)
-                    continue
-                }
-                previous = time
-                applyParameters(changes, queues: queues, upTo: time, output: output, rendered: &done)
-                handle(event, at: Int(time), output: output, rendered: &done)
+                guard got == TONESHAPER_VST3_OK, session.inOrder(Int(event.sample_offset), frames: frames, after: &previous) else { continue }
+                applyParameters(changes, queues: queues, upTo: event.sample_offset, output: output, rendered: &done)
+                handle(event, at: previous, output: output, rendered: &done)
             }
         }
         applyParameters(changes, queues: queues, upTo: Int32.max, output: output, rendered: &done)
         if let output, frames > 0 {
             session.engine.render(into: output + done, frames: frames - done)
             if notes.count > 0 { notes.endSilent(session.engine) { _ in true } }  // VST 3 has no note end to send
-            copyToOtherChannels(data.pointee.outputs!, from: output, frames: frames)
+            let bus = data.pointee.outputs!
+            bus.pointee.silence_flags = 0
+            PluginSession<VST3Services, VST3Problem>.copyFirst(bus.pointee.channels32!, count: Int(bus.pointee.channel_count), frames: frames)
         }
         session.finishBlock(pushedBefore: pushedBefore)
         return TONESHAPER_VST3_OK
-    }
-
-    /// The first channel's samples into the others (a stereo bus plays the same sound), none silent.
-    #if REALTIME_PROOF
-        @_noLocks @_noAllocation
-    #endif
-    func copyToOtherChannels(_ bus: UnsafeMutablePointer<toneshaper_vst3_audio_bus_buffers>, from left: UnsafeMutablePointer<Float>, frames: Int) {
-        bus.pointee.silence_flags = 0
-        let bus = bus.pointee
-        guard bus.channel_count > 1, let channels = bus.channels32 else { return }
-        for channel in 1..<Int(bus.channel_count) {
-            if let other = channels[channel] { for i in 0..<frames { other[i] = left[i] } }
-        }
     }
 
     /// The host's transport (ProcessContext): playing or not, the frame, and the musical
