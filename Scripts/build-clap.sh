@@ -20,11 +20,6 @@ source Scripts/embedded-modules.sh
 source Scripts/plugin-compat.sh
 source Scripts/plugin-shell.sh
 
-say() { printf '==> %s\n' "$*"; }
-die() { printf 'build-clap.sh: %s\n' "$*" >&2; exit 1; }
-
-command -v swiftc >/dev/null || die "swiftc is not on PATH (the Swift 6.3 toolchain)"
-
 out=.build/clap
 objects=.build/clap-objects
 shell_only=0

@@ -22,11 +22,6 @@ source Scripts/embedded-modules.sh
 source Scripts/plugin-compat.sh
 source Scripts/plugin-shell.sh
 
-say() { printf '==> %s\n' "$*"; }
-die() { printf 'build-vst3.sh: %s\n' "$*" >&2; exit 1; }
-
-command -v swiftc >/dev/null || die "swiftc is not on PATH (the Swift 6.3 toolchain)"
-
 bundle=.build/vst3/toneshaper.vst3
 binary=$bundle/Contents/$(uname -m)-linux
 objects=.build/vst3-objects

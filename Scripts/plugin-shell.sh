@@ -117,3 +117,7 @@ plugin_shell_prepare() {
     printf 'module %s {\n    header "%s"\n    export *\n}\n' "$3" "$PWD/$4" >>"$objects/module.modulemap"
     plugin_shell_modules "$objects" "$5"
 }
+
+say() { printf '==> %s\n' "$*"; }
+die() { printf '%s: %s\n' "${0##*/}" "$*" >&2; exit 1; }
+command -v swiftc >/dev/null || die "swiftc is not on PATH (the Swift 6.3 toolchain)"

@@ -18,15 +18,6 @@ enum CLAPProblem: Int, ParameterProblem {
 
     static var count: Int { workQueueFull.rawValue + 1 }
 
-    init(refused: HostParameters.Refusal) {
-        switch refused {
-        case .unknownID: self = .unknownParameter
-        case .notFinite: self = .parameterNotFinite
-        case .outOfRange: self = .parameterOutOfRange
-        case .notModulatable: self = .notModulatable
-        }
-    }
-
     var message: StaticString {
         switch self {
         case .eventPastBlock: return "refused an event timed at or after the end of its block"

@@ -24,9 +24,24 @@ extension ThreadedPluginHost {
 /// The problems every shell over a ``PluginSession`` counts (among its own kinds): a
 /// parameter it must refuse, an event past its block or out of order.
 public protocol ParameterProblem: PluginProblem {
-    init(refused: HostParameters.Refusal)
     static var eventPastBlock: Self { get }
     static var eventOutOfOrder: Self { get }
+    static var unknownParameter: Self { get }
+    static var notModulatable: Self { get }
+    static var parameterNotFinite: Self { get }
+    static var parameterOutOfRange: Self { get }
+}
+
+extension ParameterProblem {
+    /// The kind a host's refused parameter counts as.
+    init(refused: HostParameters.Refusal) {
+        switch refused {
+        case .unknownID: self = .unknownParameter
+        case .notFinite: self = .parameterNotFinite
+        case .outOfRange: self = .parameterOutOfRange
+        case .notModulatable: self = .notModulatable
+        }
+    }
 }
 
 /// One instance of a plugin whose format has no worker of its own (CLAP, VST 3), whatever the

@@ -49,10 +49,10 @@ extension Tables {
         toneshaper_vst3_midi_mapping_vtable(
             query_interface: Unknown.query, add_ref: Unknown.addRef, release: Unknown.release,
             get_midi_controller_assignment: { _, bus, channel, number, id in
-                guard let id, bus == 0, channel >= 0, channel <= 15, number >= 0,
-                    number <= 127 || Int32(number) == TONESHAPER_VST3_CONTROLLER_PITCH_BEND
-                else { return TONESHAPER_VST3_FALSE }
-                id.pointee = MIDIParameters.base + UInt32(channel) << 8 + UInt32(number)
+                guard let id, bus == 0, let mapped = MIDIParameters.id(channel: Int(channel), number: Int(number)) else {
+                    return TONESHAPER_VST3_FALSE
+                }
+                id.pointee = mapped
                 return TONESHAPER_VST3_OK
             }))
 

@@ -42,40 +42,22 @@ enum BuiltIns {
 /// What process() refuses: counted on the audio thread and logged from the work thread, a
 /// line a kind at most once a second (the core's `Problems` and `HeldProblems`).
 enum VST3Problem: Int, ParameterProblem {
-    case eventPastBlock
-    case eventOutOfOrder
-    case unknownParameter
-    case notModulatable
-    case parameterNotFinite
-    case parameterOutOfRange
-    case noteOutOfRange
-    case expressionRefused
-    case midiMalformed
+    case eventPastBlock, eventOutOfOrder, unknownParameter, notModulatable, parameterNotFinite, parameterOutOfRange
+    case noteOutOfRange, expressionRefused, midiMalformed
 
     static var count: Int { midiMalformed.rawValue + 1 }
 
-    init(refused: HostParameters.Refusal) {
-        switch refused {
-        case .unknownID: self = .unknownParameter
-        case .notFinite: self = .parameterNotFinite
-        case .outOfRange: self = .parameterOutOfRange
-        case .notModulatable: self = .notModulatable
-        }
-    }
+    var message: StaticString { VST3Problem.messages[rawValue] }
 
-    var message: StaticString {
-        switch self {
-        case .eventPastBlock: return "refused an event or a parameter point timed at or after the end of its block"
-        case .eventOutOfOrder: return "refused an event timed before the event ahead of it (events must come in time order)"
-        case .unknownParameter: return "refused a parameter change for an id the plugin does not have"
-        case .notModulatable: return "refused a modulation of a parameter that is not modulatable"
-        case .parameterNotFinite: return "refused a parameter value that is not a finite number"
-        case .parameterOutOfRange: return "refused a normalized parameter value outside 0...1"
-        case .noteOutOfRange: return "refused a note event whose pitch, channel or velocity is out of range"
-        case .expressionRefused: return "refused a note expression whose value is out of range or not finite"
-        case .midiMalformed: return "refused a MIDI controller value that does not form a message"
-        }
-    }
+    static let messages: [StaticString] = [
+        "refused an event or a parameter point timed at or after the end of its block",
+        "refused an event timed before the event ahead of it (events must come in time order)",
+        "refused a parameter change for an id the plugin does not have", "refused a modulation of a parameter that is not modulatable",
+        "refused a parameter value that is not a finite number", "refused a normalized parameter value outside 0...1",
+        "refused a note event whose pitch, channel or velocity is out of range",
+        "refused a note expression whose value is out of range or not finite",
+        "refused a MIDI controller value that does not form a message",
+    ]
 }
 
 /// UTF-16 text for VST 3's strings (String128 and the like): `text` copied into `count`

@@ -122,17 +122,8 @@ static int32_t count_classes(void *self) {
     return 2;
 }
 
-static toneshaper_vst3_result get_class_info(void *self, int32_t index, toneshaper_vst3_class_info *info) {
-    (void)self;
-    if (!info || index < 0 || index > 1) return TONESHAPER_VST3_INVALID_ARGUMENT;
-    memset(info, 0, sizeof *info);
-    memcpy(info->cid, class_ids[index], 16);
-    info->cardinality = MANY_INSTANCES;
-    copy_text(info->category, sizeof info->category, CATEGORY);
-    copy_text(info->name, sizeof info->name, class_names[index]);
-    return TONESHAPER_VST3_OK;
-}
-
+/// Class `index` as IPluginFactory2 describes it; IPluginFactory's description is the first
+/// part of it (the same fields in the same places), IPluginFactory3's the same in UTF-16.
 static toneshaper_vst3_result get_class_info2(void *self, int32_t index, toneshaper_vst3_class_info2 *info) {
     (void)self;
     if (!info || index < 0 || index > 1) return TONESHAPER_VST3_INVALID_ARGUMENT;
@@ -149,19 +140,24 @@ static toneshaper_vst3_result get_class_info2(void *self, int32_t index, tonesha
     return TONESHAPER_VST3_OK;
 }
 
+static toneshaper_vst3_result get_class_info(void *self, int32_t index, toneshaper_vst3_class_info *info) {
+    toneshaper_vst3_class_info2 whole;
+    if (!info || get_class_info2(self, index, &whole) != TONESHAPER_VST3_OK) return TONESHAPER_VST3_INVALID_ARGUMENT;
+    memcpy(info, &whole, sizeof *info);
+    return TONESHAPER_VST3_OK;
+}
+
 static toneshaper_vst3_result get_class_info_unicode(void *self, int32_t index, toneshaper_vst3_class_info_w *info) {
-    (void)self;
-    if (!info || index < 0 || index > 1) return TONESHAPER_VST3_INVALID_ARGUMENT;
+    toneshaper_vst3_class_info2 whole;
+    if (!info || get_class_info2(self, index, &whole) != TONESHAPER_VST3_OK) return TONESHAPER_VST3_INVALID_ARGUMENT;
     memset(info, 0, sizeof *info);
-    memcpy(info->cid, class_ids[index], 16);
-    info->cardinality = MANY_INSTANCES;
-    copy_text(info->category, sizeof info->category, CATEGORY);
-    copy_text16(info->name, 64, class_names[index]);
-    info->class_flags = SIMPLE_MODE_SUPPORTED;
-    copy_text(info->subcategories, sizeof info->subcategories, SUBCATEGORIES);
-    copy_text16(info->vendor, 64, VENDOR);
-    copy_text16(info->version, 64, TONESHAPER_VERSION);
-    copy_text16(info->sdk_version, 64, SDK_VERSION);
+    memcpy(info, &whole, offsetof(toneshaper_vst3_class_info_w, name));  // id, cardinality, category
+    copy_text16(info->name, 64, whole.name);
+    info->class_flags = whole.class_flags;
+    memcpy(info->subcategories, whole.subcategories, sizeof info->subcategories);
+    copy_text16(info->vendor, 64, whole.vendor);
+    copy_text16(info->version, 64, whole.version);
+    copy_text16(info->sdk_version, 64, whole.sdk_version);
     return TONESHAPER_VST3_OK;
 }
 
@@ -197,6 +193,7 @@ static const struct {
 } factory_vtable = {factory_query,   factory_add_ref, factory_release, get_factory_info,       count_classes,
                     get_class_info,  create_instance, get_class_info2, get_class_info_unicode, set_host_context};
 _Static_assert(sizeof factory_vtable == 10 * 8 || sizeof(void *) != 8, "IPluginFactory3");
+_Static_assert(offsetof(toneshaper_vst3_class_info2, class_flags) == sizeof(toneshaper_vst3_class_info), "PClassInfo is PClassInfo2's start");
 
 static struct {
     const void *vtable;
