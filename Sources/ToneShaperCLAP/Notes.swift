@@ -19,18 +19,8 @@ extension Plugin {
         guard note.velocity.isFinite, note.velocity >= 0, note.velocity <= 1 else { return session.problems.note(.noteOutOfRange) }
         guard note.header.type == UInt16(TONESHAPER_CLAP_EVENT_NOTE_ON) else {
             let choke = note.header.type == UInt16(TONESHAPER_CLAP_EVENT_NOTE_CHOKE)
-            switch notes.match(port: Int(note.port_index), channel: Int(note.channel), key: Int(note.key), noteID: note.note_id) {
-            case .refused:
-                session.problems.note(.noteOutOfRange)
-            case .nothing:
-                break
-            case .notes(let key?, let channel?) where !choke:
-                // One note: a MIDI note-off at its frame, as the note-on was.
-                session.send(0x80 | channel, key, UInt8(min(127, (note.velocity * 127).rounded())), at: frame)
-            case .notes(let key, let channel):
-                if let output { session.renderUpTo(time, output: output, rendered: &done) }
-                session.engine.endNotes(key: key, channel: channel, choke: choke)
-            }
+            let match = notes.match(port: Int(note.port_index), channel: Int(note.channel), key: Int(note.key), noteID: note.note_id)
+            session.endNotes(match, velocity: Double(note.velocity), choke: choke, at: time, output: output, rendered: &done)
             return
         }
         // A note-on names its note: no wildcards (a channel of -1 plays on the first).
@@ -38,10 +28,8 @@ extension Plugin {
         else { return session.problems.note(.noteOutOfRange) }
         let channel = UInt8(max(note.channel, 0))
         let key = UInt8(note.key)
-        // Velocity 0 would be a note-off in MIDI: the softest note-on is 1.
-        let velocity = UInt8(max(1, min(127, (note.velocity * 127).rounded())))
         noteStarted(note, slot: HostNotes.slot(key: key, channel: channel))
-        session.send(0x90 | channel, key, velocity, at: frame)
+        session.startNote(key: key, channel: channel, velocity: Double(note.velocity), at: frame)
     }
 
     /// A note-on's slot is taken, and the end of a note that held it sent.

@@ -65,12 +65,16 @@ public enum HostParameter {
         case .flag: return value > 0 ? "On" : "Off"
         case .terms: return value < 0.5 ? "Nyquist" : String(Int(value.rounded()))
         case .integer: return String(Int(value.rounded()))
-        case .real:
-            // C formats the number (Embedded Swift's description of a Double is not fixed point).
-            var buffer = [CChar](repeating: 0, count: 64)
-            spec.unit.withCString { unit in toneshaper_plugin_format_number(&buffer, 64, value, 6, unit) }
-            return buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        case .real: return format(value, digits: 6, unit: spec.unit)
         }
+    }
+
+    /// A number with up to `digits` significant digits and its unit ("440 Hz"). C formats it
+    /// (Embedded Swift's description of a Double is not fixed point).
+    public static func format(_ value: Double, digits: Int32, unit: String) -> String {
+        var buffer = [CChar](repeating: 0, count: 64)
+        unit.withCString { unit in toneshaper_plugin_format_number(&buffer, 64, value, digits, unit) }
+        return buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
     }
 
     /// Text a user typed (or ``text(_:_:)`` wrote), as the parameter's value; nil when it is

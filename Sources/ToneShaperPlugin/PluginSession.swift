@@ -30,6 +30,7 @@ public protocol ParameterProblem: PluginProblem {
     static var notModulatable: Self { get }
     static var parameterNotFinite: Self { get }
     static var parameterOutOfRange: Self { get }
+    static var noteOutOfRange: Self { get }
 }
 
 extension ParameterProblem {
@@ -235,6 +236,29 @@ public struct PluginSession<Host: ThreadedPluginHost, Problem: ParameterProblem>
     public mutating func send(_ status: UInt8, _ data1: UInt8, _ data2: UInt8, at frame: Int) {
         var bytes = (status, data1, data2)
         withUnsafeBytes(of: &bytes) { engine.handleMIDI(frame: frame, bytes: $0) }
+    }
+
+    /// A host's note-on (checked already), as a MIDI note-on at `frame` of the engine's
+    /// pending events; `velocity` 0...1 (0 would be a note-off in MIDI: the softest is 1).
+    public mutating func startNote(key: UInt8, channel: UInt8, velocity: Double, at frame: Int) {
+        send(0x90 | channel, key, UInt8(max(1, min(127, (velocity * 127).rounded()))), at: frame)
+    }
+
+    /// A host's note-off or choke, resolved by ``HostNotes/match(port:channel:key:noteID:)``:
+    /// one note ends with a MIDI note-off at its frame, as its note-on came; several (a
+    /// wildcard) or a choke end now, rendered up to `time` (from the block's start) first.
+    public mutating func endNotes(
+        _ match: HostNotes.Match, velocity: Double, choke: Bool, at time: Int, output: UnsafeMutablePointer<Float>?, rendered done: inout Int
+    ) {
+        switch match {
+        case .refused: problems.note(.noteOutOfRange)
+        case .nothing: break
+        case .notes(let key?, let channel?) where !choke:
+            send(0x80 | channel, key, UInt8(min(127, (velocity * 127).rounded())), at: time - done)
+        case .notes(let key, let channel):
+            if let output { renderUpTo(time, output: output, rendered: &done) }
+            engine.endNotes(key: key, channel: channel, choke: choke)
+        }
     }
 
     /// The first channel's `frames` samples copied into the others of `channels` (a stereo

@@ -1,4 +1,3 @@
-import CPluginSupport
 import CVST3
 import ToneShaperPlugin
 
@@ -9,7 +8,8 @@ import ToneShaperPlugin
 extension Tables {
     static let controller: UnsafeMutablePointer<toneshaper_vst3_edit_controller_vtable> = make(
         toneshaper_vst3_edit_controller_vtable(
-            query_interface: Unknown.query, add_ref: Unknown.addRef, release: Unknown.release, initialize: initialize, terminate: terminate,
+            query_interface: toneshaper_vst3_query, add_ref: toneshaper_vst3_add_ref, release: toneshaper_vst3_release, initialize: initialize,
+            terminate: terminate,
             // One object: the component's state is already the controller's.
             set_component_state: { this, _ in Component.plugin(this) != nil ? TONESHAPER_VST3_OK : TONESHAPER_VST3_FALSE },
             // Everything is in the component's state: the controller keeps nothing of its own.
@@ -47,7 +47,7 @@ extension Tables {
 
     static let midiMapping: UnsafeMutablePointer<toneshaper_vst3_midi_mapping_vtable> = make(
         toneshaper_vst3_midi_mapping_vtable(
-            query_interface: Unknown.query, add_ref: Unknown.addRef, release: Unknown.release,
+            query_interface: toneshaper_vst3_query, add_ref: toneshaper_vst3_add_ref, release: toneshaper_vst3_release,
             get_midi_controller_assignment: { _, bus, channel, number, id in
                 guard let id, bus == 0, let mapped = MIDIParameters.id(channel: Int(channel), number: Int(number)) else {
                     return TONESHAPER_VST3_FALSE
@@ -60,7 +60,7 @@ extension Tables {
 
     static let units: UnsafeMutablePointer<toneshaper_vst3_unit_info_vtable> = make(
         toneshaper_vst3_unit_info_vtable(
-            query_interface: Unknown.query, add_ref: Unknown.addRef, release: Unknown.release,
+            query_interface: toneshaper_vst3_query, add_ref: toneshaper_vst3_add_ref, release: toneshaper_vst3_release,
             get_unit_count: { _ in 1 },
             get_unit_info: { _, index, info in
                 guard index == 0, let info else { return TONESHAPER_VST3_INVALID_ARGUMENT }
@@ -99,7 +99,7 @@ extension Tables {
 
     static let noteExpressions: UnsafeMutablePointer<toneshaper_vst3_note_expression_controller_vtable> = make(
         toneshaper_vst3_note_expression_controller_vtable(
-            query_interface: Unknown.query, add_ref: Unknown.addRef, release: Unknown.release,
+            query_interface: toneshaper_vst3_query, add_ref: toneshaper_vst3_add_ref, release: toneshaper_vst3_release,
             get_note_expression_count: { _, bus, _ in bus == 0 ? 2 : 0 },
             get_note_expression_info: { _, bus, _, index, info in
                 guard bus == 0, index >= 0, index <= 1, let info else { return TONESHAPER_VST3_INVALID_ARGUMENT }
@@ -119,12 +119,9 @@ extension Tables {
                 guard let string, normalized.isFinite else { return TONESHAPER_VST3_FALSE }
                 let tuning = Int32(id) == TONESHAPER_VST3_EXPRESSION_TUNING
                 guard tuning || Int32(id) == TONESHAPER_VST3_EXPRESSION_VOLUME else { return TONESHAPER_VST3_FALSE }
-                var buffer = [CChar](repeating: 0, count: 64)
-                let unit: StaticString = tuning ? "semitones" : "x"
-                toneshaper_plugin_format_number(
-                    &buffer, 64, tuning ? (normalized - 0.5) * 240 : normalized * 4, 3,
-                    UnsafeRawPointer(unit.utf8Start).assumingMemoryBound(to: CChar.self))
-                Text16.copy(buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }, into: string)
+                Text16.copy(
+                    HostParameter.format(tuning ? (normalized - 0.5) * 240 : normalized * 4, digits: 3, unit: tuning ? "semitones" : "x"),
+                    into: string)
                 return TONESHAPER_VST3_OK
             },
             get_note_expression_value_by_string: { _, _, _, _, _, _ in TONESHAPER_VST3_NOT_IMPLEMENTED }))

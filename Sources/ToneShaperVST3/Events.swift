@@ -21,21 +21,12 @@ extension Plugin {
             let channel = UInt8(note.channel)
             let key = UInt8(note.pitch)
             notes.start(HostNotes.slot(key: key, channel: channel), noteID: max(-1, note.note_id), port: 0, channel: note.channel)
-            // Velocity 0 would be a note-off in MIDI: the softest note-on is 1.
-            let velocity = UInt8(max(1, min(127, (note.velocity * 127).rounded())))
-            session.send(0x90 | channel, key, velocity, at: time - done)
+            session.startNote(key: key, channel: channel, velocity: Double(note.velocity), at: time - done)
         case TONESHAPER_VST3_EVENT_NOTE_OFF:
             let note = event.note_off
             guard note.velocity.isFinite, note.velocity >= 0, note.velocity <= 1 else { return session.problems.note(.noteOutOfRange) }
-            switch notes.match(port: 0, channel: Int(note.channel), key: Int(note.pitch), noteID: max(-1, note.note_id)) {
-            case .refused: session.problems.note(.noteOutOfRange)
-            case .nothing: break
-            case .notes(let key?, let channel?):
-                session.send(0x80 | channel, key, UInt8(min(127, (note.velocity * 127).rounded())), at: time - done)
-            case .notes(let key, let channel):
-                session.renderUpTo(time, output: output, rendered: &done)
-                session.engine.endNotes(key: key, channel: channel, choke: false)
-            }
+            let match = notes.match(port: 0, channel: Int(note.channel), key: Int(note.pitch), noteID: max(-1, note.note_id))
+            session.endNotes(match, velocity: Double(note.velocity), choke: false, at: time, output: output, rendered: &done)
         case TONESHAPER_VST3_EVENT_NOTE_EXPRESSION_VALUE:
             session.renderUpTo(time, output: output, rendered: &done)
             express(event.note_expression_value)

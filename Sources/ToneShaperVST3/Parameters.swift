@@ -11,8 +11,7 @@ enum Parameters {
     static func info(_ index: Int, into info: inout toneshaper_vst3_parameter_info) -> Bool {
         let rows = HostParameter.count
         guard index >= 0, index < count else { return false }
-        info = toneshaper_vst3_parameter_info()
-        info.unit_id = Int32(TONESHAPER_VST3_ROOT_UNIT)
+        info = toneshaper_vst3_parameter_info()  // in unit 0, the root unit
         var title: String
         if index < rows {
             info.id = HostParameter.id(index)

@@ -1,6 +1,4 @@
 import CVST3
-import Synchronization
-import ToneShaperModel
 import ToneShaperPlugin
 
 /// One initialized instance: the VST 3 shell's state around the core's ``PluginSession``
@@ -12,7 +10,6 @@ import ToneShaperPlugin
 /// view), the audio thread (process), and the core's work thread.
 struct Plugin {
     var session: PluginSession<VST3Services, VST3Problem>
-    let stereo: Bool
     /// The notes the host started (VST 3's note ids, or pitch and channel), for its note-offs
     /// and expressions (``HostNotes``).
     var notes = HostNotes(ports: 1)
@@ -32,14 +29,14 @@ struct Plugin {
     /// and for telling the host that values changed behind its back.
     var handler: UnsafeMutablePointer<toneshaper_vst3_component_handler>?
 
-    static func make(stereo: Bool) -> UnsafeMutablePointer<Plugin> {
+    static func make() -> UnsafeMutablePointer<Plugin> {
         let plugin = UnsafeMutablePointer<Plugin>.allocate(capacity: 1)
         let controllers = UnsafeMutablePointer<Double>.allocate(capacity: MIDIParameters.count)
         for index in 0..<MIDIParameters.count { (controllers + index).initialize(to: MIDIParameters.defaultValue(index)) }
         let cursors = UnsafeMutablePointer<Int32>.allocate(capacity: queueLimit)
         cursors.initialize(repeating: 0, count: queueLimit)
         plugin.initialize(
-            to: Plugin(session: PluginSession(services: VST3Services(work: WorkThread())), stereo: stereo, controllers: controllers, cursors: cursors)
+            to: Plugin(session: PluginSession(services: VST3Services(work: WorkThread())), controllers: controllers, cursors: cursors)
         )
         plugin.pointee.session.startWorker(workerBody, context: UnsafeMutableRawPointer(plugin))
         return plugin

@@ -24,19 +24,16 @@ struct VST3Services: ThreadedPluginHost {
 enum BuiltIns {
     static var count: Int { Int(toneshaper_vst3_builtin_count()) }
 
-    static func document(_ index: Int) -> [UInt8]? {
+    /// Built-in document `index`: its bytes and its name (without ".toneshaper").
+    static func entry(_ index: Int) -> (bytes: [UInt8], name: String)? {
         var size = 0
         var name: UnsafePointer<CChar>?
-        guard let bytes = toneshaper_vst3_builtin(Int32(index), &size, &name) else { return nil }
-        return Array(UnsafeBufferPointer(start: bytes, count: size))
+        guard let bytes = toneshaper_vst3_builtin(Int32(index), &size, &name), let name else { return nil }
+        return (Array(UnsafeBufferPointer(start: bytes, count: size)), String(cString: name))
     }
 
-    static func name(_ index: Int) -> String? {
-        var size = 0
-        var name: UnsafePointer<CChar>?
-        guard toneshaper_vst3_builtin(Int32(index), &size, &name) != nil, let name else { return nil }
-        return String(cString: name)
-    }
+    static func document(_ index: Int) -> [UInt8]? { entry(index)?.bytes }
+    static func name(_ index: Int) -> String? { entry(index)?.name }
 }
 
 /// What process() refuses: counted on the audio thread and logged from the work thread, a

@@ -7,7 +7,8 @@ import ToneShaperPlugin
 enum Tables {
     static let component: UnsafeMutablePointer<toneshaper_vst3_component_vtable> = make(
         toneshaper_vst3_component_vtable(
-            query_interface: Unknown.query, add_ref: Unknown.addRef, release: Unknown.release, initialize: initialize, terminate: terminate,
+            query_interface: toneshaper_vst3_query, add_ref: toneshaper_vst3_add_ref, release: toneshaper_vst3_release, initialize: initialize,
+            terminate: terminate,
             // One object is processor and controller: the host asks it for IEditController.
             get_controller_class_id: { _, _ in TONESHAPER_VST3_FALSE },
             set_io_mode: { _, _ in TONESHAPER_VST3_OK },
@@ -55,7 +56,7 @@ enum Tables {
     /// both on the one object): the plugin is made once.
     static let initialize: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Int32 = { this, _ in
         guard let component = Component.of(this) else { return TONESHAPER_VST3_FALSE }
-        if component.pointee.plugin == nil { component.pointee.plugin = Plugin.make(stereo: component.pointee.stereo) }
+        if component.pointee.plugin == nil { component.pointee.plugin = Plugin.make() }
         return TONESHAPER_VST3_OK
     }
 
@@ -66,7 +67,7 @@ enum Tables {
 
     static let processor: UnsafeMutablePointer<toneshaper_vst3_audio_processor_vtable> = make(
         toneshaper_vst3_audio_processor_vtable(
-            query_interface: Unknown.query, add_ref: Unknown.addRef, release: Unknown.release,
+            query_interface: toneshaper_vst3_query, add_ref: toneshaper_vst3_add_ref, release: toneshaper_vst3_release,
             // The native layout only: no input, one output of the class's channels.
             set_bus_arrangements: { this, _, inputCount, outputs, outputCount in
                 guard let component = Component.of(this), inputCount == 0, outputCount == 1, let outputs else { return TONESHAPER_VST3_FALSE }
@@ -99,7 +100,7 @@ enum Tables {
 
     static let contextRequirements: UnsafeMutablePointer<toneshaper_vst3_process_context_requirements_vtable> = make(
         toneshaper_vst3_process_context_requirements_vtable(
-            query_interface: Unknown.query, add_ref: Unknown.addRef, release: Unknown.release,
+            query_interface: toneshaper_vst3_query, add_ref: toneshaper_vst3_add_ref, release: toneshaper_vst3_release,
             get_process_context_requirements: { _ in
                 UInt32(
                     TONESHAPER_VST3_NEED_PROJECT_TIME_MUSIC | TONESHAPER_VST3_NEED_BAR_POSITION_MUSIC | TONESHAPER_VST3_NEED_TEMPO
@@ -119,8 +120,9 @@ enum Tables {
     @_noLocks @_noAllocation
 #endif
 private func processInstance(_ this: UnsafeMutableRawPointer?, _ data: UnsafeMutablePointer<toneshaper_vst3_process_data>?) -> Int32 {
-    guard let data, let owner = this?.assumingMemoryBound(to: toneshaper_vst3_object.self).pointee.owner,
-        let plugin = owner.assumingMemoryBound(to: Component.self).pointee.plugin,
+    var body: UnsafeMutableRawPointer?
+    _unsafePerformance { body = toneshaper_vst3_body(this) }  // entry.c's: reads two pointers
+    guard let data, let plugin = body?.assumingMemoryBound(to: Component.self).pointee.plugin,
         plugin.pointee.session.active || data.pointee.sample_count == 0
     else { return TONESHAPER_VST3_FALSE }
     return plugin.pointee.process(data)

@@ -12,55 +12,52 @@ import ToneShaperPlugin
 /// events. Its own object and reference count; it holds a reference to the component, so the
 /// instance outlives it. The window is the editor module's ``EmbeddedEditor``.
 struct View {
-    static var slots: Int { 3 }
-    let interfaces: UnsafeMutablePointer<toneshaper_vst3_object>
-    let references: UnsafeMutablePointer<Atomic<UInt32>>
+    /// The controller's interface createView was called on (a reference held) and its component.
+    let owner: UnsafeMutableRawPointer
     let component: UnsafeMutablePointer<Component>
     let editor: EmbeddedEditor
     let link: VST3EditorLink
     var frame: UnsafeMutablePointer<toneshaper_vst3_plug_frame>?
     var runLoop: UnsafeMutablePointer<toneshaper_vst3_run_loop>?
-    var registered = false
+    /// The view's own slot 0, whose slots 1 and 2 are the run loop's timer and event handlers.
+    var interface: UnsafeMutableRawPointer?
 
-    static func of(_ this: UnsafeMutableRawPointer?) -> UnsafeMutablePointer<View>? {
-        this?.assumingMemoryBound(to: toneshaper_vst3_object.self).pointee.owner?.assumingMemoryBound(to: View.self)
-    }
+    static func of(_ this: UnsafeMutableRawPointer?) -> UnsafeMutablePointer<View>? { toneshaper_vst3_body(this)?.assumingMemoryBound(to: View.self) }
 
     /// createView: a view for "editor", once the plugin is initialized.
     static func make(_ this: UnsafeMutableRawPointer?, _ name: UnsafePointer<CChar>?) -> UnsafeMutableRawPointer? {
         let editorName: StaticString = "editor"
-        guard let component = Component.of(this), let plugin = component.pointee.plugin,
+        guard let this, let component = Component.of(this), let plugin = component.pointee.plugin,
             toneshaper_plugin_equal(name, UnsafeRawPointer(editorName.utf8Start).assumingMemoryBound(to: CChar.self)) != 0
         else { return nil }
-        _ = Unknown.addRef(this)
         let view = UnsafeMutablePointer<View>.allocate(capacity: 1)
-        let interfaces = UnsafeMutablePointer<toneshaper_vst3_object>.allocate(capacity: slots)
-        let tables = [UnsafeRawPointer(ViewTables.view), UnsafeRawPointer(ViewTables.timer), UnsafeRawPointer(ViewTables.events)]
-        for slot in 0..<slots {
-            (interfaces + slot).initialize(to: toneshaper_vst3_object(vtable: tables[slot], owner: UnsafeMutableRawPointer(view)))
-        }
-        let references = UnsafeMutablePointer<Atomic<UInt32>>.allocate(capacity: 1)
-        references.initialize(to: Atomic(1))
         let session = plugin.pointee.session
         view.initialize(
             to: View(
-                interfaces: interfaces, references: references, component: component,
-                editor: EmbeddedEditor(channel: session.editorChannel, values: session.params), link: VST3EditorLink(component: component)))
-        return UnsafeMutableRawPointer(interfaces)
+                owner: this, component: component, editor: EmbeddedEditor(channel: session.editorChannel, values: session.params),
+                link: VST3EditorLink(component: component)))
+        let tables: [UnsafeRawPointer?] = [
+            UnsafeRawPointer(ViewTables.view), UnsafeRawPointer(ViewTables.timer), UnsafeRawPointer(ViewTables.events),
+        ]
+        guard let interface = toneshaper_vst3_make(TONESHAPER_VST3_VIEW, view, destroy, tables) else {
+            view.deinitialize(count: 1)
+            view.deallocate()
+            return nil
+        }
+        view.pointee.interface = interface
+        _ = toneshaper_vst3_add_ref(this)
+        return interface
     }
 
-    static func release(_ view: UnsafeMutablePointer<View>) -> UInt32 {
-        let left = view.pointee.references.pointee.subtract(1, ordering: .acquiringAndReleasing).newValue
-        guard left == 0 else { return left }
+    /// The last release: the window closed, the frame and the component let go.
+    static let destroy: @convention(c) (UnsafeMutableRawPointer?) -> Void = { body in
+        guard let view = body?.assumingMemoryBound(to: View.self) else { return }
         view.pointee.removed()
-        if let frame = view.pointee.frame { _ = frame.pointee.vtable.pointee.release?(frame) }
-        let component = view.pointee.component
-        view.pointee.interfaces.deallocate()
-        view.pointee.references.deallocate()
+        view.pointee.setFrame(nil)
+        let owner = view.pointee.owner
         view.deinitialize(count: 1)
         view.deallocate()
-        _ = Component.release(component)
-        return 0
+        _ = toneshaper_vst3_release(owner)
     }
 
     /// attached: the window inside the host's, then the host's loop drives it.
@@ -68,10 +65,8 @@ struct View {
         guard editor.open(parent: parent, mapped: true, link: link), let window = editor.window else { return false }
         if let runLoop {
             let table = runLoop.pointee.vtable.pointee
-            let timer = UnsafeMutableRawPointer(interfaces + 1)
-            let events = UnsafeMutableRawPointer(interfaces + 2)
-            registered = table.register_timer?(runLoop, timer, UInt64(EmbeddedEditor.period)) == TONESHAPER_VST3_OK
-            _ = table.register_event_handler?(runLoop, events, window.connection)
+            _ = table.register_timer?(runLoop, toneshaper_vst3_slot(interface, 1), UInt64(EmbeddedEditor.period))
+            _ = table.register_event_handler?(runLoop, toneshaper_vst3_slot(interface, 2), window.connection)
         } else {
             component.pointee.plugin?.pointee.session.services.log(.warning, "the host's frame offers no IRunLoop: the editor window is not updated")
         }
@@ -83,10 +78,9 @@ struct View {
     mutating func removed() {
         if let runLoop, editor.window != nil {
             let table = runLoop.pointee.vtable.pointee
-            _ = table.unregister_timer?(runLoop, UnsafeMutableRawPointer(interfaces + 1))
-            _ = table.unregister_event_handler?(runLoop, UnsafeMutableRawPointer(interfaces + 2))
+            _ = table.unregister_timer?(runLoop, toneshaper_vst3_slot(interface, 1))
+            _ = table.unregister_event_handler?(runLoop, toneshaper_vst3_slot(interface, 2))
         }
-        registered = false
         editor.close()
     }
 
@@ -142,23 +136,6 @@ final class VST3EditorLink: EditorLink {
 /// The view's tables. Calls out of turn (attached twice, a platform other than X11, a size
 /// of 0) are refused and change nothing.
 enum ViewTables {
-    static let query: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<UInt8>?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?) -> Int32 = {
-        this, iid, object in
-        guard let object else { return TONESHAPER_VST3_INVALID_ARGUMENT }
-        let slot = Int(toneshaper_vst3_view_slot(iid))
-        guard let view = View.of(this), slot >= 0 else {
-            object.pointee = nil
-            return TONESHAPER_VST3_NO_INTERFACE
-        }
-        view.pointee.references.pointee.add(1, ordering: .relaxed)
-        object.pointee = UnsafeMutableRawPointer(view.pointee.interfaces + slot)
-        return TONESHAPER_VST3_OK
-    }
-    static let addRef: @convention(c) (UnsafeMutableRawPointer?) -> UInt32 = { this in
-        View.of(this)?.pointee.references.pointee.add(1, ordering: .relaxed).newValue ?? 0
-    }
-    static let release: @convention(c) (UnsafeMutableRawPointer?) -> UInt32 = { this in View.of(this).map { View.release($0) } ?? 0 }
-
     static let x11: StaticString = "X11EmbedWindowID"
     static func supported(_ type: UnsafePointer<CChar>?) -> Bool {
         toneshaper_plugin_equal(type, UnsafeRawPointer(x11.utf8Start).assumingMemoryBound(to: CChar.self)) != 0
@@ -166,7 +143,7 @@ enum ViewTables {
 
     static let view: UnsafeMutablePointer<toneshaper_vst3_plug_view_vtable> = Tables.make(
         toneshaper_vst3_plug_view_vtable(
-            query_interface: query, add_ref: addRef, release: release,
+            query_interface: toneshaper_vst3_query, add_ref: toneshaper_vst3_add_ref, release: toneshaper_vst3_release,
             is_platform_type_supported: { _, type in supported(type).result },
             attached: { this, parent, type in
                 guard let view = View.of(this), let parent, supported(type) else { return TONESHAPER_VST3_FALSE }
@@ -205,9 +182,11 @@ enum ViewTables {
 
     static let timer: UnsafeMutablePointer<toneshaper_vst3_timer_handler_vtable> = Tables.make(
         toneshaper_vst3_timer_handler_vtable(
-            query_interface: query, add_ref: addRef, release: release, on_timer: { this in View.of(this)?.pointee.follow() }))
+            query_interface: toneshaper_vst3_query, add_ref: toneshaper_vst3_add_ref, release: toneshaper_vst3_release,
+            on_timer: { this in View.of(this)?.pointee.follow() }))
 
     static let events: UnsafeMutablePointer<toneshaper_vst3_event_handler_vtable> = Tables.make(
         toneshaper_vst3_event_handler_vtable(
-            query_interface: query, add_ref: addRef, release: release, on_fd_is_set: { this, _ in View.of(this)?.pointee.follow() }))
+            query_interface: toneshaper_vst3_query, add_ref: toneshaper_vst3_add_ref, release: toneshaper_vst3_release,
+            on_fd_is_set: { this, _ in View.of(this)?.pointee.follow() }))
 }

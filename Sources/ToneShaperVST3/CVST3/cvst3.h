@@ -44,10 +44,10 @@ typedef struct toneshaper_vst3_unknown {
 } toneshaper_vst3_unknown;
 
 /// An interface of the plugin's own objects: the table a host calls, then the object it belongs
-/// to (the host reads only the table; every interface of one object points at the same owner).
+/// to (the host reads only the table; every interface of one object points at the same one).
 typedef struct toneshaper_vst3_object {
     const void *vtable;
-    void *owner;
+    struct toneshaper_vst3_counted *counted;
 } toneshaper_vst3_object;
 
 // ---- constants -------------------------------------------------------------------------
@@ -506,13 +506,23 @@ _Static_assert(sizeof(toneshaper_vst3_run_loop_vtable) == 7 * 8, "Linux::IRunLoo
 
 // ---- interface ids, classes, helpers for Embedded Swift -------------------------------
 
-/// The interfaces the plugin's objects answer queryInterface for, by the slot of the object
-/// that implements them (entry.c holds the ids); -1 for an id it does not implement.
-///   component: 0 IComponent (and FUnknown, IPluginBase), 1 IAudioProcessor, 2 IEditController,
-///              3 IMidiMapping, 4 IUnitInfo, 5 INoteExpressionController, 6 IProcessContextRequirements
-///   view:      0 IPlugView (and FUnknown), 1 Linux::ITimerHandler, 2 Linux::IEventHandler
-int toneshaper_vst3_component_slot(const uint8_t *iid);
-int toneshaper_vst3_view_slot(const uint8_t *iid);
+/// The plugin's objects (entry.c keeps their interfaces and reference count; `body` is the
+/// Swift shell's): 0 the component, whose slots are 0 IComponent (and FUnknown, IPluginBase),
+/// 1 IAudioProcessor, 2 IEditController, 3 IMidiMapping, 4 IUnitInfo, 5 INoteExpressionController,
+/// 6 IProcessContextRequirements; 1 the editor view, whose slots are 0 IPlugView (and FUnknown),
+/// 1 Linux::ITimerHandler, 2 Linux::IEventHandler. `tables` holds each slot's table; the last
+/// release calls `destroy(body)`.
+static const int32_t TONESHAPER_VST3_COMPONENT = 0;
+static const int32_t TONESHAPER_VST3_VIEW = 1;
+/// A new object of `kind`, as its slot 0 with one reference.
+void *toneshaper_vst3_make(int32_t kind, void *body, void (*destroy)(void *body), const void *const *tables);
+/// The Swift object behind any of an object's interfaces, and the interface in another slot.
+void *toneshaper_vst3_body(void *interface);
+void *toneshaper_vst3_slot(void *interface, int32_t slot);
+/// FUnknown's three functions, the same for every interface of every object.
+toneshaper_vst3_result toneshaper_vst3_query(void *self, const uint8_t *iid, void **object);
+uint32_t toneshaper_vst3_add_ref(void *self);
+uint32_t toneshaper_vst3_release(void *self);
 
 /// The host's interfaces the plugin asks for.
 static const int32_t TONESHAPER_VST3_HOST_RUN_LOOP = 0;

@@ -6,6 +6,7 @@
 #include "cvst3.h"
 #include "plugin_support.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 // The program's version (Sources/toneshaper/Version.swift, the one place it is written),
@@ -50,18 +51,67 @@ static const uint8_t run_loop_iid[16] = UID(0x18C35366, 0x97764F1A, 0x9C5B8385, 
 
 int toneshaper_vst3_same_id(const uint8_t *a, const uint8_t *b) { return a && b && memcmp(a, b, 16) == 0; }
 
-int toneshaper_vst3_component_slot(const uint8_t *iid) {
-    if (toneshaper_vst3_same_id(iid, funknown_iid) || toneshaper_vst3_same_id(iid, plugin_base_iid)) return 0;
-    for (int slot = 0; slot < 7; slot++)
-        if (toneshaper_vst3_same_id(iid, component_iids[slot])) return slot;
+/// The slot of the interface `iid` names in an object of `kind`, or -1.
+static int slot_of(int32_t kind, const uint8_t *iid) {
+    if (toneshaper_vst3_same_id(iid, funknown_iid) || (kind == TONESHAPER_VST3_COMPONENT && toneshaper_vst3_same_id(iid, plugin_base_iid)))
+        return 0;
+    const int count = kind == TONESHAPER_VST3_COMPONENT ? 7 : 3;
+    for (int slot = 0; slot < count; slot++)
+        if (toneshaper_vst3_same_id(iid, kind == TONESHAPER_VST3_COMPONENT ? component_iids[slot] : view_iids[slot])) return slot;
     return -1;
 }
 
-int toneshaper_vst3_view_slot(const uint8_t *iid) {
-    if (toneshaper_vst3_same_id(iid, funknown_iid)) return 0;
-    for (int slot = 0; slot < 3; slot++)
-        if (toneshaper_vst3_same_id(iid, view_iids[slot])) return slot;
-    return -1;
+// ---- the plugin's objects: interfaces and one reference count --------------------------
+
+struct toneshaper_vst3_counted {
+    uint32_t references;
+    int32_t kind;
+    void *body;
+    void (*destroy)(void *body);
+    toneshaper_vst3_object interfaces[7];
+};
+
+void *toneshaper_vst3_make(int32_t kind, void *body, void (*destroy)(void *body), const void *const *tables) {
+    struct toneshaper_vst3_counted *counted = calloc(1, sizeof *counted);
+    if (!counted) return NULL;
+    counted->references = 1;
+    counted->kind = kind;
+    counted->body = body;
+    counted->destroy = destroy;
+    for (int slot = 0; slot < (kind == TONESHAPER_VST3_COMPONENT ? 7 : 3); slot++) counted->interfaces[slot] = (toneshaper_vst3_object){tables[slot], counted};
+    return &counted->interfaces[0];
+}
+
+void *toneshaper_vst3_body(void *interface) { return interface ? ((toneshaper_vst3_object *)interface)->counted->body : NULL; }
+
+void *toneshaper_vst3_slot(void *interface, int32_t slot) { return &((toneshaper_vst3_object *)interface)->counted->interfaces[slot]; }
+
+toneshaper_vst3_result toneshaper_vst3_query(void *self, const uint8_t *iid, void **object) {
+    if (!self || !object) return TONESHAPER_VST3_INVALID_ARGUMENT;
+    struct toneshaper_vst3_counted *counted = ((toneshaper_vst3_object *)self)->counted;
+    int slot = slot_of(counted->kind, iid);
+    if (slot < 0) {
+        *object = NULL;
+        return TONESHAPER_VST3_NO_INTERFACE;
+    }
+    __atomic_add_fetch(&counted->references, 1, __ATOMIC_RELAXED);
+    *object = &counted->interfaces[slot];
+    return TONESHAPER_VST3_OK;
+}
+
+uint32_t toneshaper_vst3_add_ref(void *self) {
+    return self ? __atomic_add_fetch(&((toneshaper_vst3_object *)self)->counted->references, 1, __ATOMIC_RELAXED) : 0;
+}
+
+uint32_t toneshaper_vst3_release(void *self) {
+    if (!self) return 0;
+    struct toneshaper_vst3_counted *counted = ((toneshaper_vst3_object *)self)->counted;
+    uint32_t left = __atomic_sub_fetch(&counted->references, 1, __ATOMIC_ACQ_REL);
+    if (left == 0) {
+        counted->destroy(counted->body);
+        free(counted);
+    }
+    return left;
 }
 
 const uint8_t *toneshaper_vst3_host_iid(int which) { return which == TONESHAPER_VST3_HOST_RUN_LOOP ? run_loop_iid : NULL; }
