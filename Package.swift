@@ -124,7 +124,7 @@ var projectTargets: [Target] {
         .target(name: "CLV2"),
         // The editor window, format-neutral behind EditorLink: Xlib and cairo (CEditor), so
         // only what shows a window links it (the LV2 UI, the CLAP plugin).
-        .target(name: "ToneShaperEditor", dependencies: ["ToneShaperModel", "ToneShaperParameters", "CEditor"]),
+        .target(name: "ToneShaperEditor", dependencies: ["ToneShaperPlugin", "ToneShaperModel", "ToneShaperParameters", "CEditor"]),
         .target(name: "CEditor", linkerSettings: [.linkedLibrary("X11"), .linkedLibrary("cairo")]),
         // The LV2 plugin's window (ui:X11UI), a shared object of its own (Scripts/build-lv2.sh).
         .target(
@@ -139,6 +139,15 @@ var projectTargets: [Target] {
             name: "ToneShaperCLAP",
             dependencies: ["ToneShaperPlugin", "ToneShaperEditor", "ToneShaperModel", "ToneShaperParameters", "CCLAP", "CPluginSupport"]),
         .target(name: "CCLAP", exclude: ["entry.c"]),
+        // The VST 3 shell (Scripts/build-vst3.sh). CVST3's entry.c (GetPluginFactory, ModuleEntry,
+        // ModuleExit, the factory and the objects' interfaces) goes into the bundle alone,
+        // compiled by the script with the program's version.
+        .target(
+            name: "ToneShaperVST3",
+            dependencies: [
+                "ToneShaperPlugin", "ToneShaperEditor", "ToneShaperModel", "ToneShaperParameters", "CVST3", "CPluginSupport",
+            ]),
+        .target(name: "CVST3", exclude: ["entry.c"]),
         // The node's control core: commands and their signatures, addresses, the state feed,
         // the controller that turns changes into commands for the audio side, offline render.
         .target(

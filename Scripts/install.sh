@@ -10,6 +10,7 @@
 #   PREFIX/share/applications/toneshaper.desktop            menu entry, and NSM's list of clients
 #   PREFIX/lib/lv2/toneshaper.lv2/                          the LV2 plugin (toneshaper.so, its editor window toneshaper_ui.so, *.ttl, shapes/)
 #   PREFIX/lib/clap/toneshaper.clap                         the CLAP plugin (the built-in shapes inside)
+#   PREFIX/lib/vst3/toneshaper.vst3/                        the VST 3 plugin (Contents/x86_64-linux/toneshaper.so, moduleinfo.json)
 #   PREFIX/share/toneshaper/install-manifest                what Scripts/uninstall.sh removes
 #
 # Usage: Scripts/install.sh [--strip] [PREFIX]
@@ -19,7 +20,7 @@
 #                                            the program still looks for its shapes in /usr.
 #   --strip                                  strips the program's symbols (78 MB -> 60 MB).
 #   --prepare                                only builds what installing needs (the program, the
-#                                            LV2 and CLAP plugins, the man page tool), as yourself, before
+#                                            LV2, CLAP and VST 3 plugins, the man page tool), as yourself, before
 #                                            `sudo install.sh`.
 #   TONESHAPER_BINARY=FILE                   installs FILE instead of the build in .build.
 #
@@ -127,25 +128,30 @@ else
     say "Using the existing LV2 bundle $lv2_bundle"
 fi
 
-# The CLAP plugin (Scripts/build-clap.sh, Embedded Swift): built when missing or older than
-# its sources.
+# The CLAP and VST 3 plugins (Scripts/build-clap.sh, Scripts/build-vst3.sh, Embedded Swift):
+# each built when missing or older than its sources ($1 the format's name, $2 the file
+# built, $3 its script, $4 and $5 its shell's Swift and C).
+build_plugin() {
+    local reason=""
+    if [[ ! -f $2 ]]; then
+        reason="there is no $1 plugin"
+    elif [[ -n $(find Package.swift "$3" Scripts/embedded-modules.sh Scripts/embedded-graph.py Scripts/plugin-compat.sh Scripts/plugin-shell.sh Sources/PluginCompat Sources/toneshaper/Version.swift "$4" "$5" Sources/ToneShaperEditor Sources/CEditor Sources/CPluginSupport Sources/ToneShaperPlugin Sources/ToneShaperModel Sources/ToneShaperDSP Sources/ToneShaperParameters \
+        Sources/ToneShaperKernelBaseline Sources/CPUFeatures Sources/ToneShaperAudio Sources/ToneShaperJSON Sources/CNumberText Sessions \
+        -newer "$2" -print -quit) ]]; then
+        reason="the plugin's sources are newer than $2"
+    fi
+    if [[ -n $reason ]]; then
+        needs_swift "$reason"
+        say "Building the $1 plugin, as $reason: $3"
+        bash "$3"
+    else
+        say "Using the existing $1 plugin $2"
+    fi
+}
 clap_plugin=.build/clap/toneshaper.clap
-if [[ ! -f $clap_plugin ]]; then
-    reason="there is no CLAP plugin"
-elif [[ -n $(find Package.swift Scripts/build-clap.sh Scripts/embedded-modules.sh Scripts/embedded-graph.py Scripts/plugin-compat.sh Sources/PluginCompat Sources/toneshaper/Version.swift Sources/ToneShaperCLAP Sources/CCLAP Sources/ToneShaperEditor Sources/CEditor Sources/CPluginSupport Sources/ToneShaperPlugin Sources/ToneShaperModel Sources/ToneShaperDSP Sources/ToneShaperParameters \
-    Sources/ToneShaperKernelBaseline Sources/CPUFeatures Sources/ToneShaperAudio Sources/ToneShaperJSON Sources/CNumberText Sessions \
-    -newer "$clap_plugin" -print -quit) ]]; then
-    reason="the plugin's sources are newer than $clap_plugin"
-else
-    reason=""
-fi
-if [[ -n $reason ]]; then
-    needs_swift "$reason"
-    say "Building the CLAP plugin, as $reason: Scripts/build-clap.sh"
-    bash Scripts/build-clap.sh
-else
-    say "Using the existing CLAP plugin $clap_plugin"
-fi
+build_plugin CLAP "$clap_plugin" Scripts/build-clap.sh Sources/ToneShaperCLAP Sources/CCLAP
+vst3_bundle=.build/vst3/toneshaper.vst3
+build_plugin "VST 3" "$vst3_bundle/Contents/$(uname -m)-linux/toneshaper.so" Scripts/build-vst3.sh Sources/ToneShaperVST3 Sources/CVST3
 
 # The man page comes from swift-argument-parser's generate-manual tool. Its plugin would
 # rebuild every product with its own flags (relinking the program without
@@ -174,7 +180,7 @@ if ! manual_tool=$(find_manual_tool); then
 fi
 
 if ((prepare_only)); then
-    say "Prepared $binary, $lv2_bundle, $clap_plugin and $manual_tool; now install with: sudo Scripts/install.sh [PREFIX]"
+    say "Prepared $binary, $lv2_bundle, $clap_plugin, $vst3_bundle and $manual_tool; now install with: sudo Scripts/install.sh [PREFIX]"
     exit 0
 fi
 
@@ -363,6 +369,9 @@ while IFS= read -r file; do
     install_file "$file" "$prefix/lib/lv2/toneshaper.lv2/${file#"$lv2_bundle"/}" 644
 done < <(find "$lv2_bundle" -type f | sort)
 install_file "$clap_plugin" "$prefix/lib/clap/toneshaper.clap" 644
+while IFS= read -r file; do
+    install_file "$file" "$prefix/lib/vst3/toneshaper.vst3/${file#"$vst3_bundle"/}" 644
+done < <(find "$vst3_bundle" -type f | sort)
 
 for old in "${old_files[@]+"${old_files[@]}"}"; do
     if [[ -z ${is_installed[$old]-} ]] && [[ -f $root$old || -L $root$old ]]; then
@@ -377,6 +386,10 @@ installing=0
 say "Installed ${#installed[@]} files; the manifest is $manifest_path"
 if [[ -z $root && :$PATH: != *:$prefix/bin:* ]]; then
     say "Note: $prefix/bin is not on your PATH"
+fi
+# VST 3 hosts search ~/.vst3, /usr/lib/vst3 and /usr/local/lib/vst3 (Steinberg's places).
+if [[ $prefix != /usr && $prefix != /usr/local ]]; then
+    say "Note: VST 3 hosts look in ~/.vst3, /usr/lib/vst3 and /usr/local/lib/vst3: link or copy $prefix/lib/vst3/toneshaper.vst3 there"
 fi
 # CLAP hosts search ~/.clap, /usr/lib/clap and the folders in CLAP_PATH, nothing else.
 if [[ $prefix != /usr && :${CLAP_PATH:-}: != *:$prefix/lib/clap:* ]]; then

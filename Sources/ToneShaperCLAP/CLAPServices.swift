@@ -1,31 +1,13 @@
 import CCLAP
 import ToneShaperPlugin
 
-/// The kinds of message on the queue to the work thread.
-enum WorkKind: UInt32 {
-    /// The engine's own request: ``PluginEngine/work(_:answer:)``.
-    case engine = 1
-    /// The counts of a block's problems (``CLAPProblem``), to log.
-    case problems = 2
-}
-
 /// The plugin core's host services (``PluginHost``) over CLAP, which has no worker: requests
 /// go to the core's ``WorkThread``; its log is the host's clap.log (standard error without
 /// one); the built-in documents are compiled into the plugin.
-struct CLAPServices: PluginHost {
+struct CLAPServices: ThreadedPluginHost {
     let host: UnsafePointer<toneshaper_clap_host>
     let hostLog: UnsafePointer<toneshaper_clap_host_log>?
     let work: WorkThread
-
-    #if REALTIME_PROOF
-        @_noLocks @_noAllocation
-    #endif
-    func scheduleWork(_ request: UnsafeRawBufferPointer) -> Bool { push(.engine, request) }
-
-    #if REALTIME_PROOF
-        @_noLocks @_noAllocation
-    #endif
-    func push(_ kind: WorkKind, _ payload: UnsafeRawBufferPointer) -> Bool { work.push(kind.rawValue, payload) }
 
     func log(_ level: PluginLogLevel, _ message: String) {
         let severity: Int32

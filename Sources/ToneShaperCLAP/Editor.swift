@@ -31,7 +31,7 @@ final class CLAPEditorLink: EditorLink {
     /// flush (request_flush, never from the audio thread) when any went.
     func sendBacklog() {
         guard !backlog.isEmpty else { return }
-        let channel = plugin.pointee.editorChannel
+        let channel = plugin.pointee.session.editorChannel
         var sent = 0
         while sent < backlog.count, channel.push(backlog[sent].kind, id: backlog[sent].id, value: backlog[sent].value) { sent += 1 }
         backlog.removeFirst(sent)
@@ -39,53 +39,37 @@ final class CLAPEditorLink: EditorLink {
         if sent > 0, let params = plugin.pointee.hostParams, let flush = params.pointee.request_flush { flush(host) }
     }
 
-    func sendPoints(_ points: [CurvePoint]) {
-        guard !points.isEmpty else { return }
-        let inbox = plugin.pointee.editorChannel.inbox
-        // The main thread is the inbox's only writer and reader: it is never busy here.
-        guard inbox.pointee.fill(with: points) else { return }
-        plugin.pointee.takeEditorPoints()
-    }
+    func sendPoints(_ points: [CurvePoint]) { plugin.pointee.session.takeEditorPoints(points) }
 
     /// The curve goes into the outbox now; the window reads it at the next timer.
-    func requestPoints() {
-        plugin.pointee.waitForWorker()
-        plugin.pointee.sendPointsToEditor(always: true)
-    }
+    func requestPoints() { plugin.pointee.session.sendCurveToEditor() }
 
     /// The host asks for the size with get_size, after create: nothing to ask here.
     func requestSize(width: Int, height: Int) {}
 }
 
-/// clap.gui's state between create and destroy (main thread): the window once the host
-/// gives it a parent, the scale and size asked for before then, the host's timer (and its
-/// watch on the window's display connection, when it offers clap.posix-fd-support: events
-/// are then read as they come, not at the next timer), and what the window last learned of
-/// the plugin.
+/// clap.gui's state between create and destroy (main thread): the window (the editor
+/// module's ``EmbeddedEditor``), the host's timer (and its watch on the window's display
+/// connection, when it offers clap.posix-fd-support: events are then read as they come, not
+/// at the next timer).
 final class CLAPEditor {
     let plugin: UnsafeMutablePointer<Plugin>
     let link: CLAPEditorLink
     let timers: UnsafePointer<toneshaper_clap_host_timer_support>
     let timer: toneshaper_clap_id
-    var window: EditorWindow?
+    let editor: EmbeddedEditor
     /// The window's display connection, while the host watches it.
     var watched: Int32?
-    var scale = 1.0
-    var size: (width: Int, height: Int)?
-    /// Each parameter's value as the window was last told it.
-    var shown: [Double]
-    var playhead = Double.nan.bitPattern
-
-    /// How often the window reads its events and the plugin's changes (about 50 times a second).
-    static let period: UInt32 = 20
 
     init(plugin: UnsafeMutablePointer<Plugin>, timers: UnsafePointer<toneshaper_clap_host_timer_support>, timer: toneshaper_clap_id) {
         self.plugin = plugin
         self.timers = timers
         self.timer = timer
         link = CLAPEditorLink(plugin: plugin)
-        shown = [Double](repeating: .nan, count: plugin.pointee.params.count)
+        editor = EmbeddedEditor(channel: plugin.pointee.session.editorChannel, values: plugin.pointee.session.params)
     }
+
+    var window: EditorWindow? { editor.window }
 
     /// destroy: the timer stopped, the window closed.
     func close() {
@@ -93,23 +77,12 @@ final class CLAPEditor {
         _ = timers.pointee.unregister_timer?(host, timer)
         if let watched, let fds = EditorExtensions.hostFDs(host) { _ = fds.pointee.unregister_fd?(host, watched) }
         watched = nil
-        window?.letGo()
-        window = nil
-    }
-
-    /// The size the window has, or will have when it is made.
-    var currentSize: (width: Int, height: Int) {
-        if let window { return (window.width, window.height) }
-        return size ?? (Int(EditorWindow.baseWidth * scale), Int(EditorWindow.baseHeight * scale))
+        editor.close()
     }
 
     /// set_parent: the window, a child of the host's, not shown until show.
     func open(parent: UInt) -> Bool {
-        guard window == nil, parent != 0 else { return false }
-        let size = currentSize
-        guard let made = EditorWindow(parent: parent, scale: scale, width: size.width, height: size.height, mapped: false, link: link)
-        else { return false }
-        window = made
+        guard editor.open(parent: parent, mapped: false, link: link), let made = editor.window else { return false }
         let host = plugin.pointee.host
         if let fds = EditorExtensions.hostFDs(host), fds.pointee.register_fd?(host, made.connection, UInt32(TONESHAPER_CLAP_POSIX_FD_READ)) == true {
             watched = made.connection
@@ -118,34 +91,13 @@ final class CLAPEditor {
         return true
     }
 
-    /// on_timer: the edits that waited, what changed in the plugin since the last timer
-    /// (values, the curve, the playhead: read without a lock), then the window's events and
-    /// drawing.
+    /// on_timer: the edits that waited, then what changed in the plugin (while the audio
+    /// side has not taken the window's own edits, its values are older than the window's:
+    /// they are read once it has).
     func follow() {
-        guard let window else { return }
+        guard editor.window != nil else { return }
         link.sendBacklog()
-        let channel = plugin.pointee.editorChannel
-        // While the audio side has not taken the window's own edits, its values are older
-        // than the window's: they are read once it has.
-        if link.backlog.isEmpty, channel.settled {
-            for row in 0..<shown.count {
-                let value = plugin.pointee.params.values[row]
-                guard value != shown[row] else { continue }
-                shown[row] = value
-                window.parameterChanged(row: row, value: value)
-            }
-        }
-        if channel.outbox.pointee.beginRead() {
-            window.pointsChanged(UnsafeBufferPointer(start: channel.outbox.pointee.numbers, count: channel.outbox.pointee.count))
-            channel.outbox.pointee.endRead(taken: true)
-        }
-        let bits = channel.playhead.pointee.load(ordering: .relaxed)
-        if bits != playhead {
-            playhead = bits
-            let phase = Double(bitPattern: bits)
-            if phase.isFinite { window.playheadMoved(phase) }
-        }
-        window.idle()
+        editor.follow(valuesSettled: link.backlog.isEmpty && plugin.pointee.session.editorChannel.settled)
     }
 }
 
@@ -171,12 +123,12 @@ enum EditorExtensions {
                     let timers = host.pointee.get_extension?(host, TONESHAPER_CLAP_EXT_TIMER_SUPPORT)?.assumingMemoryBound(
                         to: toneshaper_clap_host_timer_support.self)
                 else {
-                    plugin.pointee.services.log(.error, "the host offers no clap.timer-support, which the editor window needs; no window")
+                    plugin.pointee.session.services.log(.error, "the host offers no clap.timer-support, which the editor window needs; no window")
                     return false
                 }
                 var timer: toneshaper_clap_id = TONESHAPER_CLAP_INVALID_ID
-                guard timers.pointee.register_timer?(host, CLAPEditor.period, &timer) == true else {
-                    plugin.pointee.services.log(.error, "the host refused the editor window's timer; no window")
+                guard timers.pointee.register_timer?(host, EmbeddedEditor.period, &timer) == true else {
+                    plugin.pointee.session.services.log(.error, "the host refused the editor window's timer; no window")
                     return false
                 }
                 shell.pointee.editor = CLAPEditor(plugin: plugin, timers: timers, timer: timer)
@@ -192,12 +144,12 @@ enum EditorExtensions {
                 guard let editor = Shell.of(clap)?.pointee.editor, editor.window == nil, EditorWindow.usableScale(scale) == scale else {
                     return false
                 }
-                editor.scale = scale
+                editor.editor.scale = scale
                 return true
             },
             get_size: { clap, width, height in
                 guard let editor = Shell.of(clap)?.pointee.editor, let width, let height else { return false }
-                let size = editor.currentSize
+                let size = editor.editor.currentSize
                 width.pointee = UInt32(size.width)
                 height.pointee = UInt32(size.height)
                 return true
@@ -212,18 +164,14 @@ enum EditorExtensions {
             },
             adjust_size: { clap, width, height in
                 guard let editor = Shell.of(clap)?.pointee.editor, let width, let height else { return false }
-                let low = (Int(EditorWindow.minimumWidth * editor.scale), Int(EditorWindow.minimumHeight * editor.scale))
-                width.pointee = UInt32(min(max(Int(width.pointee), low.0), EditorWindow.maximumSide))
-                height.pointee = UInt32(min(max(Int(height.pointee), low.1), EditorWindow.maximumSide))
+                let size = editor.editor.adjusted(Int(width.pointee), Int(height.pointee))
+                width.pointee = UInt32(size.width)
+                height.pointee = UInt32(size.height)
                 return true
             },
             set_size: { clap, width, height in
-                guard let editor = Shell.of(clap)?.pointee.editor, width > 0, height > 0, Int(width) <= EditorWindow.maximumSide,
-                    Int(height) <= EditorWindow.maximumSide
-                else { return false }
-                if let window = editor.window { return window.setSize(Int(width), Int(height)) }
-                editor.size = (Int(width), Int(height))
-                return true
+                guard let editor = Shell.of(clap)?.pointee.editor else { return false }
+                return editor.editor.resize(Int(width), Int(height))
             },
             set_parent: { clap, window in
                 guard let editor = Shell.of(clap)?.pointee.editor, let window, supported(window.pointee.api, false)

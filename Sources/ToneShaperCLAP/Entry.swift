@@ -57,7 +57,7 @@ enum Functions {
     }
 
     static let deactivate: @convention(c) (UnsafePointer<toneshaper_clap_plugin>?) -> Void = { clap in
-        Shell.plugin(clap)?.pointee.active = false
+        Shell.plugin(clap)?.pointee.session.active = false
     }
 
     static let startProcessing: @convention(c) (UnsafePointer<toneshaper_clap_plugin>?) -> Bool = { _ in true }

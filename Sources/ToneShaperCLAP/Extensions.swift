@@ -62,7 +62,7 @@ enum Extensions {
             },
             get_value: { clap, id, value in
                 guard let plugin = Shell.plugin(clap), let value, let row = HostParameter.row(of: id) else { return false }
-                value.pointee = plugin.pointee.params.values[row]
+                value.pointee = plugin.pointee.session.params.values[row]
                 return true
             },
             value_to_text: { _, id, value, buffer, capacity in
@@ -99,8 +99,8 @@ enum Extensions {
             set: { clap, mode in
                 guard let plugin = Shell.plugin(clap) else { return false }
                 switch Int(mode) {
-                case Int(TONESHAPER_CLAP_RENDER_REALTIME): plugin.pointee.offline = false
-                case Int(TONESHAPER_CLAP_RENDER_OFFLINE): plugin.pointee.offline = true
+                case Int(TONESHAPER_CLAP_RENDER_REALTIME): plugin.pointee.session.offline = false
+                case Int(TONESHAPER_CLAP_RENDER_OFFLINE): plugin.pointee.session.offline = true
                 default: return false
                 }
                 return true

@@ -16,32 +16,20 @@ extension Plugin {
         @_noLocks @_noAllocation
     #endif
     mutating func note(_ note: toneshaper_clap_event_note, at frame: Int, time: Int, output: UnsafeMutablePointer<Float>?, rendered done: inout Int) {
-        guard note.velocity.isFinite, note.velocity >= 0, note.velocity <= 1 else { return problems.note(.noteOutOfRange) }
+        guard note.velocity.isFinite, note.velocity >= 0, note.velocity <= 1 else { return session.problems.note(.noteOutOfRange) }
         guard note.header.type == UInt16(TONESHAPER_CLAP_EVENT_NOTE_ON) else {
             let choke = note.header.type == UInt16(TONESHAPER_CLAP_EVENT_NOTE_CHOKE)
-            switch notes.match(port: Int(note.port_index), channel: Int(note.channel), key: Int(note.key), noteID: note.note_id) {
-            case .refused:
-                problems.note(.noteOutOfRange)
-            case .nothing:
-                break
-            case .notes(let key?, let channel?) where !choke:
-                // One note: a MIDI note-off at its frame, as the note-on was.
-                send(0x80 | channel, key, UInt8(min(127, (note.velocity * 127).rounded())), at: frame)
-            case .notes(let key, let channel):
-                if let output { renderUpTo(time, output: output, rendered: &done) }
-                engine.endNotes(key: key, channel: channel, choke: choke)
-            }
+            let match = notes.match(port: Int(note.port_index), channel: Int(note.channel), key: Int(note.key), noteID: note.note_id)
+            session.endNotes(match, velocity: Double(note.velocity), choke: choke, at: time, output: output, rendered: &done)
             return
         }
         // A note-on names its note: no wildcards (a channel of -1 plays on the first).
         guard note.key >= 0, note.key <= 127, note.channel >= -1, note.channel <= 15, note.port_index >= -1, note.port_index < notes.ports
-        else { return problems.note(.noteOutOfRange) }
+        else { return session.problems.note(.noteOutOfRange) }
         let channel = UInt8(max(note.channel, 0))
         let key = UInt8(note.key)
-        // Velocity 0 would be a note-off in MIDI: the softest note-on is 1.
-        let velocity = UInt8(max(1, min(127, (note.velocity * 127).rounded())))
         noteStarted(note, slot: HostNotes.slot(key: key, channel: channel))
-        send(0x90 | channel, key, velocity, at: frame)
+        session.startNote(key: key, channel: channel, velocity: Double(note.velocity), at: frame)
     }
 
     /// A note-on's slot is taken, and the end of a note that held it sent.
@@ -50,7 +38,7 @@ extension Plugin {
     #endif
     mutating func noteStarted(_ note: toneshaper_clap_event_note, slot: Int) {
         // (In drone mode the earlier note had no voice: it is simply forgotten.)
-        if notes.isStarted(slot) && engine.playsVoices
+        if notes.isStarted(slot) && session.engine.playsVoices
             && !Plugin.sendNoteEnd(notes.note(in: slot), key: slot & 0x7F, time: note.header.time, out: outEvents)
         {
             return  // the host keeps it: so does the slot
@@ -63,23 +51,23 @@ extension Plugin {
         @_noLocks @_noAllocation
     #endif
     mutating func expression(_ event: toneshaper_clap_event_note_expression) {
-        guard event.value.isFinite else { return problems.note(.expressionRefused) }
+        guard event.value.isFinite else { return session.problems.note(.expressionRefused) }
         var tuning: Double?
         var volume: Double?
         switch Int(event.expression_id) {
         case Int(TONESHAPER_CLAP_NOTE_EXPRESSION_TUNING):
-            guard event.value >= -120, event.value <= 120 else { return problems.note(.expressionRefused) }
+            guard event.value >= -120, event.value <= 120 else { return session.problems.note(.expressionRefused) }
             tuning = event.value
         case Int(TONESHAPER_CLAP_NOTE_EXPRESSION_VOLUME):
-            guard event.value >= 0, event.value <= 4 else { return problems.note(.expressionRefused) }
+            guard event.value >= 0, event.value <= 4 else { return session.problems.note(.expressionRefused) }
             volume = event.value
         default:
             return  // pan, vibrato, brightness, pressure: not taken
         }
         switch notes.match(port: Int(event.port_index), channel: Int(event.channel), key: Int(event.key), noteID: event.note_id) {
-        case .refused: problems.note(.expressionRefused)
+        case .refused: session.problems.note(.expressionRefused)
         case .nothing: break  // another port's, or a note that has ended
-        case .notes(let key, let channel): engine.express(key: key, channel: channel, tuning: tuning, volume: volume)
+        case .notes(let key, let channel): session.engine.express(key: key, channel: channel, tuning: tuning, volume: volume)
         }
     }
 
@@ -93,7 +81,7 @@ extension Plugin {
         let out = outEvents
         let given = notes  // the slots' pointers, read while `notes` forgets them
         // Unsent (the host's list is full): told at a later block.
-        notes.endSilent(engine) { slot in Plugin.sendNoteEnd(given.note(in: slot), key: slot & 0x7F, time: time, out: out) }
+        notes.endSilent(session.engine) { slot in Plugin.sendNoteEnd(given.note(in: slot), key: slot & 0x7F, time: time, out: out) }
     }
 
     /// CLAP_EVENT_NOTE_END for a note (as its note-on gave it), in the block's output list;

@@ -2,7 +2,7 @@ import ToneShaperPlugin
 
 /// What process() and flush() refuse: counted on the audio thread and logged from the work
 /// thread, a line a kind at most once a second (the core's `Problems` and `HeldProblems`).
-enum CLAPProblem: Int, PluginProblem {
+enum CLAPProblem: Int, ParameterProblem {
     case eventPastBlock
     case eventOutOfOrder
     case eventTooShort

@@ -65,12 +65,16 @@ public enum HostParameter {
         case .flag: return value > 0 ? "On" : "Off"
         case .terms: return value < 0.5 ? "Nyquist" : String(Int(value.rounded()))
         case .integer: return String(Int(value.rounded()))
-        case .real:
-            // C formats the number (Embedded Swift's description of a Double is not fixed point).
-            var buffer = [CChar](repeating: 0, count: 64)
-            spec.unit.withCString { unit in toneshaper_plugin_format_number(&buffer, 64, value, 6, unit) }
-            return buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        case .real: return format(value, digits: 6, unit: spec.unit)
         }
+    }
+
+    /// A number with up to `digits` significant digits and its unit ("440 Hz"). C formats it
+    /// (Embedded Swift's description of a Double is not fixed point).
+    public static func format(_ value: Double, digits: Int32, unit: String) -> String {
+        var buffer = [CChar](repeating: 0, count: 64)
+        unit.withCString { unit in toneshaper_plugin_format_number(&buffer, 64, value, digits, unit) }
+        return buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
     }
 
     /// Text a user typed (or ``text(_:_:)`` wrote), as the parameter's value; nil when it is
@@ -120,6 +124,7 @@ public struct HostParameters {
     let high: UnsafeMutablePointer<Double>
     let stepped: UnsafeMutablePointer<Bool>
     let modulatable: UnsafeMutablePointer<Bool>
+    let logarithmic: UnsafeMutablePointer<Bool>
     let rowOfID: UnsafeMutablePointer<Int32>
     let idCount: Int
     /// Each row's value as the host set it, and the modulation added to it.
@@ -138,6 +143,7 @@ public struct HostParameters {
         high = .allocate(capacity: count)
         stepped = .allocate(capacity: count)
         modulatable = .allocate(capacity: count)
+        logarithmic = .allocate(capacity: count)
         values = .allocate(capacity: count)
         modulation = .allocate(capacity: count)
         pending = .allocate(capacity: count)
@@ -150,6 +156,7 @@ public struct HostParameters {
             (high + row).initialize(to: range.upperBound)
             (stepped + row).initialize(to: HostParameter.stepped(row))
             (modulatable + row).initialize(to: HostParameter.modulatable(row))
+            (logarithmic + row).initialize(to: HostParameter.logarithmic(row))
             (values + row).initialize(to: HostParameter.defaultValue(row))
             rowOfID[ParameterTable.all[row].number] = Int32(row)
         }
@@ -162,6 +169,7 @@ public struct HostParameters {
         high.deallocate()
         stepped.deallocate()
         modulatable.deallocate()
+        logarithmic.deallocate()
         rowOfID.deallocate()
         values.deallocate()
         modulation.deallocate()
@@ -200,6 +208,14 @@ public struct HostParameters {
             return nil
         }
         return (row, played(row))
+    }
+
+    /// The row's value at a host's `normalized` value (``HostParameter/plain(_:normalized:)``, on the audio thread).
+    #if REALTIME_PROOF
+        @_noLocks @_noAllocation
+    #endif
+    public func plain(_ row: Int, normalized: Double) -> Double {
+        HostParameter.plain(normalized, low: low[row], high: high[row], logarithmic: logarithmic[row], stepped: stepped[row])
     }
 
     /// The value played: the host's plus its modulation, in the range.
@@ -244,4 +260,42 @@ public struct HostParameters {
         }
         return ToneShapeDocument.encode(shape)
     }
+}
+
+extension HostParameter {
+    /// `value` as a host that automates 0...1 sees it (VST 3's normalized value): along the
+    /// row's range, in equal steps of pitch where the row's presentation is logarithmic (a
+    /// frequency, a length), evenly elsewhere. ``plain(_:normalized:)`` is its inverse.
+    public static func normalized(_ row: Int, _ value: Double) -> Double {
+        let range = range(row)
+        guard range.upperBound > range.lowerBound, value.isFinite else { return 0 }
+        let clamped = min(range.upperBound, max(range.lowerBound, value))
+        if logarithmic(row) { return ParameterSpec.log2(clamped / range.lowerBound) / ParameterSpec.log2(range.upperBound / range.lowerBound) }
+        return (clamped - range.lowerBound) / (range.upperBound - range.lowerBound)
+    }
+
+    /// The row's value at `normalized` (0...1, clamped), a stepped one rounded.
+    public static func plain(_ row: Int, normalized: Double) -> Double {
+        let range = range(row)
+        return plain(normalized, low: range.lowerBound, high: range.upperBound, logarithmic: logarithmic(row), stepped: stepped(row))
+    }
+
+    /// ``plain(_:normalized:)`` over a row's numbers (the audio thread's copy of them).
+    #if REALTIME_PROOF
+        @_noLocks @_noAllocation
+    #endif
+    static func plain(_ normalized: Double, low: Double, high: Double, logarithmic: Bool, stepped: Bool) -> Double {
+        let x = normalized.isFinite ? min(1, max(0, normalized)) : 0
+        let value = logarithmic ? low * FastPower.exp2(x * ParameterSpec.log2(high / low)) : low + x * (high - low)
+        return stepped ? value.rounded() : min(high, max(low, value))
+    }
+
+    /// How many steps a stepped row has (its range's width), 0 for a continuous one.
+    public static func stepCount(_ row: Int) -> Int {
+        guard stepped(row) else { return 0 }
+        let range = range(row)
+        return Int(range.upperBound - range.lowerBound)
+    }
+
+    static func logarithmic(_ row: Int) -> Bool { ParameterTable.all[row].presentation.logarithmic && range(row).lowerBound > 0 }
 }
