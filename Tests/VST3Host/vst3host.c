@@ -25,7 +25,7 @@
 //                                           VALUE normalized: tuning 0.5 + semitones/240)
 //            [--program N[@FRAME]]         (the program-change parameter of the unit: N/steps)
 //            [--save-state FILE] [--load-state FILE] [--describe] [--hostile]
-//            [--bench-runs N]
+//            [--bench-runs N] [--report-value ID]... (the controller's value at the end, plain)
 //   vst3host --vst3 BUNDLE --gui ...        (commands on standard input, see below)
 //   vst3host --vst3 BUNDLE --frames N --gui-reopen N
 //
@@ -876,6 +876,8 @@ typedef struct {
     double rate;
     long block, frames, bench_runs;
     int describe, hostile, realtime, gui_window, gui_reopen;
+    v3_param_id report_ids[64];
+    int report_count;
 } Options;
 
 static void parse_options(int argc, char **argv, Options *o) {
@@ -901,6 +903,10 @@ static void parse_options(int argc, char **argv, Options *o) {
         else if (!strcmp(a, "--gui")) o->gui_window = 1;
         else if (!strcmp(a, "--gui-reopen")) o->gui_reopen = atoi(NEXT);
         else if (!strcmp(a, "--bench-runs")) o->bench_runs = atol(NEXT);
+        else if (!strcmp(a, "--report-value")) {
+            if (o->report_count == 64) die("too many --report-value");
+            o->report_ids[o->report_count++] = (v3_param_id)atol(NEXT);
+        }
         else if (!strcmp(a, "--note")) {
             long frame = 0, off = -1;
             int key = 0, velocity = 0, note_id = -1;
@@ -1648,6 +1654,12 @@ int main(int argc, char **argv) {
     if (o.save) save_state(&instance, o.save);
     if (run.times) report_bench(&run);
     printf("out_param_changes: %ld\n", run.out_changes_seen);
+    const v3_controller_vtbl *e = VT(instance.controller, v3_controller_vtbl);
+    for (int k = 0; k < o.report_count; k++) {
+        double normalized = e->get_param_normalized(instance.controller, o.report_ids[k]);
+        printf("value_%u: %.9g (normalized %.9g)\n", o.report_ids[k], e->normalized_param_to_plain(instance.controller, o.report_ids[k], normalized),
+               normalized);
+    }
     for (int k = 0; k < 256; k++)
         if (run.out_has_last[k]) printf("out_last_%d: %.9g\n", k, run.out_last[k]);
     for (int k = 0; k < 256; k++)
