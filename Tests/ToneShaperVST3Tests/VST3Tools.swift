@@ -17,11 +17,11 @@ enum VST3Tools {
     static let clapPlugin = repository.appendingPathComponent(".build/clap/toneshaper.clap")
     static let clapMonoID = "org.toneshaper.instrument"
 
-    /// The class ids the plugin gives its two classes, for good (Sources/ToneShaperVST3: a
-    /// project saved with one finds the plugin by it), as the host prints them: the TUID's
-    /// 16 bytes in order, in hex.
-    static let monoClassID = "544F4E4553484150455256535433304D"
-    static let stereoClassID = "544F4E45534841504552565354333053"
+    /// The class ids the plugin gives its two classes, for good (Sources/ToneShaperVST3/CVST3:
+    /// a project saved with one finds the plugin by it; each the MD5 of the CLAP plugin's id),
+    /// as the host prints them: the TUID's 16 bytes in order, in hex.
+    static let monoClassID = "F86493AAEECFBCDBB7CADF1A73D55927"
+    static let stereoClassID = "920414C73A90F8264F903663FEDFF65F"
 
     static let host = repository.appendingPathComponent(".build/vst3-host/vst3host")
     static let clapHost = repository.appendingPathComponent(".build/clap-host/claphost")
