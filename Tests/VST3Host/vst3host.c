@@ -38,8 +38,10 @@
 // unknown class ids, class and bus and parameter and unit and note-expression indices out of
 // range, process before setupProcessing and setActive, bus arrangements the plugin does not
 // have, kSample64, setParamNormalized with NaN, infinity and values out of 0...1, setupProcessing
-// while active; then blocks of every size from 1 to the maximum and zero-length blocks (with
-// and without buffers), each output finite. The instance that plays is given, before it is
+// while active, a block longer than maxSamplesPerBlock; a bus of one channel too few, which
+// may be refused or played ("hostile_survived"), but not written past; then blocks of every
+// size from 1 to the maximum and zero-length blocks (with and without buffers), each output
+// finite. The instance that plays is given, before it is
 // activated, empty, garbage, truncated and null states (each must be refused), and in its
 // block at frame 300 events it must ignore (an unknown parameter id, a NaN and an infinite
 // parameter value, a note of key 200, a note of NaN velocity, a NaN expression, an unknown
@@ -1305,10 +1307,15 @@ static void hostile_calls(Module *module, int32_t class_index, const Options *o)
     data.sample_size = V3_SAMPLE32;
     data.frames = block + 1;
     refused("process(more than maxSamplesPerBlock)", pv->process(p, &data) != V3_OK);
-    v3_audio_buffers wrong_channels = {scratch.channels + 1, 0, {.channels32 = scratch.buffers}};
+    // A bus of one channel fewer than the plugin's (none for mono), its array of channel
+    // pointers just that long (then NULL): refused, or played without writing past it.
+    float *fewer_channels[9] = {0};
+    for (int k = 0; k < scratch.channels - 1; k++) fewer_channels[k] = scratch.buffers[k];
+    v3_audio_buffers wrong_channels = {scratch.channels - 1, 0, {.channels32 = fewer_channels}};
     data.frames = block;
     data.outputs = &wrong_channels;
-    refused("process(a bus of the wrong channel count)", pv->process(p, &data) != V3_OK);
+    v3_result fewer = pv->process(p, &data);
+    printf("hostile_survived: process(a bus of %d channels) %s\n", scratch.channels - 1, fewer == V3_OK ? "accepted" : "refused");
     data.outputs = &output;
     // Every block size from 1 to the maximum, then zero-length blocks: finite, accepted.
     static Changes changes;
