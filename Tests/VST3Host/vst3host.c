@@ -23,7 +23,11 @@
 //                                           the parameter IMidiMapping gives for kPitchBend)
 //            [--expression FRAME:NOTEID:tuning|volume:VALUE]... (kNoteExpressionValueEvent;
 //                                           VALUE normalized: tuning 0.5 + semitones/240)
-//            [--program N[@FRAME]]         (the program-change parameter of the unit: N/steps)
+//            [--program N[@FRAME]]         (the program-change parameter of the unit: N/steps,
+//                                           changed in the block, the controller told after it)
+//            [--program-before N]          (the same parameter set on the controller alone,
+//                                           setParamNormalized before activation, as a DAW's
+//                                           program menu does while the plugin is stopped)
 //            [--save-state FILE] [--load-state FILE] [--describe] [--hostile]
 //            [--bench-runs N] [--report-value ID]... (the controller's value at the end, plain)
 //   vst3host --vst3 BUNDLE --gui ...        (commands on standard input, see below)
@@ -880,10 +884,12 @@ typedef struct {
     int describe, hostile, realtime, gui_window, gui_reopen;
     v3_param_id report_ids[64];
     int report_count;
+    int program_before;
 } Options;
 
 static void parse_options(int argc, char **argv, Options *o) {
     memset(o, 0, sizeof *o);
+    o->program_before = -1;
     o->which = "mono";
     o->rate = 48000;
     o->block = 256;
@@ -905,6 +911,7 @@ static void parse_options(int argc, char **argv, Options *o) {
         else if (!strcmp(a, "--gui")) o->gui_window = 1;
         else if (!strcmp(a, "--gui-reopen")) o->gui_reopen = atoi(NEXT);
         else if (!strcmp(a, "--bench-runs")) o->bench_runs = atol(NEXT);
+        else if (!strcmp(a, "--program-before")) o->program_before = atoi(NEXT);
         else if (!strcmp(a, "--report-value")) {
             if (o->report_count == 64) die("too many --report-value");
             o->report_ids[o->report_count++] = (v3_param_id)atol(NEXT);
@@ -1634,6 +1641,12 @@ int main(int argc, char **argv) {
     if (o.describe) describe(&module, &instance, class_index);
     if (o.hostile) hostile_states(&instance);
     if (o.load) load_state(&instance, o.load);
+    if (o.program_before >= 0) {
+        if (instance.program_steps <= 0) die("--program-before: the plugin has no program-change parameter");
+        v3_result chosen = VT(instance.controller, v3_controller_vtbl)
+                               ->set_param_normalized(instance.controller, instance.program_param, (double)o.program_before / instance.program_steps);
+        printf("program_before_set: %d\n", chosen == V3_OK);
+    }
     if (o.gui_reopen > 0 || o.gui_window) gui_prepare();
     if (o.gui_reopen > 0) gui_reopen_check(&instance, &o);
     activate(&instance, o.rate, (int32_t)o.block, o.realtime ? V3_REALTIME : V3_OFFLINE);
