@@ -211,30 +211,29 @@ import ToneShaperTestSupport
     }
 
     /// A program change (the unit's program-change parameter) plays that built-in shape:
-    /// program 7, the siren, sounds unlike the default shape, and as the CLAP plugin plays
-    /// the siren loaded as its preset.
+    /// program 7, the siren, changed in a block sounds unlike the default shape from then on,
+    /// and the controller reads the siren's values back; chosen before the plugin plays (a
+    /// DAW's program menu, setParamNormalized on the controller), it plays as the CLAP plugin
+    /// plays the siren loaded as its preset.
     @Test func aProgramChangeLoadsTheBuiltInShape() throws {
         #expect(Self.builtIns.count > 7 && Self.builtIns[7] == "siren", "\(Self.builtIns)")
-        let (result, samples) = try VST3Tools.playMono("mono", ["--program", "7@0"], frames: 9_600)
+        let (result, samples) = try VST3Tools.playMono(
+            "mono", ["--program", "7@300", "--report-value", ID.minFrequency, "--report-value", ID.maxFrequency], frames: 9_600)
         let (_, plain) = try VST3Tools.playMono("mono", [], frames: 9_600)
         #expect(result.status == 0, "\(result.output)")
-        #expect(samples != plain, "program 7 sounds like the default shape")
+        #expect(samples[0..<300] == plain[0..<300] && samples != plain, "the program change was not heard from its block on")
+        #expect(
+            result.report["value_0"]?.hasPrefix("500 ") == true && result.report["value_1"]?.hasPrefix("1500 ") == true,
+            "after program 7 the controller reads \(result.report["value_0"] ?? "nothing")...\(result.report["value_1"] ?? "nothing")")
+        // Chosen before it plays: the siren, as CLAP's preset plays it.
+        let (before, chosen) = try VST3Tools.playMono("mono", ["--program-before", "7"], frames: 9_600)
         let (clap, siren) = try VST3Tools.playCLAP(["--preset-builtin", "siren"], frames: 9_600)
+        #expect(before.status == 0 && before.number("program_before_set") == 1, "\(before.output)")
         #expect(clap.status == 0 && clap.number("preset_loaded") == 1, "\(clap.output)")
-        let difference = VST3Tools.difference(samples, siren)
+        let difference = VST3Tools.difference(chosen, siren)
         print(
-            "VST3 program 7 against CLAP's siren preset: largest difference \(difference.largest), first at \(difference.first.map(String.init) ?? "none")"
+            "VST3 program 7 chosen before playing, against CLAP's siren preset: largest difference \(difference.largest), first at \(difference.first.map(String.init) ?? "none")"
         )
-        #expect(samples == siren, "program 7 differs from CLAP's siren: \(difference)")
-        // The controller follows: the parameters read the siren's range back (500...1500 Hz).
-        let (values, _) = try VST3Tools.playMono(
-            "mono", ["--program", "7@300", "--report-value", ID.minFrequency, "--report-value", ID.maxFrequency])
-        #expect(values.status == 0, "\(values.output)")
-        #expect(
-            values.report["value_0"]?.hasPrefix("500 ") == true && values.report["value_1"]?.hasPrefix("1500 ") == true,
-            "after program 7 the controller reads \(values.report["value_0"] ?? "nothing")...\(values.report["value_1"] ?? "nothing")")
-        #expect(
-            (values.number("restarts") ?? 0) + (values.number("out_param_changes") ?? 0) > 0,
-            "the host was not told of the new values: \(values.stdout)")
+        #expect(chosen == siren, "program 7 differs from CLAP's siren: \(difference)")
     }
 }
