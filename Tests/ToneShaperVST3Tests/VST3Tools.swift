@@ -7,14 +7,17 @@ import ToneShaperTestSupport
 /// in the project's CLAP host; all compiled once per test process
 /// (``TestTools/compiled(_:into:flags:)``) by ``prepare()``, before the first test starts a host.
 ///
-/// TONESHAPER_VST3_BUNDLE names another bundle to test (a build of another worktree, say);
-/// it is then never rebuilt here.
+/// TONESHAPER_VST3_BUNDLE names another bundle to test (a build of another worktree, say),
+/// and TONESHAPER_CLAP_PLUGIN the CLAP plugin to compare it with; neither is rebuilt here.
 enum VST3Tools {
     static let repository = TestTools.repository
     static let bundleOverride = ProcessInfo.processInfo.environment["TONESHAPER_VST3_BUNDLE"].flatMap { $0.isEmpty ? nil : $0 }
     static let bundle = bundleOverride.map { URL(fileURLWithPath: $0) } ?? repository.appendingPathComponent(".build/vst3/toneshaper.vst3")
     static let sharedObject = bundle.appendingPathComponent("Contents/x86_64-linux/toneshaper.so")
-    static let clapPlugin = repository.appendingPathComponent(".build/clap/toneshaper.clap")
+    /// The CLAP plugin to compare with; TONESHAPER_CLAP_PLUGIN names another build (the one
+    /// beside the VST3 bundle under test, made from the same sources), never rebuilt here.
+    static let clapOverride = ProcessInfo.processInfo.environment["TONESHAPER_CLAP_PLUGIN"].flatMap { $0.isEmpty ? nil : $0 }
+    static let clapPlugin = clapOverride.map { URL(fileURLWithPath: $0) } ?? repository.appendingPathComponent(".build/clap/toneshaper.clap")
     static let clapMonoID = "org.toneshaper.instrument"
 
     /// The class ids the plugin gives its two classes, for good (Sources/ToneShaperVST3/CVST3:
@@ -38,7 +41,7 @@ enum VST3Tools {
     /// whichever test comes first; the error says what failed.
     static let prepared: Swift.Result<Void, VST3TestError> = {
         do {
-            var builds = [(clapPlugin, "build-clap.sh")]
+            var builds: [(URL, String)] = clapOverride == nil ? [(clapPlugin, "build-clap.sh")] : []
             if bundleOverride == nil { builds.insert((sharedObject, "build-vst3.sh"), at: 0) }
             for (product, script) in builds where !FileManager.default.fileExists(atPath: product.path) {
                 let result = try run("/bin/bash", [repository.appendingPathComponent("Scripts/\(script)").path], timeout: 1_200)
