@@ -73,22 +73,22 @@ import ToneShaperTestSupport
         return (result, report)
     }
 
-    /// Instrument mode on a flat 220 Hz shape (set by name, as pedalboard's user does), scale
-    /// None, amplitude 0.5: key 81, an octave above the root note 69, plays 440 Hz; each value
+    /// Instrument mode on a flat 220 Hz shape (set by name, as pedalboard's user does: the
+    /// parameter's name and unit, min_frequency_hz), scale None, amplitude 0.5: key 81, an octave above the root note 69, plays 440 Hz; each value
     /// set reads back.
     @Test(.enabled(if: available))
     func pedalboardLoadsThePluginSetsParametersByNameAndPlaysANoteAtItsPitch() throws {
-        let settings = ["instrument=true", "scale=None", "max_frequency=220", "min_frequency=220", "amplitude=0.5"]
+        let settings = ["instrument=true", "scale=None", "max_frequency_hz=220", "min_frequency_hz=220", "amplitude=0.5"]
         let (result, report) = try Self.check(["--plugin-name", "ToneShaper", "--note", "81"] + settings.flatMap { ["--set", $0] })
         #expect(result.status == 0 && report["loaded"] as? Bool == true, "\(result.output)")
         let names = report["parameter_names"] as? [String] ?? []
-        for name in ["min_frequency", "max_frequency", "wave", "scale", "amplitude", "instrument"] {
+        for name in ["min_frequency_hz", "max_frequency_hz", "wave", "scale", "amplitude", "instrument", "program"] {
             #expect(names.contains(name), "pedalboard names no \(name): \(names)")
         }
         #expect((report["plugin_names"] as? [String]).map(Set.init) == ["ToneShaper", "ToneShaper (stereo)"], "\(report["plugin_names"] ?? "")")
         let back = report["read_back"] as? [String: Any] ?? [:]
         #expect((back["amplitude"] as? Double).map { abs($0 - 0.5) < 1e-3 } == true, "amplitude read back as \(back["amplitude"] ?? "nothing")")
-        #expect((back["min_frequency"] as? Double).map { abs($0 - 220) < 0.5 } == true, "\(back)")
+        #expect((back["min_frequency_hz"] as? Double).map { abs($0 - 220) < 0.5 } == true, "\(back)")
         let pitch = report["pitch_hz"] as? Double ?? 0
         let crossings = report["zero_crossing_hz"] as? Double ?? 0
         print("pedalboard: key 81 on a flat 220 Hz shape: \(pitch) Hz (FFT), \(crossings) Hz (zero crossings), peak \(report["peak"] ?? "?")")

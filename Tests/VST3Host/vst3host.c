@@ -25,6 +25,8 @@
 //                                           VALUE normalized: tuning 0.5 + semitones/240)
 //            [--program N[@FRAME]]         (the program-change parameter of the unit: N/steps,
 //                                           changed in the block, the controller told after it)
+//            [--flush ID=VALUE]...         (VALUE plain: sent before the first block, in a
+//                                           process call of no samples, a host's flush)
 //            [--program-before N]          (the same parameter set on the controller alone,
 //                                           setParamNormalized before activation, as a DAW's
 //                                           program menu does while the plugin is stopped)
@@ -42,7 +44,7 @@
 // unknown class ids, class and bus and parameter and unit and note-expression indices out of
 // range, process before setupProcessing and setActive, bus arrangements the plugin does not
 // have, kSample64, setParamNormalized with NaN, infinity and values out of 0...1, setupProcessing
-// while active, a block longer than maxSamplesPerBlock; a bus of one channel too few, which
+// while active; a block longer than maxSamplesPerBlock and a bus of one channel too few, which
 // may be refused or played ("hostile_survived"), but not written past; then blocks of every
 // size from 1 to the maximum and zero-length blocks (with and without buffers), each output
 // finite. The instance that plays is given, before it is
@@ -885,6 +887,9 @@ typedef struct {
     v3_param_id report_ids[64];
     int report_count;
     int program_before;
+    v3_param_id flush_ids[64];
+    double flush_values[64];
+    int flush_count;
 } Options;
 
 static void parse_options(int argc, char **argv, Options *o) {
@@ -912,6 +917,13 @@ static void parse_options(int argc, char **argv, Options *o) {
         else if (!strcmp(a, "--gui-reopen")) o->gui_reopen = atoi(NEXT);
         else if (!strcmp(a, "--bench-runs")) o->bench_runs = atol(NEXT);
         else if (!strcmp(a, "--program-before")) o->program_before = atoi(NEXT);
+        else if (!strcmp(a, "--flush")) {
+            char number[64];
+            unsigned id = 0;
+            if (o->flush_count == 64 || sscanf(NEXT, "%u=%63s", &id, number) != 2) die("bad --flush");
+            o->flush_ids[o->flush_count] = id;
+            o->flush_values[o->flush_count++] = strtod(number, NULL);
+        }
         else if (!strcmp(a, "--report-value")) {
             if (o->report_count == 64) die("too many --report-value");
             o->report_ids[o->report_count++] = (v3_param_id)atol(NEXT);
@@ -1143,6 +1155,22 @@ static void process_block(Run *run, long start, int32_t n) {
     run->wav_frames += n;
 }
 
+/// --flush: the parameters (plain) sent in a process call of no samples and no buffers, after
+/// activation and before the first block, as a host flushes parameters while not playing; the
+/// controller told after it.
+static void flush_parameters(Run *run) {
+    const Options *o = run->o;
+    for (int k = 0; k < o->flush_count; k++) add_change(run, o->flush_ids[k], 0, normalized_of(run->instance, o->flush_ids[k], o->flush_values[k], 0));
+    v3_process_data data = {run->o->realtime ? V3_REALTIME : V3_OFFLINE, V3_SAMPLE32, 0, 0, 0, NULL, NULL, &run->in_changes, &run->out_changes,
+                            &run->in_events, &run->out_events, NULL};
+    v3_result result = VT(run->instance->processor, v3_processor_vtbl)->process(run->instance->processor, &data);
+    printf("flushed: %d\n", result == V3_OK);
+    const v3_controller_vtbl *e = VT(run->instance->controller, v3_controller_vtbl);
+    for (int k = 0; k < run->follow_count; k++) e->set_param_normalized(run->instance->controller, run->follow[k].id, run->follow[k].value);
+    run->follow_count = 0;
+    run->in_changes.count = 0;
+}
+
 static long run_blocks(Run *run) {
     const Options *o = run->o;
     for (long start = 0; start < o->frames; start += o->block) {
@@ -1312,8 +1340,21 @@ static void hostile_calls(Module *module, int32_t class_index, const Options *o)
     scratch.processing = 1;
     refused("process(kSample64) when set up for 32", (data.sample_size = V3_SAMPLE64, pv->process(p, &data) != V3_OK));
     data.sample_size = V3_SAMPLE32;
+    // A block longer than maxSamplesPerBlock (its buffers that long): refused, or played in
+    // pieces, finite.
+    float *longer[8] = {0};
+    for (int k = 0; k < scratch.channels; k++) longer[k] = calloc((size_t)block + 1, sizeof(float));
+    v3_audio_buffers longer_output = {scratch.channels, 0, {.channels32 = longer}};
     data.frames = block + 1;
-    refused("process(more than maxSamplesPerBlock)", pv->process(p, &data) != V3_OK);
+    data.outputs = &longer_output;
+    v3_result longer_result = pv->process(p, &data);
+    int longer_finite = 1;
+    for (int k = 0; k < scratch.channels; k++)
+        for (int32_t i = 0; i <= block; i++) longer_finite = longer_finite && isfinite(longer[k][i]);
+    printf("hostile_survived: process(maxSamplesPerBlock + 1) %s%s\n", longer_result == V3_OK ? "accepted" : "refused",
+           longer_finite ? "" : " NOT FINITE");
+    for (int k = 0; k < scratch.channels; k++) free(longer[k]);
+    data.outputs = &output;
     // A bus of one channel fewer than the plugin's (none for mono), its array of channel
     // pointers just that long (then NULL): refused, or played without writing past it.
     float *fewer_channels[9] = {0};
@@ -1666,6 +1707,7 @@ int main(int argc, char **argv) {
         write_wav_header(run.wav, instance.channels, o.rate, 0);
     }
     run.times = o.bench_runs > 0 ? calloc((size_t)o.bench_runs, sizeof(double)) : NULL;
+    if (o.flush_count) flush_parameters(&run);
     long frames = o.gui_window ? run_window(&run) : run_blocks(&run);
     if (run.wav) {
         write_wav_header(run.wav, instance.channels, o.rate, run.wav_frames);
