@@ -55,6 +55,7 @@ import ToneShaperTestSupport
         #expect(result.status == 0 && !result.signalled, "\(result.output)")
         let stereo = which == "stereo"
         #expect(channels.count == (stereo ? 2 : 1) && channels.allSatisfy { $0.count == 4_800 && SignalAnalysis.allFinite($0) })
+        #expect(result.number("stereo_differ") == 0 && channels.allSatisfy { $0 == channels[0] }, "the channels differ")
         #expect(result.number("classes") == 2, "\(result.stdout)")
         let classes = VST3Tools.lines(result, "class")
         #expect(classes.contains("0 \(VST3Tools.monoClassID) \"Audio Module Class\" \"ToneShaper\" cardinality 2147483647"), "\(classes)")
