@@ -289,6 +289,10 @@ var projectTargets: [Target] {
         // in a running Qtractor session on a private JACK server (recorded on JACK's timeline).
         .testTarget(
             name: "ToneShaperCLAPTests", dependencies: ["ToneShaperParameters", "ToneShaperControl", "ToneShaperTestSupport", "JackTimeline"]),
+        // The VST3 plugin (built by Scripts/build-vst3.sh, not by SwiftPM) in the project's own
+        // VST3 host (Tests/VST3Host, its own declarations of the ABI), beside the CLAP plugin, and in pedalboard.
+        .testTarget(
+            name: "ToneShaperVST3Tests", dependencies: ["ToneShaperParameters", "ToneShaperControl", "ToneShaperTestSupport", "JackTimeline"]),
         .testTarget(
             name: "ToneShaperFilesTests",
             dependencies: ["ToneShaperModel", "ToneShaperParameters", "ToneShaperFiles", "ToneShaperControl", "ToneShaperTestSupport", "toneshaper"]),

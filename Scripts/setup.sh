@@ -62,6 +62,15 @@ else
     python3 -m pip install --quiet --disable-pip-version-check selenium
 fi
 
+# pedalboard (a scripted JUCE VST3 host) and mido load the VST3 plugin in its test
+# (Tests/VST3Host/pedalboard_check.py).
+if python3 -c "import pedalboard, mido" 2>/dev/null; then
+    say "Python: pedalboard already installed"
+else
+    say "python3 -m pip install pedalboard mido"
+    python3 -m pip install --quiet --disable-pip-version-check pedalboard mido
+fi
+
 if ! command -v swift >/dev/null; then
     echo "setup.sh: the Swift toolchain (6.3 or later) is not on PATH; install it from swift.org and run this again" >&2
     exit 1
