@@ -116,7 +116,7 @@ extension Plugin {
             session.parameter(id, session.params.plain(row, normalized: normalized), modulation: false)
         } else if id == MIDIParameters.programID {
             program = normalized
-            session.send(0xC0, UInt8(MIDIParameters.program(normalized, of: programCount)), 0, at: max(0, frame))
+            _ = session.midi(0xC0, UInt8(MIDIParameters.program(normalized, of: programCount)), 0, at: max(0, frame))
         } else if let index = MIDIParameters.index(of: id) {
             controllers[index] = normalized
             let message = MIDIParameters.message(index, normalized)
