@@ -99,8 +99,9 @@ extension Plugin {
                 guard got != TONESHAPER_VST3_OK || offset < time else { break }
                 cursors[Int(index)] += 1
                 guard got == TONESHAPER_VST3_OK else { continue }
+                // A flush (no output) places its MIDI at the next block's start.
                 if let output { session.renderUpTo(max(0, Int(offset)), output: output, rendered: &done) }
-                parameter(id, normalized: value, at: max(0, Int(offset)) - done)
+                parameter(id, normalized: value, at: output == nil ? 0 : max(0, Int(offset)) - done)
             }
         }
     }
