@@ -102,7 +102,7 @@ else
         -Xswiftc -Xfrontend -Xswiftc -disable-incremental-llvm-codegen \
         --disable-automatic-resolution
     binary=$(swift build -c release --show-bin-path)/toneshaper
-    # The plugins (Scripts/build-lv2.sh, Scripts/build-clap.sh) and the man page tool are
+    # The plugins (Scripts/build-lv2.sh, Scripts/build-clap.sh, Scripts/build-vst3.sh) and the man page tool are
     # built by Scripts/install.sh below, when missing or older than their sources.
 fi
 [[ -z $binary || $("$binary" --version) == "$version" ]] || die "$binary --version is not $version"
@@ -186,7 +186,7 @@ Files: *
 Copyright: $years ToneShaper maintainers
 License: ISC
 
-Files: usr/lib/lv2/toneshaper.lv2/* usr/lib/clap/toneshaper.clap
+Files: usr/lib/lv2/toneshaper.lv2/* usr/lib/clap/toneshaper.clap usr/lib/vst3/toneshaper.vst3/*
 Copyright: $years ToneShaper maintainers
  2014-2021 Swift project authors (the Embedded Swift standard library, linked in)
 License: ISC and Apache-2.0 with Runtime Library Exception
@@ -295,9 +295,9 @@ Description: tone shape player for JACK, and LV2 and CLAP instrument
  changed while it plays over OSC or in a browser editor, and renders the
  same sound offline to WAV, FLAC or Ogg/Vorbis files.
  .
- The package also holds the LV2 plugin (/usr/lib/lv2/toneshaper.lv2) and
- the CLAP plugin (/usr/lib/clap/toneshaper.clap), mono and stereo, each
- with an editor window.
+ The package also holds the LV2 plugin (/usr/lib/lv2/toneshaper.lv2), the
+ CLAP plugin (/usr/lib/clap/toneshaper.clap) and the VST 3 plugin
+ (/usr/lib/vst3/toneshaper.vst3), mono and stereo, each with an editor window.
 EOF
 (cd "$root" && find usr -type f | sort | xargs md5sum) >"$root/DEBIAN/md5sums"
 chmod 644 "$root/DEBIAN/control" "$root/DEBIAN/md5sums"
@@ -335,7 +335,8 @@ say "Built $tarball ($(stat -c %s "$tarball") bytes)"
 # --- Checks -------------------------------------------------------------------------------
 
 newest() { objdump -T "$1" | grep -oE 'GLIBC_[0-9]+\.[0-9]+(\.[0-9]+)?' | sort -Vu | tail -n 1; }
-for file in usr/bin/toneshaper usr/lib/lv2/toneshaper.lv2/toneshaper.so usr/lib/lv2/toneshaper.lv2/toneshaper_ui.so usr/lib/clap/toneshaper.clap; do
+for file in usr/bin/toneshaper usr/lib/lv2/toneshaper.lv2/toneshaper.so usr/lib/lv2/toneshaper.lv2/toneshaper_ui.so usr/lib/clap/toneshaper.clap \
+    usr/lib/vst3/toneshaper.vst3/Contents/x86_64-linux/toneshaper.so; do
     say "  $file: newest glibc symbol $(newest "$root/$file")"
 done
 if grep -rlF "$src" "$root/usr" >/dev/null 2>&1 && ((!from_tree)); then

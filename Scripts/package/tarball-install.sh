@@ -2,8 +2,8 @@
 # Installs ToneShaper from this folder (see INSTALL):
 #
 #   ./install.sh                         # for you: ~/.local (program, shapes, man page,
-#                                        # completions, menu entry), ~/.lv2, ~/.clap
-#   sudo ./install.sh --prefix /usr/local   # PREFIX/bin, PREFIX/share, PREFIX/lib/lv2, PREFIX/lib/clap
+#                                        # completions, menu entry), ~/.lv2, ~/.clap, ~/.vst3
+#   sudo ./install.sh --prefix /usr/local   # PREFIX/bin, PREFIX/share, PREFIX/lib/lv2, PREFIX/lib/clap, PREFIX/lib/vst3
 #
 # It writes down what it installed (SHARE/toneshaper/install-manifest), which ./uninstall.sh
 # removes. Installing again over an install replaces it.
@@ -25,12 +25,12 @@ done
 
 if [[ -z $prefix ]]; then
     [[ -n ${HOME:-} ]] || die "HOME is not set: give --prefix"
-    bin=$HOME/.local/bin share=$HOME/.local/share lv2=$HOME/.lv2 clap=$HOME/.clap
+    bin=$HOME/.local/bin share=$HOME/.local/share lv2=$HOME/.lv2 clap=$HOME/.clap vst3=$HOME/.vst3
     program=$bin/toneshaper
 else
     [[ $prefix == /* ]] || die "the prefix must be an absolute path, not '$prefix'"
     prefix=${prefix%/}
-    bin=$prefix/bin share=$prefix/share lv2=$prefix/lib/lv2 clap=$prefix/lib/clap
+    bin=$prefix/bin share=$prefix/share lv2=$prefix/lib/lv2 clap=$prefix/lib/clap vst3=$prefix/lib/vst3
     case $prefix in /usr|/usr/local) program=toneshaper ;; *) program=$bin/toneshaper ;; esac
 fi
 [[ $program =~ ^[A-Za-z0-9/._+-]+$ ]] || program=toneshaper
@@ -80,12 +80,15 @@ while IFS= read -r file; do
     put "$file" "$lv2/${file#"$here/lib/lv2/"}" 644
 done < <(find "$here/lib/lv2" -type f | sort)
 put "$here/lib/clap/toneshaper.clap" "$clap/toneshaper.clap" 644
+while IFS= read -r file; do
+    put "$file" "$vst3/${file#"$here/lib/vst3/"}" 644
+done < <(find "$here/lib/vst3" -type f | sort)
 write_manifest
 trap - EXIT
 installed+=("$manifest")
 
-printf 'Installed ToneShaper: %s, %s/toneshaper.lv2, %s/toneshaper.clap (%s files; ./uninstall.sh%s removes them)\n' \
-    "$bin/toneshaper" "$lv2" "$clap" "${#installed[@]}" "${prefix:+ --prefix $prefix}"
+printf 'Installed ToneShaper: %s, %s/toneshaper.lv2, %s/toneshaper.clap, %s/toneshaper.vst3 (%s files; ./uninstall.sh%s removes them)\n' \
+    "$bin/toneshaper" "$lv2" "$clap" "$vst3" "${#installed[@]}" "${prefix:+ --prefix $prefix}"
 [[ :$PATH: == *:$bin:* ]] || printf 'Note: %s is not on your PATH\n' "$bin"
 if [[ -n $prefix && $prefix != /usr ]]; then
     printf 'Note: CLAP hosts find %s/toneshaper.clap through CLAP_PATH: export CLAP_PATH=%s\n' "$clap" "$clap"

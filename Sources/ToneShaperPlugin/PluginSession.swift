@@ -149,8 +149,8 @@ public struct PluginSession<Host: ThreadedPluginHost, Problem: ParameterProblem>
     /// On the main thread, after the work thread asked for it: the parameters read the
     /// document as it now plays; true when the shell should tell its host.
     public mutating func rescanIfWanted() -> Bool {
+        waitForWorker()  // a request the audio thread queued may be on its way (it returns at once when none is)
         guard rescanWanted.pointee.exchange(false, ordering: .acquiringAndReleasing) else { return false }
-        waitForWorker()
         params.refresh(from: shared)
         return true
     }

@@ -75,8 +75,8 @@ extension Plugin {
         @_noLocks @_noAllocation
     #endif
     mutating func applyParameters(
-        _ changes: UnsafeMutablePointer<toneshaper_vst3_parameter_changes>?, queues: Int32, upTo time: Int32, output: UnsafeMutablePointer<Float>?,
-        rendered done: inout Int
+        _ changes: UnsafeMutablePointer<toneshaper_vst3_parameter_changes>?, queues: Int32, upTo time: Int32, frames: Int,
+        output: UnsafeMutablePointer<Float>?, rendered done: inout Int
     ) {
         guard let changes, queues > 0 else { return }
         for index in 0..<queues {
@@ -99,8 +99,10 @@ extension Plugin {
                 guard got != TONESHAPER_VST3_OK || offset < time else { break }
                 cursors[Int(index)] += 1
                 guard got == TONESHAPER_VST3_OK else { continue }
-                if let output { session.renderUpTo(max(0, Int(offset)), output: output, rendered: &done) }
-                parameter(id, normalized: value, at: max(0, Int(offset)) - done)
+                // In the block (past its end: at its last frame); a flush's MIDI waits for the next block.
+                let frame = min(max(0, Int(offset)), max(0, frames - 1))
+                if let output { session.renderUpTo(frame, output: output, rendered: &done) }
+                parameter(id, normalized: value, at: output == nil ? 0 : frame - done)
             }
         }
     }
@@ -116,7 +118,7 @@ extension Plugin {
             session.parameter(id, session.params.plain(row, normalized: normalized), modulation: false)
         } else if id == MIDIParameters.programID {
             program = normalized
-            session.send(0xC0, UInt8(MIDIParameters.program(normalized, of: programCount)), 0, at: max(0, frame))
+            _ = session.midi(0xC0, UInt8(MIDIParameters.program(normalized, of: programCount)), 0, at: max(0, frame))
         } else if let index = MIDIParameters.index(of: id) {
             controllers[index] = normalized
             let message = MIDIParameters.message(index, normalized)

@@ -71,8 +71,10 @@ enum Parameters {
 }
 
 extension Plugin {
-    /// getParamNormalized: the value as the host last set it (the table's rows as they play).
-    func normalized(_ id: UInt32) -> Double {
+    /// getParamNormalized: the value as the host last set it (the table's rows as they play:
+    /// read again first when a program or a mapped controller moved them behind its back).
+    mutating func normalized(_ id: UInt32) -> Double {
+        _ = session.rescanIfWanted()
         if let row = HostParameter.row(of: id) { return HostParameter.normalized(row, session.params.values[row]) }
         if id == MIDIParameters.programID { return program }
         return MIDIParameters.index(of: id).map { controllers[$0] } ?? 0
@@ -92,6 +94,7 @@ extension Plugin {
         } else {
             return false
         }
+        tellHostIfValuesMoved()  // VST 3 has no call to the main thread: a later main-thread call tells it
         return true
     }
 }

@@ -111,11 +111,11 @@ struct Plugin {
                 var got = TONESHAPER_VST3_FALSE
                 _unsafePerformance { got = events.pointee.vtable.pointee.get_event?(events, index, &event) ?? TONESHAPER_VST3_FALSE }
                 guard got == TONESHAPER_VST3_OK, session.inOrder(Int(event.sample_offset), frames: frames, after: &previous) else { continue }
-                applyParameters(changes, queues: queues, upTo: event.sample_offset, output: output, rendered: &done)
+                applyParameters(changes, queues: queues, upTo: event.sample_offset, frames: frames, output: output, rendered: &done)
                 handle(event, at: previous, output: output, rendered: &done)
             }
         }
-        applyParameters(changes, queues: queues, upTo: Int32.max, output: output, rendered: &done)
+        applyParameters(changes, queues: queues, upTo: Int32.max, frames: frames, output: output, rendered: &done)
         if let output, frames > 0 {
             session.engine.render(into: output + done, frames: frames - done)
             if notes.count > 0 { notes.endSilent(session.engine) { _ in true } }  // VST 3 has no note end to send

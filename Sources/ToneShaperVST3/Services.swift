@@ -9,8 +9,7 @@ struct VST3Services: ThreadedPluginHost {
 
     func log(_ level: PluginLogLevel, _ message: String) {
         guard level != .note else { return }  // a host's terminal is no place for progress
-        var bytes = Array(message.utf8)
-        bytes.append(0)
+        let bytes = Array(message.utf8) + [0]
         bytes.withUnsafeBufferPointer { buffer in
             buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) { toneshaper_vst3_log($0) }
         }

@@ -43,14 +43,8 @@ enum Tables {
                     ? TONESHAPER_VST3_OK : TONESHAPER_VST3_INVALID_ARGUMENT
             },
             set_active: { this, state in Component.plugin(this)?.pointee.setActive(state != 0).result ?? TONESHAPER_VST3_FALSE },
-            set_state: { this, stream in
-                guard let plugin = Component.plugin(this), let stream else { return TONESHAPER_VST3_FALSE }
-                return plugin.pointee.load(from: stream).result
-            },
-            get_state: { this, stream in
-                guard let plugin = Component.plugin(this), let stream else { return TONESHAPER_VST3_FALSE }
-                return plugin.pointee.save(to: stream).result
-            }))
+            set_state: { this, stream in stream.flatMap { Component.plugin(this)?.pointee.load(from: $0).result } ?? TONESHAPER_VST3_FALSE },
+            get_state: { this, stream in stream.flatMap { Component.plugin(this)?.pointee.save(to: $0).result } ?? TONESHAPER_VST3_FALSE }))
 
     /// IPluginBase's initialize, for the component and the controller alike (a host may call
     /// both on the one object): the plugin is made once.

@@ -105,7 +105,7 @@ struct View {
     func follow() {
         guard let plugin = component.pointee.plugin else { return }
         plugin.pointee.tellHostIfValuesMoved()
-        editor.follow(valuesSettled: true)
+        editor.follow(valuesSettled: link.held == 0)
     }
 }
 
@@ -114,6 +114,9 @@ struct View {
 /// process() as it sends its own automation; the points go to the engine as a state does.
 final class VST3EditorLink: EditorLink {
     let component: UnsafeMutablePointer<Component>
+    /// Controls held (between a gesture's begin and end): the host's values then lag the
+    /// window's own, which it keeps showing.
+    var held = 0
 
     init(component: UnsafeMutablePointer<Component>) { self.component = component }
 
@@ -122,11 +125,17 @@ final class VST3EditorLink: EditorLink {
         body(handler.pointee.vtable.pointee, handler, HostParameter.id(row))
     }
 
-    func beginGesture(row: Int) { edit(row: row) { table, handler, id in _ = table.begin_edit?(handler, id) } }
+    func beginGesture(row: Int) {
+        held += 1
+        edit(row: row) { table, handler, id in _ = table.begin_edit?(handler, id) }
+    }
     func setParameter(row: Int, value: Double) {
         edit(row: row) { table, handler, id in _ = table.perform_edit?(handler, id, HostParameter.normalized(row, value)) }
     }
-    func endGesture(row: Int) { edit(row: row) { table, handler, id in _ = table.end_edit?(handler, id) } }
+    func endGesture(row: Int) {
+        held = max(0, held - 1)
+        edit(row: row) { table, handler, id in _ = table.end_edit?(handler, id) }
+    }
     func sendPoints(_ points: [CurvePoint]) { component.pointee.plugin?.pointee.session.takeEditorPoints(points) }
     func requestPoints() { component.pointee.plugin?.pointee.session.sendCurveToEditor() }
     /// The host asks for the size with getSize, after createView: nothing to ask here.
