@@ -28,30 +28,36 @@ extension Plugin {
             let match = notes.match(port: 0, channel: Int(note.channel), key: Int(note.pitch), noteID: max(-1, note.note_id))
             session.endNotes(match, velocity: Double(note.velocity), choke: false, at: time, output: output, rendered: &done)
         case TONESHAPER_VST3_EVENT_NOTE_EXPRESSION_VALUE:
+            // Checked first: a refused expression leaves the block as it would be without it.
+            guard let (key, channel, tuning, volume) = expression(event.note_expression_value) else { return }
             session.renderUpTo(time, output: output, rendered: &done)
-            express(event.note_expression_value)
+            session.engine.express(key: key, channel: channel, tuning: tuning, volume: volume)
         default:
             return  // data, poly pressure, chords, scales: not taken
         }
     }
 
-    /// A note expression for one note (by its id): tuning (normalized 0.5 is none, 0...1
-    /// spans -120...+120 semitones) and volume (normalized 0.25 is 0 dB: a gain of 4 ×
-    /// normalized), the two a voice takes, as CLAP's tuning and volume.
+    /// A note expression for one note (by its id), checked: tuning (normalized 0.5 is none,
+    /// 0...1 spans -120...+120 semitones) and volume (normalized 0.25 is 0 dB: a gain of 4 ×
+    /// normalized), the two a voice takes, as CLAP's tuning and volume; nil (noted when it
+    /// is the host's fault) when nothing is to change.
     #if REALTIME_PROOF
         @_noLocks @_noAllocation
     #endif
-    mutating func express(_ event: toneshaper_vst3_note_expression_value) {
-        guard event.value.isFinite, event.value >= 0, event.value <= 1, event.note_id >= 0 else { return session.problems.note(.expressionRefused) }
+    mutating func expression(_ event: toneshaper_vst3_note_expression_value) -> (UInt8?, UInt8?, Double?, Double?)? {
+        guard event.value.isFinite, event.value >= 0, event.value <= 1, event.note_id >= 0 else {
+            session.problems.note(.expressionRefused)
+            return nil
+        }
         var tuning: Double?
         var volume: Double?
         switch Int32(event.type_id) {
         case TONESHAPER_VST3_EXPRESSION_TUNING: tuning = (event.value - 0.5) * 240
         case TONESHAPER_VST3_EXPRESSION_VOLUME: volume = event.value * 4
-        default: return  // pan, vibrato, brightness, expression: not taken
+        default: return nil  // pan, vibrato, brightness, expression: not taken
         }
-        guard case .notes(let key, let channel) = notes.match(port: 0, channel: -1, key: -1, noteID: event.note_id) else { return }
-        session.engine.express(key: key, channel: channel, tuning: tuning, volume: volume)
+        guard case .notes(let key, let channel) = notes.match(port: 0, channel: -1, key: -1, noteID: event.note_id) else { return nil }
+        return (key, channel, tuning, volume)
     }
 
     // MARK: - Parameter changes
@@ -101,19 +107,40 @@ extension Plugin {
                 guard got == TONESHAPER_VST3_OK else { continue }
                 // In the block (past its end: at its last frame); a flush's MIDI waits for the next block.
                 let frame = min(max(0, Int(offset)), max(0, frames - 1))
+                // Checked first: a refused point leaves the block as it would be without it.
+                guard accepts(id, normalized: value) else { continue }
                 if let output { session.renderUpTo(frame, output: output, rendered: &done) }
                 parameter(id, normalized: value, at: output == nil ? 0 : frame - done)
             }
         }
     }
 
-    /// One parameter point: a row of the table at its plain value, the program, or a MIDI parameter.
+    /// Whether a parameter point can be taken: a finite value in 0...1 of one of the plugin's
+    /// ids; else the problem is noted.
+    #if REALTIME_PROOF
+        @_noLocks @_noAllocation
+    #endif
+    mutating func accepts(_ id: UInt32, normalized: Double) -> Bool {
+        let problem: VST3Problem
+        if !normalized.isFinite {
+            problem = .parameterNotFinite
+        } else if normalized < 0 || normalized > 1 {
+            problem = .parameterOutOfRange
+        } else if session.params.row(id) == nil && id != MIDIParameters.programID && MIDIParameters.index(of: id) == nil {
+            problem = .unknownParameter
+        } else {
+            return true
+        }
+        session.problems.note(problem)
+        return false
+    }
+
+    /// One parameter point (``accepts(_:normalized:)`` already): a row of the table at its
+    /// plain value, the program, or a MIDI parameter.
     #if REALTIME_PROOF
         @_noLocks @_noAllocation
     #endif
     mutating func parameter(_ id: UInt32, normalized: Double, at frame: Int) {
-        guard normalized.isFinite else { return session.problems.note(.parameterNotFinite) }
-        guard normalized >= 0, normalized <= 1 else { return session.problems.note(.parameterOutOfRange) }
         if let row = session.params.row(id) {
             session.parameter(id, session.params.plain(row, normalized: normalized), modulation: false)
         } else if id == MIDIParameters.programID {
@@ -123,8 +150,6 @@ extension Plugin {
             controllers[index] = normalized
             let message = MIDIParameters.message(index, normalized)
             if !session.midi(message.0, message.1, message.2, at: max(0, frame)) { session.problems.note(.midiMalformed) }
-        } else {
-            session.problems.note(.unknownParameter)
         }
     }
 }

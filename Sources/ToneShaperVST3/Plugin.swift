@@ -13,7 +13,8 @@ struct Plugin {
     /// The notes the host started (VST 3's note ids, or pitch and channel), for its note-offs
     /// and expressions (``HostNotes``).
     var notes = HostNotes(ports: 1)
-    /// What setupProcessing gave, taken at setActive(true).
+    /// What setupProcessing gave, taken at setActive(true) (before it: the defaults; Ardour 7
+    /// activates a reopened session's instance before it sets it up).
     var sampleRate = 48_000.0
     var maximumBlock = PluginLimits.defaultMaximumBlock
     /// The normalized values of the MIDI parameters (``MIDIParameters``) and the program

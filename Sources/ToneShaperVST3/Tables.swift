@@ -37,9 +37,11 @@ enum Tables {
                 return TONESHAPER_VST3_OK
             },
             get_routing_info: { _, _, _ in TONESHAPER_VST3_FALSE },
+            // The two buses there are: the audio output and the event input.
             activate_bus: { _, type, direction, index, _ in
-                index == 0 && (type == TONESHAPER_VST3_MEDIA_AUDIO || type == TONESHAPER_VST3_MEDIA_EVENT)
-                    && (direction == TONESHAPER_VST3_INPUT || direction == TONESHAPER_VST3_OUTPUT)
+                index == 0
+                    && (type == TONESHAPER_VST3_MEDIA_AUDIO && direction == TONESHAPER_VST3_OUTPUT
+                        || type == TONESHAPER_VST3_MEDIA_EVENT && direction == TONESHAPER_VST3_INPUT)
                     ? TONESHAPER_VST3_OK : TONESHAPER_VST3_INVALID_ARGUMENT
             },
             set_active: { this, state in Component.plugin(this)?.pointee.setActive(state != 0).result ?? TONESHAPER_VST3_FALSE },
@@ -76,8 +78,10 @@ enum Tables {
             },
             can_process_sample_size: { _, size in (size == TONESHAPER_VST3_SAMPLE32).result },
             get_latency_samples: { _ in 0 },
+            // Only while inactive, as VST 3's call order has it (setActive(true) comes after).
             setup_processing: { this, setup in
-                guard let plugin = Component.plugin(this), let setup, setup.pointee.symbolic_sample_size == TONESHAPER_VST3_SAMPLE32,
+                guard let plugin = Component.plugin(this), !plugin.pointee.session.active, let setup,
+                    setup.pointee.symbolic_sample_size == TONESHAPER_VST3_SAMPLE32,
                     setup.pointee.sample_rate > 0, setup.pointee.sample_rate.isFinite, setup.pointee.max_samples_per_block > 0
                 else { return TONESHAPER_VST3_FALSE }
                 plugin.pointee.sampleRate = setup.pointee.sample_rate

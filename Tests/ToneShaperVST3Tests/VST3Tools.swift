@@ -20,7 +20,7 @@ enum VST3Tools {
     static let clapPlugin = clapOverride.map { URL(fileURLWithPath: $0) } ?? repository.appendingPathComponent(".build/clap/toneshaper.clap")
     static let clapMonoID = "org.toneshaper.instrument"
 
-    /// The class ids the plugin gives its two classes, for good (Sources/ToneShaperVST3/CVST3:
+    /// The class ids the plugin gives its two classes, for good (Sources/CVST3/entry.c:
     /// a project saved with one finds the plugin by it; each the MD5 of the CLAP plugin's id),
     /// as the host prints them: the TUID's 16 bytes in order, in hex.
     static let monoClassID = "F86493AAEECFBCDBB7CADF1A73D55927"
