@@ -48,6 +48,8 @@ expected_files=(
     lib/lv2/toneshaper.lv2/toneshaper.ttl
     lib/lv2/toneshaper.lv2/presets.ttl
     lib/clap/toneshaper.clap
+    "lib/vst3/toneshaper.vst3/Contents/$(uname -m)-linux/toneshaper.so"
+    lib/vst3/toneshaper.vst3/Contents/Resources/moduleinfo.json
 )
 for document in Sessions/*.toneshaper; do
     expected_files+=("share/toneshaper/$document" "lib/lv2/toneshaper.lv2/shapes/${document#Sessions/}")
@@ -99,6 +101,8 @@ fi
 
 say "Checking the CLAP plugin"
 cmp -s "$installed/lib/clap/toneshaper.clap" .build/clap/toneshaper.clap || fail "the installed toneshaper.clap is not the built one"
+cmp -s "$installed/lib/vst3/toneshaper.vst3/Contents/$(uname -m)-linux/toneshaper.so" ".build/vst3/toneshaper.vst3/Contents/$(uname -m)-linux/toneshaper.so" ||
+    fail "the installed VST 3 plugin is not the built one"
 
 say "Checking the man page"
 page=$installed/share/man/man1/toneshaper.1
