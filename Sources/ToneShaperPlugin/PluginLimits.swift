@@ -91,8 +91,8 @@ public enum DocumentStream {
         var written = 0
         while written < bytes.count {
             let wrote = write(base + written, bytes.count - written)
-            guard wrote > 0 else { return false }
-            written += min(wrote, bytes.count - written)
+            guard wrote > 0, wrote <= bytes.count - written else { return false }
+            written += wrote
         }
         return true
     }

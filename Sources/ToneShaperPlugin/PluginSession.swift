@@ -322,46 +322,20 @@ public struct PluginSession<Host: ThreadedPluginHost, Problem: ParameterProblem>
     /// below 0 on failure) up to the largest document; nil (logged) when the stream fails,
     /// is empty or holds more.
     public func readDocument(_ read: (UnsafeMutableRawPointer, Int) -> Int) -> [UInt8]? {
-        var bytes: [UInt8] = []
-        let chunk = 65_536
-        let buffer = UnsafeMutableRawPointer.allocate(byteCount: chunk, alignment: 8)
-        defer { buffer.deallocate() }
-        while true {
-            let got = read(buffer, chunk)
-            if got == 0 { break }
-            guard got > 0, got <= chunk else {
-                services.log(.error, "the host's stream failed while the state was read; the sound is unchanged")
-                return nil
-            }
-            bytes.append(contentsOf: UnsafeRawBufferPointer(start: buffer, count: got))
-            guard bytes.count <= PluginLimits.maximumDocumentSize else {
-                services.log(.error, "the state is larger than 16 MB; the sound is unchanged")
-                return nil
-            }
-        }
-        guard !bytes.isEmpty else {
-            services.log(.error, "the state is empty; the sound is unchanged")
+        do throws(DocumentFile.Refusal) {
+            return try DocumentStream.read(read)
+        } catch {
+            services.log(.error, "the state " + error.reason + "; the sound is unchanged")
             return nil
         }
-        return bytes
     }
 
     /// `bytes` given to a host's stream by `write` (a count written, 0 or below when it
     /// refuses) until all are taken; false (logged) when it refuses.
     public func writeDocument(_ bytes: [UInt8], _ write: (UnsafeRawPointer, Int) -> Int) -> Bool {
-        bytes.withUnsafeBytes { all in
-            guard let base = all.baseAddress, all.count > 0 else { return false }
-            var written = 0
-            while written < all.count {
-                let wrote = write(base + written, all.count - written)
-                guard wrote > 0, wrote <= all.count - written else {
-                    services.log(.error, "the host's stream refused the state; not saved")
-                    return false
-                }
-                written += wrote
-            }
-            return true
-        }
+        let written = bytes.withUnsafeBytes { DocumentStream.write($0, write) }
+        if !written { services.log(.error, "the host's stream refused the state; not saved") }
+        return written
     }
 
     // MARK: - The editor window (main thread)

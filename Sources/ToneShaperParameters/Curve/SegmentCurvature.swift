@@ -21,24 +21,6 @@ public enum SegmentCurvature {
     static func power(_ x: Double, _ k: Double) -> Double {
         if x <= 0 { return 0 }
         if x >= 1 { return 1 }
-        return FastPower.exp2(k * log2(x))
-    }
-
-    /// log2 of a positive finite x: its binary exponent, plus log2 of its significand m in
-    /// [1, 2) as 2 atanh((m - 1)/(m + 1)) / ln 2 by its series (z^2 <= 1/9: 16 terms leave
-    /// a relative error below 1e-15).
-    static func log2(_ x: Double) -> Double {
-        let m = x.significand
-        let z = (m - 1) / (m + 1)
-        let z2 = z * z
-        var term = z
-        var sum = 0.0
-        var k = 1.0
-        while k <= 33 {
-            sum += term / k
-            term *= z2
-            k += 2
-        }
-        return Double(x.exponent) + 2 * sum / 0.6931471805599453
+        return FastPower.exp2(k * ParameterSpec.log2(x))
     }
 }
