@@ -204,7 +204,7 @@ var projectTargets: [Target] {
                 .product(name: "Logging", package: "swift-log"),
             ],
             resources: [
-                .embedInCode("Page/editor.html"), .embedInCode("Page/editor.css"), .embedInCode("Page/editor.js"),
+                .embedInCode("Page/editor.html"), .embedInCode("Page/editor.css"), .embedInCode("Page/editor.js"), .embedInCode("Page/tuning.js"),
             ]),
 
         // The command line.

@@ -245,7 +245,7 @@ struct Plugin {
         if engine.takeMIDI(frame: event.frame, bytes: event.body) == .malformed { problems.note(.midiWrongLength) }
     }
 
-    /// patch:Set of urn:toneshaper:file with an atom:Path: the worker loads the file.
+    /// patch:Set of urn:toneshaper:file (or a tuning file) with an atom:Path: the worker loads the file.
     #if REALTIME_PROOF
         @_noLocks @_noAllocation
     #endif
@@ -278,7 +278,7 @@ struct Plugin {
             receivePoints(value)
             return
         }
-        guard propertyBase.loadUnaligned(as: UInt32.self) == urids.file else {
+        guard let kind = WorkKind(fileProperty: propertyBase.loadUnaligned(as: UInt32.self), urids) else {
             problems.note(.patchSetUnknownProperty)
             return
         }
@@ -295,7 +295,7 @@ struct Plugin {
             problems.note(.pathTooLong)
             return
         }
-        if !scheduler.schedule(.loadFile, path) { problems.note(.workQueueFull) }
+        if !scheduler.schedule(kind, path) { problems.note(.workQueueFull) }
     }
 
     /// A time:Position: speed (0 stopped, 1 rolling), frame, and bar, beat and tempo when

@@ -1,5 +1,6 @@
 import CLV2
 import CPluginSupport
+import ToneShaperLV2Layout
 import ToneShaperPlugin
 
 /// The kinds of message the plugin gives the host's worker (the first 4 bytes).
@@ -14,6 +15,19 @@ enum WorkKind: UInt32 {
     case points = 4
     /// The editor asked for the curve (patch:Get); no payload.
     case sendPoints = 5
+    /// Load a tuning's scale or keyboard map file (its path, NUL-terminated, after the kind).
+    case loadScale = 6
+    case loadKeyboardMap = 7
+
+    /// The load a patch:Set of file parameter `property` asks for, nil for no file parameter.
+    init?(fileProperty property: UInt32, _ urids: LV2URIDs) {
+        switch property {
+        case urids.file: self = .loadFile
+        case urids.scaleFile: self = .loadScale
+        case urids.keyboardMapFile: self = .loadKeyboardMap
+        default: return nil
+        }
+    }
 }
 
 /// worker:schedule, as run() uses it: a message of a kind and a payload, copied by the host.
@@ -99,6 +113,8 @@ enum Worker {
             takePoints(plugin: plugin, responder: responder)
         case .sendPoints:
             sendPoints(plugin: plugin, always: true)
+        case .loadScale, .loadKeyboardMap:
+            _ = plugin.pointee.engine.loadTuning(kind == WorkKind.loadScale.rawValue ? .scale : .keyboardMap, path: payload, answer: responder)
         case nil:
             plugin.pointee.log.write(.error, "the worker was given a message of an unknown kind; ignored")
             return LV2_WORKER_ERR_UNKNOWN

@@ -17,6 +17,10 @@ public enum LV2Description {
     public static let documentURI = "\(LV2Identity.documentURI)"
     /// The file parameter: patch:Set of it with an atom:Path loads a document.
     public static let fileURI = "\(LV2Identity.fileURI)"
+    /// The tuning's file parameters: patch:Set of them with an atom:Path loads a Scala scale
+    /// or keyboard map; the state keeps the text (in the document), not the path.
+    public static let scaleFileURI = "\(LV2Identity.scaleFileURI)"
+    public static let keyboardMapFileURI = "\(LV2Identity.keyboardMapFileURI)"
     public static let presetPrefix = "urn:toneshaper:preset:"
     /// The doap:Project both plugins belong to (lv2:project).
     public static let projectURI = "urn:toneshaper"
@@ -269,6 +273,14 @@ public enum LV2Description {
             + "        foaf:mbox <mailto:\(maintainerMailbox)> ;\n        foaf:homepage <\(homepage)>\n    ] .\n\n"
         text += "<\(fileURI)>\n    a lv2:Parameter ;\n    rdfs:label \"Tone shape document\" ;\n    rdfs:range atom:Path .\n\n"
         text +=
+            "<\(scaleFileURI)>\n    a lv2:Parameter ;\n    rdfs:label \"Tuning: Scala scale (.scl)\" ;\n"
+            + "    rdfs:comment \"Tunes the MIDI keys to a Scala scale; the state keeps the file's text.\" ;\n"
+            + "    rdfs:range atom:Path .\n\n"
+        text +=
+            "<\(keyboardMapFileURI)>\n    a lv2:Parameter ;\n    rdfs:label \"Tuning: keyboard map (.kbm)\" ;\n"
+            + "    rdfs:comment \"Maps the MIDI keys onto the scale's degrees (load a scale first); the state keeps the file's text.\" ;\n"
+            + "    rdfs:range atom:Path .\n\n"
+        text +=
             "<\(documentURI)>\n    a rdf:Property ;\n    rdfs:label \"Tone shape document (JSON)\" ;\n"
             + "    rdfs:comment \"The plugin's state: the whole .toneshaper document as JSON text.\" ;\n    rdfs:range atom:String .\n\n"
         text +=
@@ -378,7 +390,7 @@ public enum LV2Description {
                 lv2:extensionData state:interface , work:interface , <\(inlineDisplayInterface)> ;
                 opts:supportedOption \(supportedOptions.joined(separator: " , ")) ;
                 ui:ui <\(uiURI)> ;
-                patch:writable <\(fileURI)> ;
+                patch:writable <\(fileURI)> , <\(scaleFileURI)> , <\(keyboardMapFileURI)> ;
                 lv2:port [
             \(ports.sorted { $0.index < $1.index }.map(\.text).joined(separator: "\n    ] , [\n"))
                 ] .

@@ -38,6 +38,8 @@ public struct LV2URIDs {
     public let unitsBeat, midiEvent: UInt32
     public let patchSet, patchGet, patchProperty, patchValue: UInt32
     public let document, file, points, playhead: UInt32
+    /// The tuning's file parameters (``LV2Identity/scaleFileURI``, ``LV2Identity/keyboardMapFileURI``).
+    public let scaleFile, keyboardMapFile: UInt32
     public let logError, logWarning, logNote: UInt32
     public let sampleRate, maxBlockLength, sequenceSize, scaleFactor: UInt32
     public let timePosition, timeSpeed, timeFrame, timeBar, timeBarBeat, timeBeatsPerBar, timeBeatsPerMinute: UInt32
@@ -71,6 +73,8 @@ public struct LV2URIDs {
         patchValue = id("http://lv2plug.in/ns/ext/patch#value")
         document = id(LV2Identity.documentURI)
         file = id(LV2Identity.fileURI)
+        scaleFile = id(LV2Identity.scaleFileURI)
+        keyboardMapFile = id(LV2Identity.keyboardMapFileURI)
         points = id(LV2Identity.pointsURI)
         playhead = id(LV2Identity.playheadURI)
         logError = id("http://lv2plug.in/ns/ext/log#Error")

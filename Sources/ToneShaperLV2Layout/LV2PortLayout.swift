@@ -59,6 +59,11 @@ public enum LV2Identity {
     public static let documentURI: StaticString = "urn:toneshaper:document"
     /// The file parameter: patch:Set of it with an atom:Path loads a document.
     public static let fileURI: StaticString = "urn:toneshaper:file"
+    /// The tuning's scale file: patch:Set of it with an atom:Path loads a Scala `.scl`
+    /// (the state keeps its text, in the document, never the path).
+    public static let scaleFileURI: StaticString = "urn:toneshaper:tuning-scale"
+    /// The tuning's keyboard map file: patch:Set of it with an atom:Path loads a `.kbm`.
+    public static let keyboardMapFileURI: StaticString = "urn:toneshaper:tuning-map"
     /// The curve's points: patch:Set of it with an atom:Vector of atom:Double (t0, f0, t1,
     /// f1, ...) between the plugin and its editor window.
     public static let pointsURI: StaticString = "urn:toneshaper:points"

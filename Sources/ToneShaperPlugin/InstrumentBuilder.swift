@@ -49,7 +49,17 @@ public struct InstrumentBuilder: ~Copyable {
     private mutating func set(_ id: ParameterID, _ value: Double) {
         let before = shape.value(id)
         let taken = shape.set(id, value)
-        if ShapeChange.needsNewPlan(id, from: before, to: taken) && owed == .nothing { owed = .plan }
+        if (ShapeChange.needsNewPlan(id, from: before, to: taken) || shape.movesTuning(id, from: before, to: taken)) && owed == .nothing {
+            owed = .plan
+        }
+    }
+
+    /// Replaces the MIDI keys' tuning (a scale or keyboard map file loaded; nil: 12-TET): it
+    /// travels in a new plan.
+    public mutating func setTuning(_ tuning: Tuning?) -> InstrumentResponse? {
+        shape.tuning = tuning
+        if owed == .nothing { owed = .plan }
+        return owedPlan()
     }
 
     /// Replaces the whole shape (a document loaded, a state restored): the audio side gets

@@ -1,6 +1,7 @@
 import Foundation
 import ToneShaperControl
 import ToneShaperJSON
+import ToneShaperModel
 import ToneShaperParameters
 
 /// FlyingFox has a JSONValue of its own; this module means the core's.
@@ -73,6 +74,20 @@ enum StateJSON {
         ]
         if let name = state.shape.name { object["name"] = .string(name) }
         if let description = state.shape.description { object["description"] = .string(description) }
+        if let tuning = state.shape.tuning { object["tuning"] = self.tuning(tuning) }
+        return .object(object)
+    }
+
+    /// What tuning plays, for an editor to show: the scale's description line, its degrees
+    /// in cents above the unison (the period last), and the keyboard map's size and formal
+    /// octave when there is a map (absent: the scale laid out from the root note).
+    static func tuning(_ tuning: Tuning) -> JSONValue {
+        var object: [String: JSONValue] = [
+            "description": .string(tuning.scale.description), "cents": .array(tuning.scale.cents.map(JSONValue.number)),
+        ]
+        if let map = tuning.mapping {
+            object["keyboardMap"] = .object(["size": .number(Double(map.size)), "octaveDegree": .number(Double(map.octaveDegree))])
+        }
         return .object(object)
     }
 

@@ -78,7 +78,7 @@ struct OSCQueryNamespace: Sendable {
     /// TYPE, VALUE, RANGE, ACCESS and UNIT of an address (DESCRIPTION is added by the
     /// caller), read off the core's signature: a parameter can be read and written (its
     /// VALUE is the current one, its presentation is ``presentation(of:)``'s attributes), a
-    /// command only written.
+    /// command only written, save the tuning's files (``tuningText(_:_:)``), read back too.
     static func attributes(of address: ControlAddress, state: ControlState) -> [String: JSONValue] {
         var attributes: [String: JSONValue] = [:]
         switch address.target {
@@ -87,8 +87,14 @@ struct OSCQueryNamespace: Sendable {
             let spec = ParameterTable.spec(id)
             attributes["VALUE"] = .array([jsonArgument(spec, spec.value(in: state.shape))])
             for (key, value) in presentation(of: spec) { attributes[key] = value }
-        case .command:
-            attributes["ACCESS"] = .number(2)
+        case .command(let name):
+            if let text = tuningText(name, state) {
+                // The tuning's files can be read back: the text playing ("" for none).
+                attributes["ACCESS"] = .number(3)
+                attributes["VALUE"] = .array([.string(text)])
+            } else {
+                attributes["ACCESS"] = .number(2)
+            }
         }
         // Repeated (points), optional (buttons) or no arguments: no type string describes them.
         let arguments = address.signature.arguments
@@ -99,6 +105,16 @@ struct OSCQueryNamespace: Sendable {
         let units = arguments.map { unit($0.unit) }
         if units.allSatisfy({ $0 != nil }) { attributes["UNIT"] = .array(units.compactMap { $0 }.map(JSONValue.string)) }
         return attributes
+    }
+
+    /// The text of the tuning file a command sets, as it plays ("" for none); nil for a
+    /// command that sets no file.
+    static func tuningText(_ name: ControlCommand.Name, _ state: ControlState) -> String? {
+        switch name {
+        case .tuningScale: return state.shape.tuning?.scaleText ?? ""
+        case .tuningMap: return state.shape.tuning?.keyboardMapText ?? ""
+        default: return nil
+        }
     }
 
     /// The extra attributes of a parameter's node: the row's presentation, so that a client

@@ -11,7 +11,7 @@
 //   cc -O1 -g -o lv2host Tests/LV2Host/lv2host.c -ldl -lm -lpthread
 //   lv2host --so PATH --uri URI [--ttl PATH] [--rate 48000] [--block 256] --frames N
 //           [--note FRAME:NOTE:VEL[:OFFFRAME]]... [--set SYMBOL=VALUE@FRAME]...
-//           [--load-file PATH@FRAME]... [--position SPEED:TRANSPORT-FRAME[:BPM]@FRAME]... [--program N@FRAME]... [--save-state FILE] [--restore-state FILE]
+//           [--load-file PATH@FRAME]... [--load-scale PATH@FRAME]... [--load-map PATH@FRAME]... [--position SPEED:TRANSPORT-FRAME[:BPM]@FRAME]... [--program N@FRAME]... [--save-state FILE] [--restore-state FILE]
 //           [--hostile KIND]... [--without FEATURE]... [--seq-size BYTES] [--unit UNIT]
 //           [--second-so PATH] [--instances 2] [--threaded-worker] [--out FILE] [--cycles N]
 //           [--bench-runs N [--bench-warmup FRAMES] [--bench-times FILE] [--bench-paced]]
@@ -401,6 +401,8 @@ typedef struct {
     char symbol[64];
     float value, tempo;
     char path[1024];
+    // LOAD: the file parameter patch:Set (NULL: urn:toneshaper:file, the document).
+    const char *property;
     char hostile[64];
 } Step;
 
@@ -886,10 +888,13 @@ static Options parse_options(int argc, char **argv) {
             s->value = speed;
             s->note = (int)position;
             s->tempo = bpm;
-        } else if (ARG("--load-file")) {
+        } else if (ARG("--load-file") || ARG("--load-scale") || ARG("--load-map")) {
+            // The document file, or the tuning's scale or keyboard map file parameter.
             const char *at = strrchr(v, '@');
             Step *s = add_step(LOAD, at ? parse_frame(at + 1) : 0);
             snprintf(s->path, sizeof s->path, "%.*s", at ? (int)(at - v) : (int)strlen(v), v);
+            if (strcmp(a, "--load-scale") == 0) s->property = "urn:toneshaper:tuning-scale";
+            if (strcmp(a, "--load-map") == 0) s->property = "urn:toneshaper:tuning-map";
         } else if (ARG("--hostile")) {
             if (is_state_hostile(v)) o.state_hostile = v;
             else {
@@ -1170,7 +1175,10 @@ static void write_block_events(Cycle *c, int k, long start, uint32_t n) {
                 append_midi(input, at, midi, 3);
                 break;
             case SET: c->control_values[k][control_named(s->symbol) - controls] = s->value; break;
-            case LOAD: append_path(input, at, s->path); break;
+            case LOAD:
+                if (s->property) append_patch_set(input, at, urid(s->property), urid(LV2_ATOM__Path), s->path, (uint32_t)strlen(s->path) + 1);
+                else append_path(input, at, s->path);
+                break;
             case POSITION: append_position(input, at, s->value, s->note, s->tempo); break;
             case PROGRAM: {
                 unsigned char change[2] = {0xC0, (unsigned char)s->note};

@@ -1,10 +1,12 @@
+import Foundation
 import Testing
 import ToneShaperControl
 
 @testable import ToneShaperOSC
 
 /// `/tuning/scale`, `/tuning/map` and `/tuning/reset`: the core's tuning commands, by OSC.
-/// The files' texts travel in the message (the node reads no file a sender names).
+/// A file's text travels in the message, or a path of a `.scl`/`.kbm` file the node reads
+/// (told apart by line breaks); the document keeps the text either way.
 @Suite("Tuning addresses")
 struct TuningAddressTests {
     static let nineteen = "! 19.scl\n19-EDO\n19\n" + (1...18).map { "\(Double($0) * 1200 / 19)" }.joined(separator: "\n") + "\n2/1\n"
@@ -33,9 +35,11 @@ struct TuningAddressTests {
     }
 
     @Test(arguments: [
-        BadMessage("/toneshaper/tuning/scale", [.string("19edo.scl")], "send the file's contents"),
+        BadMessage("/toneshaper/tuning/scale", [.string("/nowhere/19edo.scl")], "\"/nowhere/19edo.scl\" does not exist"),
+        BadMessage("/toneshaper/tuning/scale", [.string("/etc/passwd")], "is not a .scl file"),
+        BadMessage("/toneshaper/tuning/map", [.string("/tmp")], "is not a .kbm file"),
         BadMessage("/toneshaper/tuning/scale", [.string("d\n2\n0/1\n2/1\n")], "scale, line 3: the ratio 0/1"),
-        BadMessage("/toneshaper/tuning/scale", [.int32(19)], "the text of a .scl file"),
+        BadMessage("/toneshaper/tuning/scale", [.int32(19)], "the text of a .scl file (its lines) or its path"),
         BadMessage("/toneshaper/tuning/scale", [], "expects 1 argument"),
         BadMessage("/toneshaper/tuning/map", [.string(TuningAddressTests.linear)], "send the scale first"),
         BadMessage("/toneshaper/tuning/reset", [.int32(1)], "expects no arguments"),
@@ -46,6 +50,33 @@ struct TuningAddressTests {
         #expect(reply.path == "/toneshaper/error")
         #expect(reply.arguments.contains { "\($0)".contains(message.reason) }, "\(reply.arguments)")
         #expect(fixture.controller.shape.tuning == nil)
+    }
+
+    /// A path (one line) is read by the node: the scale and the map from their files, the
+    /// document keeps their texts; a directory named .scl and a bad file are refused.
+    @Test func pathsAreReadAndTheTextsKept() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("toneshaper-tuning-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("folder.scl"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let scale = directory.appendingPathComponent("19-EDO.SCL")
+        let map = directory.appendingPathComponent("linear.kbm")
+        let bad = directory.appendingPathComponent("bad.scl")
+        try Self.nineteen.write(to: scale, atomically: true, encoding: .utf8)
+        try Self.linear.write(to: map, atomically: true, encoding: .utf8)
+        try "bad\n2\n0/1\n2/1\n".write(to: bad, atomically: true, encoding: .utf8)
+        let fixture = try OSCFixture()
+        #expect(try fixture.request("/toneshaper/tuning/scale", [.string(scale.path)])?.path == "/toneshaper/ok")
+        #expect(fixture.controller.shape.tuning?.scaleText == Self.nineteen)
+        #expect(Self.sentPlan(fixture), "the file's tuning travels in a plan")
+        #expect(try fixture.request("/toneshaper/tuning/map", [.string(map.path)])?.path == "/toneshaper/ok")
+        #expect(fixture.controller.shape.tuning?.keyboardMapText == Self.linear)
+        for (path, reason) in [
+            (directory.appendingPathComponent("folder.scl").path, "is not a regular file"), (bad.path, "scale, line 3: the ratio 0/1"),
+        ] {
+            let reply = try #require(try fixture.request("/toneshaper/tuning/scale", [.string(path)]))
+            #expect(reply.path == "/toneshaper/error" && reply.arguments.contains { "\($0)".contains(reason) }, "\(reply.arguments)")
+        }
+        #expect(fixture.controller.shape.tuning?.scaleText == Self.nineteen && fixture.controller.shape.tuning?.keyboardMapText == Self.linear)
     }
 
     @Test func aBadMapIsRefusedNamingTheLineAndTheTuningStays() throws {

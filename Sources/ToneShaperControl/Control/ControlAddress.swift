@@ -75,12 +75,12 @@ public struct ControlAddress: Sendable {
                 "Map the next MIDI controller that moves to the parameter (its address, e.g. frequency/max)"
             ),
             (
-                .tuningScale, ControlSignature([ControlArgument("scl", .text("a .scl file's text"))]),
-                "Tune the MIDI keys to a Scala scale, sent as the .scl file's text (not a path); any keyboard map stays"
+                .tuningScale, ControlSignature([ControlArgument("scl", .text("a .scl file's text, or its path"))]),
+                "Tune the MIDI keys to a Scala scale: the .scl file's text (its lines), or the path of a .scl file on the node's machine (one line); any keyboard map stays"
             ),
             (
-                .tuningMap, ControlSignature([ControlArgument("kbm", .text("a .kbm file's text, or none"))]),
-                "Map the keys onto the scale with a Scala keyboard mapping, sent as the .kbm file's text; none: no map"
+                .tuningMap, ControlSignature([ControlArgument("kbm", .text("a .kbm file's text, its path, or none"))]),
+                "Map the keys onto the scale with a Scala keyboard mapping: the .kbm file's text (its lines), or the path of a .kbm file on the node's machine (one line); none: no map"
             ),
             (.tuningReset, .none, "Back to 12-TET: no scale, no keyboard map"),
         ]
@@ -223,16 +223,20 @@ public struct ControlAddress: Sendable {
         }
     }
 
-    /// A tuning file's text from a remote sender. The node reads no file a sender names (as
-    /// with documents), so a single line, a path say, is refused: the file's text is sent.
+    /// A tuning file's text from a sender: the file's text itself, or the path of a file on
+    /// the node's machine, told apart by line breaks (a Scala file has at least two lines, a
+    /// path none). A path is read only when it names a regular file of the kind's extension
+    /// (``TuningFile``), so a sender cannot make the node read other files.
     static func tuningText(_ value: ParameterValue, _ command: ControlCommand.Name, file: String) throws(ControlError) -> String {
-        guard case .text(let text) = value, text.contains(where: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }) else {
-            throw ControlError(
-                .command(command),
-                "expects the text of a \(file) file (its lines), got \"\(value)\"; the node reads no file a sender names, so send the file's contents"
-            )
+        guard case .text(let text) = value else {
+            throw ControlError(.command(command), "expects the text of a \(file) file (its lines) or its path, got \"\(value)\"")
         }
-        return text
+        guard TuningFile.isPath(text) else { return text }
+        do throws(TuningFileRefusal) {
+            return try TuningFile.read(text, fileExtension: file)
+        } catch {
+            throw ControlError(.command(command), error.description)
+        }
     }
 
     /// A parameter a MIDI controller may move, named by its address (or document key).

@@ -27,6 +27,8 @@ public struct InstrumentShape: Sendable {
     public private(set) var drawnRange: FrequencyRange
     private var values: InlineArray<32, Double>
     public var controllers: MIDIControllerMap
+    /// The MIDI keys' tuning (the document's `tuning`; nil: 12-TET), carried in the plan.
+    public var tuning: Tuning?
 
     /// A frequency range, low end first.
     public struct FrequencyRange: Sendable, Equatable, BitwiseCopyable {
@@ -137,7 +139,14 @@ public struct InstrumentShape: Sendable {
             points: points, duration: value(.duration), minFrequency: drawnRange.low, maxFrequency: drawnRange.high,
             wave: waves[min(waves.count - 1, Int(value(.wave)))], scale: scales[min(scales.count - 1, Int(value(.scale)))],
             antiAliased: value(.antiAlias) != 0, fourierTerms: terms < 1 ? .nyquist : .count(Int(terms)),
-            fidelity: Int(value(.fidelity)), echoOffset: playedEchoOffset, curvatures: curvatures)
+            fidelity: Int(value(.fidelity)), echoOffset: playedEchoOffset, curvatures: curvatures,
+            tuning: tuning?.keyTuning(rootNote: performance.rootNote))
+    }
+
+    /// Whether `id` moving from `old` to `new` changes the plan's key tuning: a tuning laid
+    /// out from the root note (no keyboard map) moves with the root.
+    public func movesTuning(_ id: ParameterID, from old: Double, to new: Double) -> Bool {
+        id == .rootNote && old != new && tuning != nil && tuning?.mapping == nil
     }
 
     /// Every row's value as played (the range and the echo by the plugin's rules), by id:

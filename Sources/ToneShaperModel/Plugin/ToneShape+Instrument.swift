@@ -9,13 +9,14 @@ extension InstrumentShape {
             parameters: ParameterTable.audioParameters, points: shape.points,
             values: ParameterTable.all.map { $0.portValue(in: shape) }, controllers: shape.midiMap)
         curvatures = shape.curvatures
+        tuning = shape.tuning
     }
 }
 
 extension ToneShape {
     /// What a plugin plays, as a document says it: `instrument`'s values as played (the
     /// range and the echo by the plugin's rule, so the node reads the document), its points
-    /// as heard and its controller map, with `document`'s name, description and the keys
+    /// as heard, its controller map and its tuning, with `document`'s name, description and the keys
     /// this project does not know.
     public init(played instrument: InstrumentShape, document: ToneShape) {
         self = document
@@ -25,5 +26,6 @@ extension ToneShape {
         points = instrument.playedPoints
         curvatures = instrument.curvatures
         midiMap = instrument.controllers
+        tuning = instrument.tuning
     }
 }

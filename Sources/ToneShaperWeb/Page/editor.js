@@ -444,6 +444,7 @@ function adopt(state) {
     if (document.activeElement !== $(id)) $(id).value = +Number(state.parameters[address]).toPrecision(8);
   }
   $("play").disabled = state.playing; $("stop").disabled = !state.playing;
+  showTuning(state.tuning);
 }
 
 // ---------- controls generated from the OSCQuery namespace ----------
@@ -458,7 +459,8 @@ function buildControls(root) {
   const nodes = [];
   const visit = (node) => {
     const address = node.FULL_PATH.slice(editor.prefix.length + 1);
-    if (node.ACCESS === 3 && node.TYPE && !(address in CURVE_FIELDS)) nodes.push([address, node]);
+    // The tuning's files have a panel of their own (tuning.js).
+    if (node.ACCESS === 3 && node.TYPE && !(address in CURVE_FIELDS) && !address.startsWith("tuning/")) nodes.push([address, node]);
     for (const name of Object.keys(node.CONTENTS || {})) visit(node.CONTENTS[name]);
   };
   if (root) for (const name of Object.keys(root.CONTENTS || {})) visit(root.CONTENTS[name]);
