@@ -35,7 +35,7 @@ struct TuningAddressTests {
     }
 
     @Test(arguments: [
-        BadMessage("/toneshaper/tuning/scale", [.string("/nowhere/19edo.scl")], "\"/nowhere/19edo.scl\" does not exist"),
+        BadMessage("/toneshaper/tuning/scale", [.string("/nowhere/19edo.scl")], "does not exist (a path is read by the node"),
         BadMessage("/toneshaper/tuning/scale", [.string("/etc/passwd")], "is not a .scl file"),
         BadMessage("/toneshaper/tuning/map", [.string("/tmp")], "is not a .kbm file"),
         BadMessage("/toneshaper/tuning/scale", [.string("d\n2\n0/1\n2/1\n")], "scale, line 3: the ratio 0/1"),

@@ -32,7 +32,8 @@ import ToneShaperTestSupport
         let request = JSONValue.object(["address": .string("tuning/scale"), "args": .array([.string(TuningFixture.nineteenEDO)]), "id": .number(1)])
         let replies = try await web.webSocket([request.text, #"{"watch": "state"}"#])
         #expect(replies.first?["ok"] == .bool(true), "\(replies)")
-        let tuning = try #require(replies.compactMap { $0["state"]?["tuning"] }.last, "\(replies)")
+        let tunings = replies.compactMap { $0["state"]?["tuning"] }
+        let tuning = try #require(tunings.last, "\(replies)")
         #expect(tuning["description"] == .string("19 equal divisions of the octave"))
         guard case .array(let cents)? = tuning["cents"] else {
             Issue.record("no degrees: \(tuning)")
