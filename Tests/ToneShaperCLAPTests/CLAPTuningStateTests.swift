@@ -51,12 +51,13 @@ struct CLAPTuningStateTests {
         Data(Array("urn:toneshaper:document http://lv2plug.in/ns/ext/atom#String 3 \(document.count + 1)\n".utf8) + document + [0, 0x0A])
     }
 
+    /// The document of such a file: the SIZE bytes after the header line, short of the NUL.
     static func lv2Document(_ url: URL) throws -> [UInt8] {
-        let data = try Data(contentsOf: url)
+        let data = Array(try Data(contentsOf: url))
         let newline = try #require(data.firstIndex(of: 0x0A))
-        var text = Array(data[(newline + 1)...])
-        while text.last == 0x0A || text.last == 0 { text.removeLast() }
-        return text
+        let size = try #require(String(decoding: data[..<newline], as: UTF8.self).split(separator: " ").last.flatMap { Int($0) })
+        try #require(size >= 1 && newline + size < data.count)
+        return Array(data[(newline + 1)..<(newline + size)])
     }
 
     @Test func anLV2StateWithA19EDOTuningPlaysItAndIsSavedBackTheSame() throws {
@@ -75,7 +76,8 @@ struct CLAPTuningStateTests {
     }
 
     /// patch:Set of the scale file, then of the keyboard map file: key 81 plays 19-EDO's
-    /// 2^(12/19), then (twelve keys, formal octave degree 19) an octave; the state keeps
+    /// 2^(12/19), then (twelve keys, formal octave degree 19) an octave (a note takes the
+    /// tuning there is when it starts: this one starts once the three plans are in); the state keeps
     /// both texts and no path. A scale that does not read is logged and changes nothing.
     @Test func lv2TuningFileParametersRetuneAndTheStateKeepsTheTexts() throws {
         let directory = try CLAPTools.temporaryDirectory()
@@ -98,7 +100,7 @@ struct CLAPTuningStateTests {
         #expect(text.contains("19 equal divisions of the octave") && !text.contains(scale.path), "\(text)")
 
         let (mapped, b) = try CLAPTools.playLV2(
-            load + ["--load-map", "\(map.path)@0", "--note", "512:81:100", "--save-state", saved.path], frames: Self.frames)
+            load + ["--load-map", "\(map.path)@0", "--note", "4096:81:100", "--save-state", saved.path], frames: Self.frames)
         #expect(mapped.status == 0 && mapped.number("log_errors") == 0, "\(mapped.output)")
         #expect(abs(try #require(TuningFixture.pitchError("LV2 scale and map files, key 81", b, expected: 880))) < 0.5)
         let restored = try ToneShapeDocument.decode(try Self.lv2Document(saved), source: "saved")
