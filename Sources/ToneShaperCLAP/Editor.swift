@@ -44,6 +44,8 @@ final class CLAPEditorLink: EditorLink {
     /// The curve goes into the outbox now; the window reads it at the next timer.
     func requestPoints() { plugin.pointee.session.sendCurveToEditor() }
 
+    func loadTuningFile(path: String, keyboardMap: Bool) { plugin.pointee.session.loadTuningFile(path, keyboardMap ? .keyboardMap : .scale) }
+
     /// The host asks for the size with get_size, after create: nothing to ask here.
     func requestSize(width: Int, height: Int) {}
 }

@@ -28,4 +28,12 @@ public protocol EditorLink: AnyObject {
     func requestPoints()
     /// The window was made at this size and asks the host for it.
     func requestSize(width: Int, height: Int)
+    /// The user chose a Scala file from the window's list of tunings: the plugin reads and
+    /// plays it (a `.kbm` over the scale there is) and tells the window the tuning then.
+    func loadTuningFile(path: String, keyboardMap: Bool)
+}
+
+extension EditorLink {
+    /// A shell that loads no tuning files from the window ignores the choice.
+    public func loadTuningFile(path: String, keyboardMap: Bool) {}
 }

@@ -34,6 +34,8 @@ public final class EditorWindow {
     let rows = ControlRow.rows()
     /// The playhead, 0..<1 of the cycle (nil until the plugin sends one).
     var playhead: Double?
+    /// The tuning shown and the files to load (TuningPanel.swift).
+    var tuningPanel = TuningPanel()
 
     /// The curve changed here and goes to the plugin at the next idle.
     var pointsToSend = false
@@ -281,6 +283,7 @@ public final class EditorWindow {
             return
         }
         guard event.button == 1 else { return }
+        if pressTuning(layout, x, y) { return }
         toneshaper_ui_take_focus(display, Window(window))
         pressX = x
         pressY = y

@@ -18,6 +18,8 @@ public final class EmbeddedEditor {
     /// Each parameter's value as the window was last told it.
     var shown: [Double]
     var playhead = Double.nan.bitPattern
+    /// The revision of the tuning the window shows (-1: none shown yet).
+    var tuningRevision = -1
 
     /// How often a host's timer should call ``follow(valuesSettled:)`` (about 50 times a second).
     public static let period: UInt32 = 20
@@ -56,6 +58,7 @@ public final class EmbeddedEditor {
         guard let made = EditorWindow(parent: parent, scale: scale, width: size.width, height: size.height, mapped: mapped, link: link)
         else { return false }
         window = made
+        tuningRevision = -1
         return true
     }
 
@@ -66,7 +69,7 @@ public final class EmbeddedEditor {
     }
 
     /// At the host's timer: what changed in the plugin since the last one (values, unless
-    /// the window's own edits have not reached the plugin yet, the curve, the playhead), then
+    /// the window's own edits have not reached the plugin yet, the curve, the tuning, the playhead), then
     /// the window's events and drawing.
     public func follow(valuesSettled: Bool) {
         guard let window else { return }
@@ -81,6 +84,11 @@ public final class EmbeddedEditor {
         if channel.outbox.pointee.beginRead() {
             window.pointsChanged(UnsafeBufferPointer(start: channel.outbox.pointee.numbers, count: channel.outbox.pointee.count))
             channel.outbox.pointee.endRead(taken: true)
+        }
+        let revision = channel.tuning.pointee.revision
+        if revision != tuningRevision {
+            tuningRevision = revision
+            window.tuningChanged(channel.tuning.pointee.read())
         }
         let bits = channel.playhead.pointee.load(ordering: .relaxed)
         if bits != playhead {

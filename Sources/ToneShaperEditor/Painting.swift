@@ -117,6 +117,7 @@ struct Painter {
         paintGrid()
         paintCurve()
         paintPlayhead()
+        paintTuning()
         paintControls()
     }
 

@@ -12,7 +12,8 @@ import ToneShaperModel
 /// - `playhead` holds where the cycle was at the last block's end (a Double's bits);
 /// - the window's points reach the engine through `inbox` (``PointsMailbox``), taken on the
 ///   main thread as a state is, and the curve as it plays comes back through `outbox`,
-///   filled off the audio thread whenever a document, program, duration or range changes it.
+///   filled off the audio thread whenever a document, program, duration or range changes it;
+/// - the tuning playing reaches the window through `tuning` (``TuningNotice``).
 public struct EditorChannel {
     public let edits: MessageRing
     /// [0]: edits pushed (the main thread), [1]: edits taken (the audio side).
@@ -20,6 +21,8 @@ public struct EditorChannel {
     public let playhead: UnsafeMutablePointer<Atomic<UInt64>>
     public let inbox: UnsafeMutablePointer<PointsMailbox>
     public let outbox: UnsafeMutablePointer<PointsMailbox>
+    /// The tuning playing, for the window to show (``TuningNotice``).
+    public let tuning: UnsafeMutablePointer<TuningNotice>
 
     /// The kinds of message on `edits`.
     public enum Kind: UInt32 {
@@ -41,7 +44,8 @@ public struct EditorChannel {
         let playhead = UnsafeMutablePointer<Atomic<UInt64>>.allocate(capacity: 1)
         playhead.initialize(to: Atomic(Double.nan.bitPattern))
         return EditorChannel(
-            edits: MessageRing(slots: 64), counts: counts, playhead: playhead, inbox: PointsMailbox.make(), outbox: PointsMailbox.make())
+            edits: MessageRing(slots: 64), counts: counts, playhead: playhead, inbox: PointsMailbox.make(), outbox: PointsMailbox.make(),
+            tuning: TuningNotice.make())
     }
 
     public func free() {
@@ -52,6 +56,7 @@ public struct EditorChannel {
         playhead.deallocate()
         PointsMailbox.destroy(inbox)
         PointsMailbox.destroy(outbox)
+        TuningNotice.destroy(tuning)
     }
 
     /// On the main thread: one edit for the audio side; false when the queue is full.

@@ -124,7 +124,10 @@ public struct PluginSession<Host: ThreadedPluginHost, Problem: ParameterProblem>
         switch PluginWork(rawValue: kind) {
         case .engine:
             shared.work(payload, answer: RingAnswer(ring: work.answers))
-            if PluginSession.changes(payload, document: true) { rescanWanted.pointee.store(true, ordering: .releasing) }
+            if PluginSession.changes(payload, document: true) {
+                rescanWanted.pointee.store(true, ordering: .releasing)
+                publishTuning()  // a program brings its document's tuning
+            }
             if PluginSession.changes(payload, document: false) { sendPointsToEditor(always: false) }
         case .problems:
             heldProblems.take(payload, now: toneshaper_plugin_monotonic_seconds(), host: services)
@@ -315,6 +318,7 @@ public struct PluginSession<Host: ThreadedPluginHost, Problem: ParameterProblem>
         guard loaded else { return false }
         params.reset(to: shape)
         sendPointsToEditor(always: false)
+        publishTuning()
         return true
     }
 
@@ -354,6 +358,20 @@ public struct PluginSession<Host: ThreadedPluginHost, Problem: ParameterProblem>
         guard !points.isEmpty, editorChannel.inbox.pointee.fill(with: points) else { return }
         takeEditorPoints()
     }
+
+    /// The window chose a Scala file (a path, main thread): read and played as LV2's file
+    /// parameters are (``PluginEngine/loadTuning(_:path:answer:)``), taken as the window's
+    /// points are; the window is told the tuning then playing.
+    public mutating func loadTuningFile(_ path: String, _ kind: TuningFileKind) {
+        waitForWorker()
+        let bytes = Array(path.utf8) + [0]
+        _ = bytes.withUnsafeBytes { shared.loadTuning(kind, path: $0, answer: RingAnswer(ring: fromMain)) }
+        if !active { takeAnswers() }
+        publishTuning()
+    }
+
+    /// Off the audio thread: the tuning playing, for the window (``TuningNotice``).
+    public func publishTuning() { editorChannel.tuning.pointee.publish(shared.tuning()) }
 
     /// The window asked for the curve as it plays: it reads it at its next timer.
     public func sendCurveToEditor() {

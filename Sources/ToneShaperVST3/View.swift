@@ -138,6 +138,9 @@ final class VST3EditorLink: EditorLink {
     }
     func sendPoints(_ points: [CurvePoint]) { component.pointee.plugin?.pointee.session.takeEditorPoints(points) }
     func requestPoints() { component.pointee.plugin?.pointee.session.sendCurveToEditor() }
+    func loadTuningFile(path: String, keyboardMap: Bool) {
+        component.pointee.plugin?.pointee.session.loadTuningFile(path, keyboardMap ? .keyboardMap : .scale)
+    }
     /// The host asks for the size with getSize, after createView: nothing to ask here.
     func requestSize(width: Int, height: Int) {}
 }

@@ -16,7 +16,9 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <dirent.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 /// The kinds of event the editor reads (toneshaper_ui_next_event).
@@ -155,5 +157,44 @@ static inline int toneshaper_ui_env_flag(const char *name) {
 }
 
 static inline void toneshaper_ui_stderr(const char *message) { fprintf(stderr, "toneshaper UI: %s\n", message); }
+
+/// The folder of the user's tunings the window lists: $XDG_DATA_HOME/toneshaper/tunings,
+/// else ~/.local/share/toneshaper/tunings, into `folder`; 0 when there is none or it does
+/// not fit.
+static inline int toneshaper_ui_tunings_folder(char *folder, size_t capacity) {
+    const char *data = getenv("XDG_DATA_HOME");
+    const char *home = getenv("HOME");
+    int n;
+    if (data && data[0] == '/') n = snprintf(folder, capacity, "%s/toneshaper/tunings", data);
+    else if (home && home[0]) n = snprintf(folder, capacity, "%s/.local/share/toneshaper/tunings", home);
+    else return 0;
+    return n > 0 && (size_t)n < capacity;
+}
+
+/// The names of the Scala files (.scl, .kbm, any case) in `folder`, each ended by a line
+/// break, into `names` (NUL-terminated; as many as fit); their count, 0 without the folder.
+static inline int toneshaper_ui_tuning_files(const char *folder, char *names, size_t capacity) {
+    if (capacity == 0) return 0;
+    names[0] = 0;
+    DIR *dir = opendir(folder);
+    if (!dir) return 0;
+    size_t used = 0;
+    int count = 0;
+    struct dirent *entry;
+    while ((entry = readdir(dir)) != NULL) {
+        size_t length = strlen(entry->d_name);
+        if (length < 5 || entry->d_name[0] == '.') continue;
+        const char *extension = entry->d_name + length - 4;
+        if (strcasecmp(extension, ".scl") != 0 && strcasecmp(extension, ".kbm") != 0) continue;
+        if (used + length + 2 > capacity) break;
+        memcpy(names + used, entry->d_name, length);
+        used += length;
+        names[used++] = '\n';
+        names[used] = 0;
+        count++;
+    }
+    closedir(dir);
+    return count;
+}
 
 #endif
