@@ -32,9 +32,10 @@ struct TuningPanel {
         folder = path.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         var names = [CChar](repeating: 0, count: 65_536)
         let count = toneshaper_ui_tuning_files(folder, &names, names.count)
-        let text = names.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        files = count > 0 ? text.split(separator: "\n").map(String.init) : []
-        files.sort { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+        // Split and sorted by bytes (names are not text to compare as Unicode here).
+        let bytes = names.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+        let lines = count > 0 ? bytes.split(separator: 0x0A).map(Array.init) : []
+        files = lines.sorted { $0.lexicographicallyPrecedes($1) }.map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// Whether `name` is a keyboard map (`.kbm`, any case) rather than a scale.

@@ -278,7 +278,10 @@ struct Plugin {
             receivePoints(value)
             return
         }
-        guard let kind = WorkKind(fileProperty: propertyBase.loadUnaligned(as: UInt32.self), urids) else {
+        let key = propertyBase.loadUnaligned(as: UInt32.self)
+        let load: WorkKind? =
+            key == urids.file ? .loadFile : key == urids.scaleFile ? .loadScale : key == urids.keyboardMapFile ? .loadKeyboardMap : nil
+        guard let kind = load else {
             problems.note(.patchSetUnknownProperty)
             return
         }

@@ -1,6 +1,5 @@
 import CLV2
 import CPluginSupport
-import ToneShaperLV2Layout
 import ToneShaperPlugin
 
 /// The kinds of message the plugin gives the host's worker (the first 4 bytes).
@@ -18,16 +17,6 @@ enum WorkKind: UInt32 {
     /// Load a tuning's scale or keyboard map file (its path, NUL-terminated, after the kind).
     case loadScale = 6
     case loadKeyboardMap = 7
-
-    /// The load a patch:Set of file parameter `property` asks for, nil for no file parameter.
-    init?(fileProperty property: UInt32, _ urids: LV2URIDs) {
-        switch property {
-        case urids.file: self = .loadFile
-        case urids.scaleFile: self = .loadScale
-        case urids.keyboardMapFile: self = .loadKeyboardMap
-        default: return nil
-        }
-    }
 }
 
 /// worker:schedule, as run() uses it: a message of a kind and a payload, copied by the host.
