@@ -11,7 +11,7 @@ struct TuningOptions: ParsableArguments {
         help: ArgumentHelp(
             "Tune the MIDI keys to a Scala scale (.scl): key N plays the shape times f(N)/f(root) of the scale instead of 12-TET.",
             discussion:
-                "Without --keyboard-map the scale starts on the root note (--root-note): root + k plays degree k. The document keeps it (key \"tuning\").",
+                "Without --keyboard-map the scale starts on the root note (--root-note): root + k plays degree k. The document keeps it (key \"tuning\"). While the node runs, OSC /toneshaper/tuning/scale and /toneshaper/tuning/map take a file's text or, as one line, the path of a .scl or .kbm file on the node's machine; /toneshaper/tuning/reset goes back to 12-TET.",
             valueName: "file.scl"))
     var scalePath: String?
 
