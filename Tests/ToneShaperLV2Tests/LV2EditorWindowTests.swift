@@ -78,13 +78,16 @@ extension WithJackServer {
         }
 
         /// jalv.gtk3 showing the editor on `display`; its JACK name, console and the editor's window.
-        static func startEditor(_ jack: PrivateJackServer, display: XDisplay, arguments: [String], log: URL) throws -> (
+        static func startEditor(
+            _ jack: PrivateJackServer, display: XDisplay, arguments: [String], log: URL, environment: [String: String] = [:]
+        ) throws -> (
             name: String, input: FileHandle, editor: EditorGeometry
         ) {
             let name = "ui-\(jack.name)"
             let (_, input) = try jack.startClient(
                 "stdbuf", ["-o0", "-e0", "jalv.gtk3", "-x", "-n", name] + arguments + [LV2Tools.monoURI],
-                environment: LV2Tools.lv2Path.merging(["DISPLAY": display.name, "TONESHAPER_UI_TIMING": "1", "TONESHAPER_UI_TRACE": "1"]) { $1 },
+                environment: LV2Tools.lv2Path.merging(["DISPLAY": display.name, "TONESHAPER_UI_TIMING": "1", "TONESHAPER_UI_TRACE": "1"]) { $1 }
+                    .merging(environment) { $1 },
                 output: log)
             guard jack.waitFor({ jack.ports()?.contains("\(name):out") == true }, seconds: 120) else {
                 throw LV2TestError("jalv.gtk3 did not register its ports: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
