@@ -444,7 +444,7 @@ function adopt(state) {
     if (document.activeElement !== $(id)) $(id).value = +Number(state.parameters[address]).toPrecision(8);
   }
   $("play").disabled = state.playing; $("stop").disabled = !state.playing;
-  showTuning(state.tuning);
+  if (typeof showTuning === "function") showTuning(state.tuning);  // tuning.js
 }
 
 // ---------- controls generated from the OSCQuery namespace ----------
