@@ -205,6 +205,8 @@ var projectTargets: [Target] {
             ],
             resources: [
                 .embedInCode("Page/editor.html"), .embedInCode("Page/editor.css"), .embedInCode("Page/editor.js"),
+                .embedInCode("Page/curve-view.js"), .embedInCode("Page/curve-editing.js"), .embedInCode("Page/curve-selection.js"),
+                .embedInCode("Page/library.js"),
             ]),
 
         // The command line.

@@ -16,6 +16,8 @@ import ToneShaperWire
 /// - `{"COMMAND": "LISTEN" | "IGNORE", "DATA": "/toneshaper/amplitude"}` (OSCQuery): value
 ///   changes of that parameter as binary OSC messages.
 /// - `{"query": "stats", "id": 8}`: the audio callback's figures (the page's playhead).
+/// - `{"rename": "old", "to": "new", "id": 9}`: renames a shape of the user's library;
+///   answered with the library as `GET /library` lists it (`"library": ...`).
 /// - `{"hide": "..."}` is pushed to a page when the session manager hides the node's GUI.
 /// - `{"watch": "scope"}`: about 30 frames a second of the output's wave and spectrum
 ///   (`{"scope": ...}`), while the host can listen to the output.
@@ -167,6 +169,13 @@ final class WebSocketSession: WSMessageHandler, Sendable {
                 return JSONValue.object(["id": id ?? .null, "stats": StateJSON.stats(try context.surface.currentStatistics())]).text
             } catch {
                 return WebSocketSession.error(id, error.problem)
+            }
+        }
+        if let name = message["rename"]?.string {
+            guard let newName = message["to"]?.string else { return WebSocketSession.error(id, "rename needs \"to\", the new name") }
+            switch context.rename(name, to: newName) {
+            case .success: return JSONValue.object(["id": id ?? .null, "ok": .bool(true), "library": context.libraryJSON()]).text
+            case .failure(let refusal): return WebSocketSession.error(id, refusal.message)
             }
         }
         guard let address = message["address"]?.string else {
