@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Issue 43 in the editor page, in real headless Chromium against a running node (the
-siren, 4 s, 500...1500 Hz): a curvature handle dragged, a selection stretched by two in
-time, copy and paste through the clipboard, the shape library (thumbnails, save as,
+siren, 4 s, 500...1500 Hz): a curvature handle dragged, zoom and pan, a selection
+stretched by two in time, copy and paste through the clipboard, the shape library (thumbnails, save as,
 rename, open), and a point typed as A4+12. Run by the Swift test WebCurveEditingTests,
 which measures the audio; also runnable by hand:
 
@@ -20,6 +20,11 @@ from editor_test import check, eventually, fail, get_state, pointer, to_pixel  #
 
 from selenium import webdriver  # noqa: E402
 from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
+from selenium.webdriver.common.actions import interaction  # noqa: E402
+from selenium.webdriver.common.actions.action_builder import ActionBuilder  # noqa: E402
+from selenium.webdriver.common.actions.mouse_button import MouseButton  # noqa: E402
+from selenium.webdriver.common.actions.pointer_input import PointerInput  # noqa: E402
+from selenium.webdriver.common.actions.wheel_input import ScrollOrigin  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
 
@@ -85,6 +90,34 @@ def curvature(driver, canvas, base, export):
     at_canvas(driver, canvas, hx, hy, ActionChains(driver).key_down(Keys.ALT)).click().key_up(Keys.ALT).perform()
     check(eventually(lambda: "curvatures" not in get_state(base)), f"Alt-click straightens the segment: {get_state(base)}")
     return {"curvature": bent[0], "drawnMiddleHz": round(middle, 2)}
+
+
+def zoom_and_pan(driver, canvas, base):
+    """Ctrl+wheel zooms time, Shift+wheel pitch, the middle button pans; a click while
+    zoomed adds its point where the zoomed grid says; Fit shows it all again."""
+    set_curve(driver, base, [0, 600, 4, 1400], [[0, 600], [4, 1400]])
+    view = lambda: driver.execute_script("return window.toneshaperEditor.view;")
+    origin = ScrollOrigin.from_element(canvas)
+    ActionChains(driver).key_down(Keys.CONTROL).scroll_from_origin(origin, 0, -400).key_up(Keys.CONTROL).perform()
+    check(eventually(lambda: view()["a1"] - view()["a0"] < 0.9, 5), f"Ctrl+wheel zooms time in: {view()}")
+    ActionChains(driver).key_down(Keys.SHIFT).scroll_from_origin(origin, 0, -400).key_up(Keys.SHIFT).perform()
+    check(eventually(lambda: view()["v1"] - view()["v0"] < 0.9, 5), f"Shift+wheel zooms pitch in: {view()}")
+    before = view()
+    left, top = driver.execute_script("const r = arguments[0].getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2];", canvas)
+    mouse = PointerInput(interaction.POINTER_MOUSE, "mouse")
+    actions = ActionBuilder(driver, mouse=mouse, duration=10)
+    actions.pointer_action.move_to_location(int(left), int(top)).pointer_down(MouseButton.MIDDLE)
+    actions.pointer_action.move_to_location(int(left + 60), int(top + 30)).pointer_up(MouseButton.MIDDLE)
+    actions.perform()
+    panned = view()
+    check(panned["a0"] < before["a0"] and panned["v0"] > before["v0"], f"the middle button pans: {before} -> {panned}")
+    x, y = to_pixel(driver, 2.1, 1000)
+    pointer(driver, canvas, [(x, y)])
+    added = eventually(lambda: len(get_state(base)["points"]) == 3 and get_state(base)["points"][1])
+    check(added and abs(added[0] - 2.1) < 0.01 and abs(added[1] - 1000) < 5, f"a click while zoomed lands where the grid says: {get_state(base)['points']}")
+    driver.find_element(By.ID, "fit-view").click()
+    check(view() == {"a0": 0, "a1": 1, "v0": 0, "v1": 1}, f"Fit shows the whole: {view()}")
+    return {"zoomed": before, "panned": panned}
 
 
 def stretch(driver, canvas, base):
@@ -183,6 +216,7 @@ def main():
             "the page connects to the node")
         canvas = driver.find_element(By.ID, "curve")
         result = {"curvature": curvature(driver, canvas, base, arguments.export)}
+        result["zoom"] = zoom_and_pan(driver, canvas, base)
         result["stretched"] = stretch(driver, canvas, base)
         result["clipboard"] = clipboard(driver, base)
         result["library"] = shape_library(driver, base)
