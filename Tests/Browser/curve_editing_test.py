@@ -134,7 +134,16 @@ def stretch(driver, canvas, base):
     driver.find_element(By.ID, "stretch-time").click()
     want = [[0, 600], [1, 800], [2, 1000], [3, 1200], [4, 700]]
     check(eventually(lambda: get_state(base)["points"] == want), f"stretched by two about 2 s: {get_state(base)['points']}")
-    return get_state(base)["points"]
+    stretched = get_state(base)["points"]
+    # The selection's frame: its right handle dragged from 3 s to 3.5 s stretches by 1.5
+    # about 2 s (the left edge follows, to 0.5 s).
+    frame = driver.execute_script("const f = selectionFrame(); return f.handles.find((h) => h[0] === 'right');")
+    x3, _ = to_pixel(driver, 3, 1000)
+    x35, _ = to_pixel(driver, 3.5, 1000)
+    pointer(driver, canvas, [(frame[1], frame[2]), (frame[1] + (x35 - x3) / 2, frame[2]), (frame[1] + x35 - x3, frame[2])])
+    times = eventually(lambda: (t := [p[0] for p in get_state(base)["points"]]) and abs(t[1] - 0.5) < 0.02 and abs(t[3] - 3.5) < 0.02 and t)
+    check(times and times[2] == 2, f"the frame's handle stretches about the centre: {get_state(base)['points']}")
+    return stretched
 
 
 def clipboard(driver, base):

@@ -122,6 +122,14 @@ function hitHandle(x, y) {
   return best;
 }
 
+/// The selection frame's handle under (x, y): "left", "right", "top" or "bottom".
+function hitFrameHandle(x, y) {
+  const frame = selectionFrame();
+  if (!frame) return null;
+  const hit = frame.handles.find(([, hx, hy]) => Math.abs(hx - x) <= 6 && Math.abs(hy - y) <= 6);
+  return hit ? hit[0] : null;
+}
+
 // ---------- pointer gestures ----------
 
 canvas.addEventListener("pointerdown", (event) => {
@@ -148,6 +156,11 @@ canvas.addEventListener("pointerdown", (event) => {
     editor.gesture = { kind: "drag", index: hit, start: [x, y], before: bentPoints(), moved: false };
     return;
   }
+  const edge = hitFrameHandle(x, y);
+  if (edge) {
+    editor.gesture = { kind: "scale", edge, start: [x, y], before: bentPoints(), selection: new Set(editor.selection), moved: false };
+    return;
+  }
   const handle = hitHandle(x, y);
   if (handle >= 0) {
     if (event.altKey) {   // Alt on a handle straightens its segment
@@ -169,6 +182,7 @@ canvas.addEventListener("pointermove", (event) => {
   if (g.kind === "pan") { pan(x - g.last[0], y - g.last[1]); g.last = [x, y]; }
   else if (g.kind === "drag") dragPoints(g, x, y);
   else if (g.kind === "bend") bend(g, x, y);
+  else if (g.kind === "scale") scaleSelection(g, x, y);
   else if (g.kind === "band") { g.end = [x, y]; g.moved = g.moved || Math.hypot(x - g.start[0], y - g.start[1]) > 4; }
   else {
     g.trail.push([x, y]);
@@ -248,6 +262,30 @@ function dragPoints(g, x, y) {
   }
   setBentPoints(list);
   $("readout").textContent = readout(list[g.index][0], list[g.index][1]);
+  sendPoints();
+}
+
+/// Stretches the selection as a frame edge is dragged, about the selection's centre: the
+/// edge follows the pointer (left and right in time, top and bottom in pitch); past the
+/// centre it flips.
+function scaleSelection(g, x, y) {
+  const pts = [...g.selection].map((i) => g.before[i]);
+  const time = g.edge === "left" || g.edge === "right";
+  const values = pts.map(([t, f]) => (time ? t : Math.log2(f)));
+  const lo = Math.min(...values), hi = Math.max(...values), centre = (lo + hi) / 2;
+  const edge = g.edge === "right" || g.edge === "top" ? hi : lo;
+  // The handle sits a few pixels outside the points: the pointer's offset from the edge
+  // when it took the handle stays.
+  const place = (px, py) => (time ? xToTime(px) : Math.log2(yToFrequency(py)));
+  const at = place(x, y) - (place(...g.start) - edge);
+  const factor = (at - centre) / (edge - centre);
+  if (!Number.isFinite(factor)) return;
+  if (!g.moved) { pushUndo({ address: "points", args: currentArguments("points") }); g.moved = true; }
+  const move = time ? (t, f) => [centre + (t - centre) * factor, f] : (t, f) => [t, Math.pow(2, centre + (Math.log2(f) - centre) * factor)];
+  const { bent, selection } = transformed(g.before, g.selection, move);
+  setBentPoints(bent);
+  editor.selection = new Set(selection);
+  $("readout").textContent = `× ${factor.toFixed(3)} in ${time ? "time" : "pitch"}`;
   sendPoints();
 }
 

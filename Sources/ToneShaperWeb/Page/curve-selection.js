@@ -5,13 +5,12 @@
 
 function selectedIndices() { return [...editor.selection].sort((a, b) => a - b); }
 
-/// Applies `move` ([t, f] -> [t, f]) to the selected points, puts the curve back in time
-/// order and keeps each segment's bend with the point that begins it; a segment between
-/// two selected neighbours whose order `move` reversed is mirrored (its bend negated).
-function transformSelection(move) {
-  const chosen = selectedIndices();
-  if (!chosen.length) { say("select points first (drag a frame around them, Shift-click, Ctrl+A)"); return; }
-  const list = bentPoints().map((p, i) => ({ t: p[0], f: p[1], c: p[2], old: i, chosen: editor.selection.has(i) }));
+/// The curve `before` ([t, f, c] a point) with `move` ([t, f] -> [t, f]) applied to the
+/// points of `selection`, back in time order, each segment's bend kept with the point that
+/// begins it; a segment between two selected neighbours whose order `move` reversed is
+/// mirrored (its bend negated). Returns the curve and the moved points' new indices.
+function transformed(before, selection, move) {
+  const list = before.map((p, i) => ({ t: p[0], f: p[1], c: p[2], old: i, chosen: selection.has(i) }));
   for (const p of list) if (p.chosen) [p.t, p.f] = move(p.t, p.f);
   for (const p of list) { p.t = Math.min(duration(), Math.max(0, p.t)); }
   list.sort((a, b) => a.t - b.t || a.old - b.old);
@@ -22,7 +21,14 @@ function transformSelection(move) {
     if (next && p.chosen && next.chosen && next.old === p.old - 1) c = -next.c;
     return [p.t, p.f, c];
   });
-  changeCurve(bent, list.flatMap((p, k) => (p.chosen ? [k] : [])));
+  return { bent, selection: list.flatMap((p, k) => (p.chosen ? [k] : [])) };
+}
+
+/// Applies `move` to the selected points as one edit.
+function transformSelection(move) {
+  if (!editor.selection.size) { say("select points first (drag a frame around them, Shift-click, Ctrl+A)"); return; }
+  const { bent, selection } = transformed(bentPoints(), editor.selection, move);
+  changeCurve(bent, selection);
 }
 
 /// The selection's extent: its first and last time, its lowest and highest pitch (log2 Hz).
@@ -33,22 +39,22 @@ function selectionBounds() {
 }
 
 function stretchTime(factor) {
-  if (!editor.selection.size) return transformSelection((t, f) => [t, f]);
+  if (!editor.selection.size) return transformSelection(null);
   const { t: centre } = selectionBounds();
   transformSelection((t, f) => [centre + (t - centre) * factor, f]);
 }
 function stretchPitch(factor) {
-  if (!editor.selection.size) return transformSelection((t, f) => [t, f]);
+  if (!editor.selection.size) return transformSelection(null);
   const { p: centre } = selectionBounds();
   transformSelection((t, f) => [t, Math.pow(2, centre + (Math.log2(f) - centre) * factor)]);
 }
 function flipTime() {
-  if (!editor.selection.size) return transformSelection((t, f) => [t, f]);
+  if (!editor.selection.size) return transformSelection(null);
   const { t: centre } = selectionBounds();
   transformSelection((t, f) => [2 * centre - t, f]);
 }
 function flipPitch() {
-  if (!editor.selection.size) return transformSelection((t, f) => [t, f]);
+  if (!editor.selection.size) return transformSelection(null);
   const { p: centre } = selectionBounds();
   transformSelection((t, f) => [t, Math.pow(2, 2 * centre - Math.log2(f))]);
 }

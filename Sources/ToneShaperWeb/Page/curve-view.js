@@ -323,7 +323,29 @@ function visibleHandles() {
   return list;
 }
 
+/// The frame around two or more selected points, in pixels, with its stretch handles:
+/// [name, x, y] for the edges' middles ("left" and "right" stretch time, "top" and
+/// "bottom" pitch), each only where the selection spans that axis.
+function selectionFrame() {
+  if (editor.selection.size < 2 || editor.points.length > 400) return null;
+  const pts = [...editor.selection].map((i) => editor.points[i]).filter(Boolean);
+  const xs = pts.map(([t]) => timeToX(t)), ys = pts.map(([, f]) => frequencyToY(f));
+  const frame = { x0: Math.min(...xs) - 8, x1: Math.max(...xs) + 8, y0: Math.min(...ys) - 8, y1: Math.max(...ys) + 8, handles: [] };
+  const xm = (frame.x0 + frame.x1) / 2, ym = (frame.y0 + frame.y1) / 2;
+  if (frame.x1 - frame.x0 > 18) frame.handles.push(["left", frame.x0, ym], ["right", frame.x1, ym]);
+  if (frame.y1 - frame.y0 > 18) frame.handles.push(["top", xm, frame.y0], ["bottom", xm, frame.y1]);
+  return frame;
+}
+
 function drawSelectionFrame() {
+  const frame = selectionFrame();
+  if (frame) {
+    ctx.strokeStyle = "rgba(255,255,255,0.35)"; ctx.lineWidth = 1; ctx.setLineDash([4, 3]);
+    ctx.strokeRect(frame.x0, frame.y0, frame.x1 - frame.x0, frame.y1 - frame.y0);
+    ctx.setLineDash([]);
+    ctx.fillStyle = "#fff";
+    for (const [, x, y] of frame.handles) ctx.fillRect(x - 3, y - 3, 6, 6);
+  }
   const g = editor.gesture;
   if (g && g.kind === "band") {
     ctx.strokeStyle = "rgba(255,255,255,0.7)"; ctx.fillStyle = "rgba(79,195,247,0.1)"; ctx.lineWidth = 1;
