@@ -254,11 +254,13 @@ def browser(url, base, screenshot, showcase=False, save_as=None):
         if showcase:
             # For the documentation's screenshot: a curve worth looking at.
             request = urllib.request.Request(base + "/control/points", method="POST",
-                                             data=json.dumps([0, 600, 0.6, 1250, 1.2, 900, 2, 1400, 2.5, 1100, 3.2, 700, 4, 600]).encode())
+                                             data=json.dumps([0, 600, 0.6, 1250, 1.2, 900, 2, 1400, 2.5, 1100, 3.2, 700, 4, 600,
+                                                              "curvatures", 0.6, -0.4, 0, 0.8, -0.7, 0.3]).encode())
             urllib.request.urlopen(request, timeout=5).read()
             eventually(lambda: len(get_state(base)["points"]) == 7)
         time.sleep(0.5)   # a playhead frame or two for the picture only: no check depends on it
         if screenshot:
+            driver.execute_script("window.scrollTo(0, 0);")   # opening a library card scrolled down
             driver.save_screenshot(screenshot)
         errors = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
         check(not errors, f"no JavaScript errors in the console: {errors}")
