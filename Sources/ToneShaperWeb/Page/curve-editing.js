@@ -376,6 +376,18 @@ document.addEventListener("keydown", (event) => {
   else if (event.key === "Delete" || event.key === "Backspace") { removePoints(editor.selection); event.preventDefault(); }
   else if (event.key === "Enter" && editor.selection.size) { openEntry([...editor.selection].sort((a, b) => a - b)); event.preventDefault(); }
   else if (event.key === "Escape") editor.selection.clear();
+  else if (event.key.startsWith("Arrow") && editor.selection.size) { nudge(event.key, event.shiftKey); event.preventDefault(); }
   else if (key === "d") chooseTool(editor.tool === "draw" ? "select" : "draw");
   else if (key === "f") resetView();
 });
+
+/// The arrow keys move the selection: left and right by the time snap's step (a hundredth
+/// of the visible span without one), up and down by a semitone (Shift: an octave).
+function nudge(key, far) {
+  const { a0, a1 } = editor.view;
+  const step = timeSnapStep() || (a1 - a0) * duration() / 100;
+  const dt = key === "ArrowLeft" ? -step : key === "ArrowRight" ? step : 0;
+  const ratio = Math.pow(2, (far ? 12 : 1) / 12);
+  const k = key === "ArrowUp" ? ratio : key === "ArrowDown" ? 1 / ratio : 1;
+  transformSelection((t, f) => [t + dt, f * k]);
+}
