@@ -58,7 +58,7 @@ function applyHistory(from, to) {
   if (entry.address === "points") {
     const { points, curvatures } = readPointArguments(entry.args);
     editor.points = points; editor.curvatures = curvatures;
-    editor.selection.clear();
+    editor.selection = new Set([...editor.selection].filter((i) => i < points.length));
     sendPoints();
   } else {
     send(entry.address, entry.args);

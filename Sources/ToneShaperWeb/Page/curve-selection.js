@@ -6,20 +6,25 @@
 function selectedIndices() { return [...editor.selection].sort((a, b) => a - b); }
 
 /// The curve `before` ([t, f, c] a point) with `move` ([t, f] -> [t, f]) applied to the
-/// points of `selection`, back in time order, each segment's bend kept with the point that
-/// begins it; a segment between two selected neighbours whose order `move` reversed is
-/// mirrored (its bend negated). Returns the curve and the moved points' new indices.
+/// points of `selection`, back in time order. Returns the curve and the moved points' new
+/// indices. A segment keeps its bend while its two points stay neighbours (negated when
+/// `move` reversed them: a flip mirrors it); a segment new between a point that stayed and
+/// one that moved takes the bend of the segment the unmoved point had on that side.
 function transformed(before, selection, move) {
   const list = before.map((p, i) => ({ t: p[0], f: p[1], c: p[2], old: i, chosen: selection.has(i) }));
-  for (const p of list) if (p.chosen) [p.t, p.f] = move(p.t, p.f);
+  // Twelve significant digits: a flip there and back, or a stretch by 2 then by 0.5, gives
+  // the numbers typed, not 800.0000000000003.
+  const clean = (v) => +v.toPrecision(12);
+  for (const p of list) if (p.chosen) [p.t, p.f] = move(p.t, p.f).map(clean);
   for (const p of list) { p.t = Math.min(duration(), Math.max(0, p.t)); }
   list.sort((a, b) => a.t - b.t || a.old - b.old);
-  const bent = list.map((p, k) => {
-    const next = list[k + 1];
-    let c = p.c;
-    // Old segment next.old -> p.old, now run backwards: it begins at next (old order).
-    if (next && p.chosen && next.chosen && next.old === p.old - 1) c = -next.c;
-    return [p.t, p.f, c];
+  const bent = list.map((a, k) => {
+    const b = list[k + 1];
+    if (!b || b.old === a.old + 1) return [a.t, a.f, a.c];
+    if (b.old === a.old - 1) return [a.t, a.f, -b.c];
+    if (!a.chosen) return [a.t, a.f, a.c];
+    if (!b.chosen && b.old > 0) return [a.t, a.f, before[b.old - 1][2]];
+    return [a.t, a.f, a.c];
   });
   return { bent, selection: list.flatMap((p, k) => (p.chosen ? [k] : [])) };
 }
@@ -80,7 +85,8 @@ function clipboardText(indices) {
   const lines = indices.map((i, k) => {
     const [t, f, c] = list[i];
     const bend = k + 1 < indices.length && indices[k + 1] === i + 1 ? c : 0;
-    return `${+t.toPrecision(12)}\t${+f.toPrecision(12)}\t${+bend.toPrecision(6)}`;
+    // Each number as JavaScript writes it: the shortest text that reads back the same.
+    return `${t}\t${f}\t${bend}`;
   });
   return "# ToneShaper points: time (s), frequency (Hz), curvature\n" + lines.join("\n") + "\n";
 }
