@@ -95,6 +95,53 @@ function changeCurve(list, selection) {
   sendPoints();
 }
 
+// ---------- edits by the node's editing model ----------
+
+// Moving, stretching, flipping, deleting, bending, typed entry, copy and paste are computed
+// by the node with the editing model the plugin's window uses too (CurveEdits.swift), so
+// both editors give the same curve for the same gesture. The page sends the curve it shows
+// (or the one a gesture started from) with the selected indices, and shows the answer.
+editor.liveSequence = 0;
+
+function editMessage(operation, fields, before = bentPoints(), selection = editor.selection) {
+  return {
+    edit: operation, points: before.flatMap(([t, f]) => [t, f]), curvatures: before.slice(0, -1).map((p) => p[2] || 0),
+    selection: [...selection].sort((a, b) => a - b), ...fields,
+  };
+}
+
+function showEdit(reply) {
+  editor.points = reply.points;
+  editor.curvatures = reply.curvatures;
+  editor.selection = new Set(reply.selection);
+}
+
+/// One edit (a button, a key, the entry form): one undo step once the node has taken it.
+async function editOnNode(operation, fields = {}, selection = editor.selection) {
+  const undo = { address: "points", args: currentArguments("points") };
+  const reply = await request(editMessage(operation, fields, bentPoints(), selection));
+  if (reply.ok && reply.points) { pushUndo(undo); showEdit(reply); }
+  return reply;
+}
+
+/// An edit a gesture repeats as the pointer moves, from the curve the gesture began with:
+/// the newest goes at the next animation frame, and an answer overtaken by a newer request
+/// is not shown.
+function editLive(g, operation, fields) {
+  editor.liveEdit = editMessage(operation, fields, g.before, g.selection);
+  if (editor.liveScheduled) return;
+  editor.liveScheduled = true;
+  requestAnimationFrame(async () => {
+    editor.liveScheduled = false;
+    const message = editor.liveEdit;
+    editor.liveEdit = null;
+    if (!message) return;
+    const sequence = ++editor.liveSequence;
+    const reply = await request(message);
+    if (reply.ok && reply.points && sequence === editor.liveSequence) showEdit(reply);
+  });
+}
+
 // ---------- hit testing ----------
 
 function localPoint(event) {
@@ -153,7 +200,7 @@ canvas.addEventListener("pointerdown", (event) => {
       return;
     }
     if (!editor.selection.has(hit)) editor.selection = new Set([hit]);
-    editor.gesture = { kind: "drag", index: hit, start: [x, y], before: bentPoints(), moved: false };
+    editor.gesture = { kind: "drag", index: hit, start: [x, y], before: bentPoints(), selection: new Set(editor.selection), moved: false };
     return;
   }
   const edge = hitFrameHandle(x, y);
@@ -168,7 +215,7 @@ canvas.addEventListener("pointerdown", (event) => {
       editor.gesture = null;
       return;
     }
-    editor.gesture = { kind: "bend", segment: handle, before: bentPoints(), startY: y, startC: curvatureOf(handle), moved: false };
+    editor.gesture = { kind: "bend", segment: handle, before: bentPoints(), selection: new Set(editor.selection), startY: y, moved: false };
     return;
   }
   if (editor.tool === "draw") editor.gesture = { kind: "pending", start: [x, y], trail: [[x, y]] };
@@ -237,32 +284,18 @@ function readout(t, f) {
 function formatCents(c) { const r = Math.round(c); return r ? (r > 0 ? "+" : "") + r : ""; }
 
 /// Moves the selected points with the one under the pointer: that one snaps, the others
-/// keep their distance to it (in time, and in height on the drawn scale), and none passes
-/// a point that is not moving.
+/// move by as many seconds and semitones (the editing model's move, as far as the cycle and
+/// the range let the whole selection go).
 function dragPoints(g, x, y) {
-  const list = g.before.map((p) => p.slice());
-  const [t0, f0] = list[g.index];
+  const [t0, f0] = g.before[g.index];
   const [t, f] = snap(xToTime(x), yToFrequency(y));
   if (!g.moved) {
     if (Math.hypot(x - g.start[0], y - g.start[1]) < 2) return;
     pushUndo({ address: "points", args: currentArguments("points") });   // still the curve as it was
     g.moved = true;
   }
-  let dt = t - t0;
-  const chosen = editor.selection;
-  for (const i of chosen) {
-    const lo = i > 0 && !chosen.has(i - 1) ? list[i - 1][0] : 0;
-    const hi = i < list.length - 1 && !chosen.has(i + 1) ? list[i + 1][0] : duration();
-    dt = Math.min(hi - list[i][0], Math.max(lo - list[i][0], dt));
-  }
-  const dv = heightOf(f) - heightOf(f0);
-  for (const i of chosen) {
-    list[i][0] += dt;
-    list[i][1] = i === g.index ? f : Math.min(fMax(), Math.max(fMin(), frequencyOfHeight(heightOf(list[i][1]) + dv)));
-  }
-  setBentPoints(list);
-  $("readout").textContent = readout(list[g.index][0], list[g.index][1]);
-  sendPoints();
+  editLive(g, "move", { seconds: t - t0, semitones: f0 > 0 && f > 0 ? 12 * Math.log2(f / f0) : 0 });
+  $("readout").textContent = readout(t, f);
 }
 
 /// Stretches the selection as a frame edge is dragged, about the selection's centre: the
@@ -281,26 +314,16 @@ function scaleSelection(g, x, y) {
   const factor = (at - centre) / (edge - centre);
   if (!Number.isFinite(factor)) return;
   if (!g.moved) { pushUndo({ address: "points", args: currentArguments("points") }); g.moved = true; }
-  const move = time ? (t, f) => [centre + (t - centre) * factor, f] : (t, f) => [t, Math.pow(2, centre + (Math.log2(f) - centre) * factor)];
-  const { bent, selection } = transformed(g.before, g.selection, move);
-  setBentPoints(bent);
-  editor.selection = new Set(selection);
+  editLive(g, "stretch", time ? { timeFactor: factor } : { pitchFactor: factor });
   $("readout").textContent = `× ${factor.toFixed(3)} in ${time ? "time" : "pitch"}`;
-  sendPoints();
 }
 
-/// Bends a segment so its middle follows the pointer (as drawn); a segment level on the
-/// screen bends with the distance dragged instead.
+/// Bends a segment as its handle is dragged up or down (the editing model's
+/// CurvatureDrag: 100 px change the curvature by 1, and dragging up raises the middle).
 function bend(g, x, y) {
-  const k = g.segment;
-  const [, f0] = editor.points[k], [, f1] = editor.points[k + 1];
-  let c;
-  if (Math.abs(frequencyToY(f1) - frequencyToY(f0)) >= 4) c = curvatureForMiddle((yToFrequency(y) - f0) / (f1 - f0));
-  else c = Math.min(1, Math.max(-1, g.startC + (y - g.startY) / 100));
   if (!g.moved) { pushUndo({ address: "points", args: currentArguments("points") }); g.moved = true; }
-  editor.curvatures = editor.points.slice(1).map((_, i) => (i === k ? c : curvatureOf(i)));
-  $("readout").textContent = `curvature ${c.toFixed(2)}`;
-  sendPoints();
+  editLive(g, "bend", { segment: g.segment, dragUp: g.startY - y });
+  $("readout").textContent = `curvature ${curvatureOf(g.segment).toFixed(2)}`;
 }
 
 // A freehand stroke replaces the points in the time span it covers with the stroke,
@@ -341,14 +364,9 @@ function thin(points, tolerance) {
   return points.filter((_, i) => keep[i]);
 }
 
-/// Removes points; a curve keeps at least one.
+/// Removes points (the editing model's delete: a curve keeps at least one).
 function removePoints(indices) {
-  if (!indices.size) return;
-  if (indices.size >= editor.points.length) { say("a curve keeps at least one point"); return; }
-  const list = bentPoints();
-  // A segment that loses its end point takes the next one's bend.
-  const kept = list.filter((_, i) => !indices.has(i));
-  changeCurve(kept, []);
+  if (indices.size) editOnNode("delete", {}, indices);
 }
 
 // ---------- tools and keys ----------
@@ -386,8 +404,7 @@ document.addEventListener("keydown", (event) => {
 function nudge(key, far) {
   const { a0, a1 } = editor.view;
   const step = timeSnapStep() || (a1 - a0) * duration() / 100;
-  const dt = key === "ArrowLeft" ? -step : key === "ArrowRight" ? step : 0;
-  const ratio = Math.pow(2, (far ? 12 : 1) / 12);
-  const k = key === "ArrowUp" ? ratio : key === "ArrowDown" ? 1 / ratio : 1;
-  transformSelection((t, f) => [t + dt, f * k]);
+  const seconds = key === "ArrowLeft" ? -step : key === "ArrowRight" ? step : 0;
+  const semitones = (key === "ArrowUp" ? 1 : key === "ArrowDown" ? -1 : 0) * (far ? 12 : 1);
+  editOnNode("move", { seconds, semitones });
 }

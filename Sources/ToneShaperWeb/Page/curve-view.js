@@ -144,13 +144,6 @@ function progress(u, c) {
   if (c > 0) return Math.pow(u, Math.pow(4, c));
   return 1 - Math.pow(1 - u, Math.pow(4, -c));
 }
-/// The curvature whose progress at the middle is p (0 < p < 1): the inverse of progress(0.5, c).
-function curvatureForMiddle(p) {
-  p = Math.min(15 / 16, Math.max(1 / 16, p));
-  const c = p <= 0.5 ? Math.log(Math.log2(1 / p)) / Math.log(4) : -Math.log(Math.log2(1 / (1 - p))) / Math.log(4);
-  return Math.min(1, Math.max(-1, Math.abs(c) < 0.005 ? 0 : c));
-}
-
 function curvatureOf(i) { return editor.curvatures[i] || 0; }
 
 function segmentAt(k, u) {
