@@ -18,6 +18,7 @@ import ToneShaperWire
 /// - `{"query": "stats", "id": 8}`: the audio callback's figures (the page's playhead).
 /// - `{"edit": "stretch", "points": [...], "selection": [...], ...}`: an edit of the page's
 ///   selection by the editing model both editors share (``CurveEdits``).
+/// - `{"grid": true, "times": [...], ...}`: the zoomed view's grid lines (``CurveGrid``).
 /// - `{"rename": "old", "to": "new", "id": 9}`: renames a shape of the user's library;
 ///   answered with the library as `GET /library` lists it (`"library": ...`).
 /// - `{"hide": "..."}` is pushed to a page when the session manager hides the node's GUI.
@@ -172,6 +173,9 @@ final class WebSocketSession: WSMessageHandler, Sendable {
             } catch {
                 return WebSocketSession.error(id, error.problem)
             }
+        }
+        if message["grid"] != nil {
+            return JSONValue.object(["id": id ?? .null, "grid": CurveGrid.reply(message, shape: context.controller.shape)]).text
         }
         if message["edit"] != nil {
             switch CurveEdits.perform(message, context: context) {

@@ -50,3 +50,35 @@ import ToneShaperParameters
         #expect(context.controller.shape == before)
     }
 }
+
+/// The zoomed view's grid: the editing model's lines for the shape's frame.
+@Suite struct CurveGridTests {
+    func ask(_ shape: ToneShape) -> JSONValue {
+        CurveGrid.reply(
+            .object([
+                "grid": .bool(true), "times": .array([.number(0), .number(4)]), "minimumStep": .number(0.4),
+                "frequencies": .array([.number(400), .number(900)]), "minimumSemitones": .number(2),
+            ]), shape: shape)
+    }
+
+    @Test func secondsAndSemitonesOrBeatsAndTheTuningsDegrees() throws {
+        var shape = ToneShape(points: [CurvePoint(time: 0, frequency: 440)], duration: 4, minFrequency: 100, maxFrequency: 2000)
+        let plain = ask(shape)
+        #expect(plain["times"] == .array([0, 0.5, 1, 1.5, 2, 2.5, 3, 3.5, 4].map(JSONValue.number)))
+        #expect(plain["beat"] == .number(0) && plain["tuned"] == .bool(false))
+        #expect(plain["frequencies"]?.arrayCount == 7, "every second semitone from A4 to A5")
+        shape.performance.beats = 8
+        shape.tuning = try Tuning(scale: "half octaves\n2\n600.0\n2/1\n")
+        let synced = ask(shape)
+        #expect(synced["beat"] == .number(0.5) && synced["tuned"] == .bool(true))
+        #expect(synced["times"] == .array([0, 0.5, 1, 1.5, 2, 2.5, 3, 3.5, 4].map(JSONValue.number)))
+        #expect(synced["frequencies"]?.arrayCount == 3, "440, 622.25 and 880 Hz: the degrees of half octaves")
+    }
+}
+
+extension JSONValue {
+    fileprivate var arrayCount: Int? {
+        if case .array(let items) = self { return items.count }
+        return nil
+    }
+}

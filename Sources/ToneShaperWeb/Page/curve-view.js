@@ -169,64 +169,53 @@ function handleOf(k) { return segmentAt(k, 0.5); }
 
 // ---------- drawing ----------
 
-function niceStep(span, count) {
-  const raw = span / Math.max(1, count);
-  const p = Math.pow(10, Math.floor(Math.log10(raw)));
-  for (const m of [1, 2, 5, 10]) if (m * p >= raw) return m * p;
-  return 10 * p;
-}
 function formatNumber(v) { return Math.abs(v) >= 1000 ? (v / 1000).toFixed(v % 1000 ? 1 : 0) + "k" : String(+v.toFixed(3)); }
 function noteName(midi) { return NOTE_NAMES[((midi % 12) + 12) % 12] + (Math.floor(midi / 12) - 1); }
 
-/// The frequency grid of the visible range: [frequency, label or null, strong].
-function frequencyLines() {
-  const top = yToFrequency(margin.top), bottom = yToFrequency(margin.top + plotHeight());
-  const lo = Math.min(top, bottom), hi = Math.max(top, bottom);
-  const lines = [];
-  // Close in (at least 14 px a semitone), the grid is the notes, every one named.
-  const semitone = Math.abs(frequencyToY(440) - frequencyToY(440 * Math.pow(2, 1 / 12)));
-  if (lo > 0 && semitone >= 14) {
-    for (let m = Math.ceil(69 + 12 * Math.log2(lo / 440)); 440 * Math.pow(2, (m - 69) / 12) <= hi; m++)
-      lines.push([440 * Math.pow(2, (m - 69) / 12), noteName(m), m % 12 === 0]);
-    return lines;
-  }
-  if (!logScale() || hi / lo < 4) {
-    const step = niceStep(hi - lo, plotHeight() / 40);
-    for (let f = Math.ceil(lo / step) * step; f <= hi + 1e-9; f += step) lines.push([f, formatNumber(f) + " Hz", false]);
-  } else {
-    for (let d = Math.pow(10, Math.floor(Math.log10(lo))); d <= hi; d *= 10)
-      for (const m of [1, 2, 5]) if (d * m >= lo && d * m <= hi) lines.push([d * m, formatNumber(d * m) + " Hz", false]);
-  }
-  // Further out, the notes (or the tuning's degrees) as faint lines while they are apart.
-  if ($("snap-pitch").checked && lo > 0) {
-    const grid = tuningGrid();
-    if (grid) { for (const f of grid) if (f >= lo && f <= hi) lines.push([f, null, false]); }
-    else if (semitone >= 5) {
-      for (let m = Math.ceil(69 + 12 * Math.log2(lo / 440)); 440 * Math.pow(2, (m - 69) / 12) <= hi; m++)
-        lines.push([440 * Math.pow(2, (m - 69) / 12), null, false]);
-    }
-  }
-  return lines;
+// The grid comes from the node, by the editing model the plugin's window draws its grid
+// with (CurveGrid.swift: seconds or beats across, semitones or the tuning's degrees up),
+// asked again only when the view, the canvas or the shape's frame changes.
+editor.grid = null;
+editor.gridKey = "";
+
+function gridKey() {
+  const grid = tuningGrid();
+  return JSON.stringify([editor.view, plotWidth(), plotHeight(), duration(), fMin(), fMax(), logScale(), beats(),
+    grid ? [grid.length, grid[0]] : null]);
 }
 
-/// The time grid of the visible span: [time, label or null]. With tempo sync it counts
-/// beats; the snap step shows as faint lines while they are apart.
-function timeLines() {
+function updateGrid() {
+  const key = gridKey();
+  if (key === editor.gridKey || editor.gridAsked || !editor.socket || editor.socket.readyState !== WebSocket.OPEN) return;
+  editor.gridAsked = true;
   const t0 = xToTime(margin.left), t1 = xToTime(margin.left + plotWidth());
-  const lines = [];
-  const beat = beats() ? duration() / beats() : 0;
-  let step;
-  if (beat) {
-    step = beat;
-    while ((step / (t1 - t0)) * plotWidth() < 50 && step < duration()) step *= 2;
-    while ((step / 2 / (t1 - t0)) * plotWidth() >= 50 && step > beat / 64) step /= 2;
-  } else {
-    step = niceStep(t1 - t0, plotWidth() / 70);
-  }
-  for (let k = Math.ceil(t0 / step - 1e-9); k * step <= t1 + 1e-9; k++) {
-    const t = k * step;
-    lines.push([t, beat ? "beat " + formatNumber(t / beat + 1) : formatNumber(t) + " s"]);
-  }
+  const low = Math.max(1, yToFrequency(margin.top + plotHeight())), high = Math.max(low, yToFrequency(margin.top));
+  // Lines at least 60 px apart across and 24 px up (on average over the view, up).
+  const semitones = 12 * Math.log2(high / low);
+  request({ grid: true, times: [t0, t1], minimumStep: (t1 - t0) * 60 / plotWidth(), frequencies: [low, high],
+    minimumSemitones: Math.max(1e-3, semitones * 24 / plotHeight()) }).then((reply) => {
+    editor.gridAsked = false;
+    if (reply.grid) { editor.grid = reply.grid; editor.gridKey = key; }
+  });
+}
+
+/// The frequency grid: [frequency, label, strong (an octave's C)].
+function frequencyLines() {
+  if (!editor.grid) return [];
+  return editor.grid.frequencies.map((f) => {
+    if (editor.grid.tuned) return [f, (f < 100 ? +f.toFixed(1) : Math.round(f)) + " Hz", false];
+    const midi = Math.round(69 + 12 * Math.log2(f / 440));
+    return [f, noteName(midi), midi % 12 === 0];
+  });
+}
+
+/// The time grid: [time, label or null]; the snap step shows as faint lines while they
+/// are apart.
+function timeLines() {
+  if (!editor.grid) return [];
+  const beat = editor.grid.beat;
+  const lines = editor.grid.times.map((t) => [t, beat ? "beat " + formatNumber(t / beat + 1) : formatNumber(t) + " s"]);
+  const t0 = xToTime(margin.left), t1 = xToTime(margin.left + plotWidth());
   const snapStep = timeSnapStep();
   if (snapStep > 0 && (snapStep / (t1 - t0)) * plotWidth() >= 6) {
     for (let k = Math.ceil(t0 / snapStep); k * snapStep <= t1 + 1e-9; k++) lines.push([k * snapStep, null]);
@@ -244,6 +233,7 @@ function draw() {
   ctx.clearRect(0, 0, w, h);
   if (!editor.state) return;
   updateSnapMenu();
+  updateGrid();
   const style = getComputedStyle(document.documentElement);
   const grid = style.getPropertyValue("--grid"), faint = "rgba(79,195,247,0.12)";
   ctx.font = "11px system-ui, sans-serif";
