@@ -56,8 +56,10 @@ enum CurveEdits {
             guard curve.delete(selection) else { return .failure(WebRefusal(message: "nothing to delete: a curve keeps at least one point")) }
             chosen = CurveSelection()
         case "bend":
-            let k = Int(number("segment", -1))
-            guard curve.curvatures.indices.contains(k) else { return .failure(WebRefusal(message: "bend: no segment \(k)")) }
+            // Int(exactly:): a segment number from the page may be anything, 1e300 included.
+            guard let k = Int(exactly: number("segment", -1)), curve.curvatures.indices.contains(k) else {
+                return .failure(WebRefusal(message: "bend needs \"segment\", the number of a segment of the curve sent"))
+            }
             let rises = curve.points[k + 1].frequency >= curve.points[k].frequency
             curve.setCurvature(
                 CurvatureDrag.curvature(start: curve.curvatures[k], dragUp: number("dragUp", 0), rises: rises), ofSegment: k)

@@ -43,7 +43,8 @@ import ToneShaperParameters
         let before = context.controller.shape
         for (operation, fields) in [
             ("paste", ["text": JSONValue.string("1 2 3 4\n")]), ("enter", ["frequency": .string("H9")]), ("twist", [:]),
-            ("enter", ["frequency": .string("440"), "time": .string("3")]),
+            ("enter", ["frequency": .string("440"), "time": .string("3")]), ("bend", ["segment": .number(1e300)]),
+            ("bend", ["segment": .number(4)]),
         ] {
             if case .success = edit(operation, fields, selection: [1]) { Issue.record("\(operation) \(fields) was taken") }
         }
