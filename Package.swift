@@ -204,7 +204,9 @@ var projectTargets: [Target] {
                 .product(name: "Logging", package: "swift-log"),
             ],
             resources: [
-                .embedInCode("Page/editor.html"), .embedInCode("Page/editor.css"), .embedInCode("Page/editor.js"), .embedInCode("Page/tuning.js"),
+                .embedInCode("Page/editor.html"), .embedInCode("Page/editor.css"), .embedInCode("Page/editor.js"),
+                .embedInCode("Page/curve-view.js"), .embedInCode("Page/curve-editing.js"), .embedInCode("Page/curve-selection.js"),
+                .embedInCode("Page/library.js"), .embedInCode("Page/tuning.js"),
             ]),
 
         // The command line.

@@ -204,3 +204,35 @@ public struct DocumentLibrary: Sendable {
         entries.compactMap { entry in (try? entry.shape.get()).map { (entry.name, $0) } }
     }
 }
+
+extension DocumentLibrary {
+    /// Renames a document of the user's library: it is saved under `newName` (and named so
+    /// inside, as `save` names it) before the old file is removed, so a failure leaves the
+    /// document where it was. The built-ins are read-only, and a name in use (the user's or
+    /// a built-in's) is never taken over. Returns the new file's path.
+    @discardableResult
+    public func rename(_ name: String, to newName: String) throws(LibraryError) -> String {
+        try DocumentLibrary.checkName(name)
+        try DocumentLibrary.checkName(newName)
+        let old = AtomicFile.join(locations.userDirectory, name + DocumentLibrary.fileExtension)
+        guard FileManager.default.fileExists(atPath: old) else {
+            if (try? locate(named: name)) != nil {
+                throw .renameRefused(name, reason: "it is a built-in shape; open it and save it under another name")
+            }
+            throw .notFound(name: name, searched: [locations.userDirectory])
+        }
+        guard newName != name else { return old }
+        if (try? locate(named: newName)) != nil {
+            throw .renameRefused(name, reason: "a shape named \"\(newName)\" exists already; choose another name")
+        }
+        var shape = try DocumentLibrary.read(path: old)
+        // The document becomes the new name's own, its description unchanged (a rename is
+        // not a copy: no "Derived from").
+        shape.name = newName
+        let path = try save(shape, name: newName)
+        do { try FileManager.default.removeItem(atPath: old) } catch {
+            throw .saveFailed(path: old, reason: "saved as \(path) but could not remove the old file (\(error.localizedDescription))")
+        }
+        return path
+    }
+}

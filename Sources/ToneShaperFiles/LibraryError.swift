@@ -17,6 +17,8 @@ public enum LibraryError: Error, Equatable, Sendable, CustomStringConvertible {
     case builtInName(String)
     /// The file system refused the save.
     case saveFailed(path: String, reason: String)
+    /// A rename that would lose or hide a document (a built-in, a name in use).
+    case renameRefused(String, reason: String)
 
     public var description: String {
         switch self {
@@ -34,6 +36,8 @@ public enum LibraryError: Error, Equatable, Sendable, CustomStringConvertible {
             return "cannot save as \"\(name)\": a built-in tone shape has that name and would be hidden; choose another name, such as \"my-\(name)\""
         case .saveFailed(let path, let reason):
             return "\(path): \(reason)"
+        case .renameRefused(let name, let reason):
+            return "cannot rename \"\(name)\": \(reason)"
         }
     }
 }

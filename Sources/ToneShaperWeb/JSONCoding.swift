@@ -64,7 +64,9 @@ extension JSONValue {
 /// `NodeStatistics.fields`) as JSON objects.
 enum StateJSON {
     /// The whole state as the page and `GET /state` show it: every parameter by its address
-    /// below the prefix, the points as [t, f] pairs, whether it plays, and the revision.
+    /// below the prefix, the points as [t, f] pairs (and the segments'
+    /// `curvatures` when any bends), whether it plays, and the revision; with a tuning set,
+    /// `pitchGrid`, its keys' frequencies in Hz (what the page's pitch snap snaps to).
     static func object(_ state: ControlState) -> JSONValue {
         var object: [String: JSONValue] = [
             "parameters": fields(state.parameterFields.map { ($0.address, $0.value) }),
@@ -72,6 +74,13 @@ enum StateJSON {
             "playing": .bool(state.playing),
             "revision": .number(Double(state.revision)),
         ]
+        // Left out while every segment is straight, as the document leaves it out.
+        if !state.shape.curvatures.isEmpty { object["curvatures"] = .array(state.shape.curvatures.map(JSONValue.number)) }
+        // With a tuning set, the frequencies of its keys: the page snaps pitches to them.
+        if let tuning = state.shape.tuning {
+            let keys = Set(tuning.frequencies(rootNote: state.shape.performance.rootNote).compactMap { $0 })
+            object["pitchGrid"] = .array(keys.sorted().map(JSONValue.number))
+        }
         if let name = state.shape.name { object["name"] = .string(name) }
         if let description = state.shape.description { object["description"] = .string(description) }
         if let tuning = state.shape.tuning { object["tuning"] = self.tuning(tuning) }

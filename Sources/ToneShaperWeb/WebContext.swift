@@ -2,6 +2,7 @@ import Foundation
 import ToneShaperControl
 import ToneShaperFiles
 import ToneShaperJSON
+import ToneShaperModel
 import ToneShaperParameters
 
 /// What the host (the JACK node) lends the web server beyond the controller.
@@ -71,12 +72,33 @@ struct WebContext: Sendable {
         }
     }
 
-    /// The library's names, built-ins and the user's, for the page's menu.
+    /// Renames a shape of the user's library (the built-ins are read-only).
+    func rename(_ name: String, to newName: String) -> Result<Void, WebRefusal> {
+        guard let library = services.library else { return .failure(WebRefusal(message: "this node has no library")) }
+        do throws(LibraryError) {
+            try library.rename(name, to: newName)
+            return .success(())
+        } catch {
+            return .failure(WebRefusal(message: error.description))
+        }
+    }
+
+    /// The library, built-ins and the user's, for the page's shape library: each entry's
+    /// name, description and thumbnail (``ShapeThumbnail``: x0 y0 x1 y1 ... in 0...1, y up),
+    /// or, for a file that does not read, why.
     func libraryJSON() -> JSONValue {
         guard let library = services.library else { return .object(["builtIn": .array([]), "user": .array([])]) }
         let entry = { (e: DocumentLibrary.Entry) -> JSONValue in
             var object: [String: JSONValue] = ["name": .string(e.name)]
-            if case .success(let shape) = e.shape, let text = shape.description { object["description"] = .string(text) }
+            switch e.shape {
+            case .success(let shape):
+                if let text = shape.description { object["description"] = .string(text) }
+                // Four decimals: a tenth of a pixel on any thumbnail, and a short reply.
+                let rounded = { (v: Double) -> JSONValue in .number((v * 10_000).rounded() / 10_000) }
+                object["thumbnail"] = .array(ShapeThumbnail.outline(shape).flatMap { [rounded($0.x), rounded($0.y)] })
+            case .failure(let error):
+                object["problem"] = .string(error.description)
+            }
             return .object(object)
         }
         return .object([

@@ -31,6 +31,11 @@ struct WebRoutes: HTTPHandler {
         case (.GET, "/editor"), (.GET, "/editor/"): return WebRoutes.page(PackageResources.editor_html, "text/html; charset=utf-8")
         case (.GET, "/editor/editor.js"): return WebRoutes.page(PackageResources.editor_js, "text/javascript; charset=utf-8")
         case (.GET, "/editor/tuning.js"): return WebRoutes.page(PackageResources.tuning_js, "text/javascript; charset=utf-8")
+        case (.GET, "/editor/curve-view.js"): return WebRoutes.page(PackageResources.curve_view_js, "text/javascript; charset=utf-8")
+        case (.GET, "/editor/curve-editing.js"): return WebRoutes.page(PackageResources.curve_editing_js, "text/javascript; charset=utf-8")
+        case (.GET, "/editor/curve-selection.js"):
+            return WebRoutes.page(PackageResources.curve_selection_js, "text/javascript; charset=utf-8")
+        case (.GET, "/editor/library.js"): return WebRoutes.page(PackageResources.library_js, "text/javascript; charset=utf-8")
         case (.GET, "/editor/editor.css"): return WebRoutes.page(PackageResources.editor_css, "text/css; charset=utf-8")
         case (.GET, "/state"): return WebRoutes.json(StateJSON.object(context.controller.state))
         case (.GET, "/stats"):

@@ -16,6 +16,11 @@ import ToneShaperWire
 /// - `{"COMMAND": "LISTEN" | "IGNORE", "DATA": "/toneshaper/amplitude"}` (OSCQuery): value
 ///   changes of that parameter as binary OSC messages.
 /// - `{"query": "stats", "id": 8}`: the audio callback's figures (the page's playhead).
+/// - `{"edit": "stretch", "points": [...], "selection": [...], ...}`: an edit of the page's
+///   selection by the editing model both editors share (``CurveEdits``).
+/// - `{"grid": true, "times": [...], ...}`: the zoomed view's grid lines (``CurveGrid``).
+/// - `{"rename": "old", "to": "new", "id": 9}`: renames a shape of the user's library;
+///   answered with the library as `GET /library` lists it (`"library": ...`).
 /// - `{"hide": "..."}` is pushed to a page when the session manager hides the node's GUI.
 /// - `{"watch": "scope"}`: about 30 frames a second of the output's wave and spectrum
 ///   (`{"scope": ...}`), while the host can listen to the output.
@@ -167,6 +172,24 @@ final class WebSocketSession: WSMessageHandler, Sendable {
                 return JSONValue.object(["id": id ?? .null, "stats": StateJSON.stats(try context.surface.currentStatistics())]).text
             } catch {
                 return WebSocketSession.error(id, error.problem)
+            }
+        }
+        if message["grid"] != nil {
+            return JSONValue.object(["id": id ?? .null, "grid": CurveGrid.reply(message, shape: context.controller.shape)]).text
+        }
+        if message["edit"] != nil {
+            switch CurveEdits.perform(message, context: context) {
+            case .success(var fields):
+                fields["id"] = id ?? .null
+                return JSONValue.object(fields).text
+            case .failure(let refusal): return WebSocketSession.error(id, refusal.message)
+            }
+        }
+        if let name = message["rename"]?.string {
+            guard let newName = message["to"]?.string else { return WebSocketSession.error(id, "rename needs \"to\", the new name") }
+            switch context.rename(name, to: newName) {
+            case .success: return JSONValue.object(["id": id ?? .null, "ok": .bool(true), "library": context.libraryJSON()]).text
+            case .failure(let refusal): return WebSocketSession.error(id, refusal.message)
             }
         }
         guard let address = message["address"]?.string else {

@@ -79,7 +79,7 @@ enum CommandErrors {
             switch error {
             case .notFound, .unreadable: return (.notFound, error.description)
             case .invalidDocument: return (.badDocument, error.description)
-            case .invalidName, .builtInName: return (.usage, error.description)
+            case .invalidName, .builtInName, .renameRefused: return (.usage, error.description)
             case .saveFailed: return (.cannotWrite, error.description)
             }
         case let error as DocumentError:

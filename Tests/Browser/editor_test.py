@@ -174,14 +174,14 @@ def browser(url, base, screenshot, showcase=False, save_as=None):
               "fidelity gets a (logarithmic) slider")
         canvas = driver.find_element(By.ID, "curve")
 
-        # Load from the library menu, and back.
+        # Open from the shape library, and back.
         for name in ["chirp", "siren"]:
-            driver.execute_script("arguments[0].value = arguments[1];", driver.find_element(By.ID, "library"), name)
-            driver.find_element(By.ID, "load").click()
+            driver.find_element(By.CSS_SELECTOR, f'#shapes .shape[data-shape="{name}"] .shape-open').click()
             check(eventually(lambda: get_state(base).get("name") == name), f"Load plays {name}")
             check(eventually(lambda: driver.execute_script("return window.toneshaperEditor.state.name;") == name), f"the page shows {name}")
 
         driver.find_element(By.ID, "snap-pitch").click()
+        driver.find_element(By.ID, "tool-draw").click()   # a drag on empty space draws
 
         # Freehand: a level line across the whole cycle at 880 Hz (A5: snapped exactly).
         start_state = get_state(base)
@@ -204,7 +204,7 @@ def browser(url, base, screenshot, showcase=False, save_as=None):
             return scope["low"] * (scope["high"] / scope["low"]) ** ((b + 0.5) / len(bins))
         check(eventually(lambda: (p := spectrum_peak()) and abs(p / 880 - 1) < 0.04, 5), f"the spectrum shows 880 Hz: {spectrum_peak()}")
 
-        # A click adds a point; a drag moves it; a double-click removes it.
+        # A click adds a point; a drag moves it; a right-click removes it.
         x, y = to_pixel(driver, duration / 2, 1320)   # E6, a semitone
         pointer(driver, canvas, [(x, y)])
         added = eventually(lambda: len(get_state(base)["points"]) == 3 and get_state(base))
@@ -216,9 +216,9 @@ def browser(url, base, screenshot, showcase=False, save_as=None):
         point = get_state(base)["points"][1]
         x2, y2 = to_pixel(driver, point[0], point[1])
         size = canvas.size
-        ActionChains(driver).move_to_element_with_offset(canvas, int(x2 - size["width"] / 2), int(y2 - size["height"] / 2)).double_click().perform()
+        ActionChains(driver).move_to_element_with_offset(canvas, int(x2 - size["width"] / 2), int(y2 - size["height"] / 2)).context_click().perform()
         removed = eventually(lambda: len(get_state(base)["points"]) == 2)
-        check(removed, f"a double-click removes the point: {get_state(base)['points']}")
+        check(removed, f"a right-click removes the point: {get_state(base)['points']}")
 
         # Undo brings it back, redo removes it again.
         driver.find_element(By.ID, "undo").click()
@@ -254,11 +254,13 @@ def browser(url, base, screenshot, showcase=False, save_as=None):
         if showcase:
             # For the documentation's screenshot: a curve worth looking at.
             request = urllib.request.Request(base + "/control/points", method="POST",
-                                             data=json.dumps([0, 600, 0.6, 1250, 1.2, 900, 2, 1400, 2.5, 1100, 3.2, 700, 4, 600]).encode())
+                                             data=json.dumps([0, 600, 0.6, 1250, 1.2, 900, 2, 1400, 2.5, 1100, 3.2, 700, 4, 600,
+                                                              "curvatures", 0.6, -0.4, 0, 0.8, -0.7, 0.3]).encode())
             urllib.request.urlopen(request, timeout=5).read()
             eventually(lambda: len(get_state(base)["points"]) == 7)
         time.sleep(0.5)   # a playhead frame or two for the picture only: no check depends on it
         if screenshot:
+            driver.execute_script("window.scrollTo(0, 0);")   # opening a library card scrolled down
             driver.save_screenshot(screenshot)
         errors = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
         check(not errors, f"no JavaScript errors in the console: {errors}")

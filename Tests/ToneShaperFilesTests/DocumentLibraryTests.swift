@@ -193,3 +193,33 @@ private struct Fixture {
         #expect(found.map { URL(fileURLWithPath: $0).standardizedFileURL.path } == URL(fileURLWithPath: repositorySessions).standardizedFileURL.path)
     }
 }
+
+@Suite struct DocumentLibraryRenameTests {
+    @Test func renamesAUserDocumentAndNamesItInside() throws {
+        let f = try Fixture()
+        defer { f.remove() }
+        var shape = try f.library.load("bell")
+        shape.description = "a bell"
+        try f.library.save(shape, name: "mine")
+        let path = try f.library.rename("mine", to: "yours")
+        #expect(path == f.user.file("yours.toneshaper"))
+        #expect(!FileManager.default.fileExists(atPath: f.user.file("mine.toneshaper")))
+        let renamed = try f.library.load("yours")
+        #expect(renamed.name == "yours")
+        #expect(renamed.description == shape.description.map { "Derived from \"bell\": \($0)" }, "a rename adds no second derivation")
+        #expect(renamed.points == shape.points)
+    }
+
+    @Test func refusesBuiltInsTakenNamesAndMissingOnes() throws {
+        let f = try Fixture()
+        defer { f.remove() }
+        try f.library.save(try f.library.load("bell"), name: "mine")
+        try f.library.save(try f.library.load("bell"), name: "other")
+        #expect(throws: LibraryError.self) { try f.library.rename("bell", to: "x") }
+        #expect(throws: LibraryError.self) { try f.library.rename("mine", to: "other") }
+        #expect(throws: LibraryError.self) { try f.library.rename("mine", to: "horn") }
+        #expect(throws: LibraryError.self) { try f.library.rename("absent", to: "x") }
+        #expect(throws: LibraryError.self) { try f.library.rename("mine", to: "../x") }
+        #expect(f.library.listUserLibrary().map(\.name) == ["mine", "other"], "a refused rename changes nothing")
+    }
+}
