@@ -12,12 +12,13 @@ struct PluginMTSTests {
     static let rate = 48_000.0
     static let frames = 48_000
 
-    /// A constant 440 Hz sine, no echo, as a document file.
+    /// A constant 440 Hz sine, no echo, in instrument mode (silent until a note), as a document file.
     static func constantTone(in directory: URL) throws -> String {
         let path = directory.appendingPathComponent("constant-440.toneshaper").path
         let json = """
             {"points": [[0, 440]], "duration": 1, "minFrequency": 20, "maxFrequency": 2000,
-             "componentType": "Sine", "scaleType": "None", "amplitude": 0.5, "echoVolume": 0}
+             "componentType": "Sine", "scaleType": "None", "amplitude": 0.5, "echoVolume": 0,
+             "instrument": true}
             """
         try json.write(toFile: path, atomically: true, encoding: .utf8)
         return path
@@ -103,7 +104,8 @@ struct PluginMTSTests {
         // A key the master filters plays nothing; without the library the same key plays.
         let filtered = try Self.play(format, key: 72, environment: ["TONESHAPER_MTS_LIBRARY": master.path, "STAND_IN_MTS_FILTER": "72"])
         #expect(filtered.result.status == 0 && filtered.samples.count == Self.frames, "\(format): \(filtered.result.output)")
-        #expect(SignalAnalysis.peak(filtered.samples) == 0, "\(format): the filtered key sounds")
+        // (From the note on: LV2's host loads the document through the worker, after a block of the default shape.)
+        #expect(SignalAnalysis.peak(Array(filtered.samples[2_400...])) == 0, "\(format): the filtered key sounds")
         let plain = try Self.play(format, key: 72, environment: ["TONESHAPER_MTS_LIBRARY": "/nonexistent/libMTS.so", "STAND_IN_MTS_FILTER": "72"])
         #expect(abs(Self.pitch(plain.samples, 8_000..<40_000) - 440 * pow(2, 3.0 / 12)) < 0.05, "\(format): key 72 without a master")
     }
