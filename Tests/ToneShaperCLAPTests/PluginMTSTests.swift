@@ -12,35 +12,12 @@ struct PluginMTSTests {
     static let rate = 48_000.0
     static let frames = 48_000
 
-    /// A constant 440 Hz sine, no echo, in instrument mode (silent until a note), as a document file.
+    /// The constant tone (``MTSMessages/constantTone``) as a document file.
     static func constantTone(in directory: URL) throws -> String {
         let path = directory.appendingPathComponent("constant-440.toneshaper").path
-        let json = """
-            {"points": [[0, 440]], "duration": 1, "minFrequency": 20, "maxFrequency": 2000,
-             "componentType": "Sine", "scaleType": "None", "amplitude": 0.5, "echoVolume": 0,
-             "instrument": true}
-            """
-        try json.write(toFile: path, atomically: true, encoding: .utf8)
+        try MTSMessages.constantTone.write(toFile: path, atomically: true, encoding: .utf8)
         return path
     }
-
-    /// The stand-in MTS-ESP master, built once.
-    static func standInMaster() throws -> URL {
-        try TestTools.compiled("Tests/MTSMaster/stand_in_master.c", into: ".build/mts-master/libMTS.so", flags: ["-std=gnu11", "-shared", "-fPIC"])
-    }
-
-    static func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02X", $0) }.joined() }
-
-    /// Real-time single note tuning change: key 69 to 71.5 semitones.
-    static let retune: [UInt8] = [0xF0, 0x7F, 0x7F, 0x08, 0x02, 0x00, 0x01, 69, 71, 0x40, 0x00, 0xF7]
-    /// A bulk dump (every key 5 semitones up) whose checksum is wrong.
-    static let badDump: [UInt8] = {
-        var dump: [UInt8] = [0xF0, 0x7E, 0x7F, 0x08, 0x01, 0x00] + Array("bad checksum    ".utf8)
-        for key in 0..<128 { dump += [UInt8(min(127, key + 5)), 0, 0] }
-        var sum: UInt8 = 0
-        for byte in dump.dropFirst() { sum ^= byte }
-        return dump + [(sum ^ 0x55) & 0x7F, 0xF7]
-    }()
 
     enum Format: String, CaseIterable { case clap, lv2 }
 
@@ -52,7 +29,7 @@ struct PluginMTSTests {
         let directory = try TestTools.temporaryDirectory("toneshaper-mts")
         defer { try? FileManager.default.removeItem(at: directory) }
         let tone = try constantTone(in: directory)
-        let messages = sysex.flatMap { ["--sysex", "\($0.frame):\(hex($0.bytes))"] }
+        let messages = sysex.flatMap { ["--sysex", "\($0.frame):\(MTSMessages.hex($0.bytes))"] }
         switch format {
         case .clap:
             return try CLAPTools.play(
@@ -71,20 +48,20 @@ struct PluginMTSTests {
     func mtsSysexRetunesAHeldNote(format: Format) throws {
         // The bad dump before the note changes nothing and is logged; the change at frame
         // 24000 retunes the held note from the next samples on (1 ms).
-        let (result, samples) = try Self.play(format, sysex: [(1_000, Self.badDump), (24_000, Self.retune)])
+        let (result, samples) = try Self.play(format, sysex: [(1_000, MTSMessages.badDump), (24_000, MTSMessages.retune)])
         try #require(result.status == 0 && samples.count == Self.frames, "\(format): \(result.output)")
         let before = Self.pitch(samples, 12_000..<23_900)
         let after = Self.pitch(samples, 24_200..<47_000)
         print("\(format) MTS SysEx: \(before) Hz before, \(after) Hz after")
         #expect(abs(before - 440) < 0.05, "\(format): \(before) Hz before the change")
-        let expected = 440 * pow(2, 2.5 / 12)
+        let expected = MTSMessages.retunedHz
         #expect(abs(after - expected) < 0.05, "\(format): \(after) Hz after the change, expected \(expected)")
         #expect(result.output.contains("MIDI tuning message"), "\(format): the bad dump was not reported: \(result.output)")
     }
 
     @Test(arguments: Format.allCases)
     func anMTSESPMasterRetunesAHeldNote(format: Format) throws {
-        let master = try Self.standInMaster()
+        let master = try MTSMessages.standInMaster()
         // 12-TET until the table has been read 90 times (a block each: about frame 23000),
         // then A4 at 495 Hz (9/8).
         let environment = [

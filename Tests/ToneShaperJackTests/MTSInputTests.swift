@@ -10,18 +10,12 @@ extension WithJackServer.MIDIInput {
     /// sent before, changes nothing and is reported.
     @Test func mtsSysexRetunesTheNodeWithinAPeriod() async throws {
         try await Self.withRig { rig in
-            // Key 69 to 71.5 (xx 71, fraction 0x2000 = half a semitone).
-            let retune: [UInt8] = [0xF0, 0x7F, 0x7F, 0x08, 0x02, 0x00, 0x01, 69, 71, 0x40, 0x00, 0xF7]
-            var dump: [UInt8] = [0xF0, 0x7E, 0x7F, 0x08, 0x01, 0x00] + Array("bad checksum    ".utf8)
-            for key in 0..<128 { dump += [UInt8(min(127, key + 5)), 0, 0] }
-            var sum: UInt8 = 0
-            for byte in dump.dropFirst() { sum ^= byte }
-            dump += [(sum ^ 0x55) & 0x7F, 0xF7]
+            let (retune, dump) = (MTSMessages.retune, MTSMessages.badDump)
             let take = try await rig.take([(0.3, [[0x90, 69, 100], dump]), (1.5, [retune])], tail: 0.8)
             let (note, change) = (take.sent[0], take.sent[1])
             let before = try take.pitch(in: take.window(from: note, to: change, margin: 0.15))
             #expect(abs(before - 440) < 0.05, "before the change: \(before) Hz; \(take.recording.keep(named: "mts-before"))")
-            let expected = 440 * pow(2, 2.5 / 12)
+            let expected = MTSMessages.retunedHz
             // The first 0.1 s after the change, from 2 ms on, in 20 ms pieces: already the new
             // pitch (the old one is 68 Hz away).
             let first = try RecordingAnalysis.medianFrequency(
