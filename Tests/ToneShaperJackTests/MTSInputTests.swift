@@ -30,4 +30,25 @@ extension WithJackServer.MIDIInput {
             #expect(reported, "the node's log: \(rig.node.stderr.text.suffix(600))")
         }
     }
+
+    /// With an MTS-ESP master (the stand-in library, Tests/MTSMaster) whose A4 is 495 Hz, the
+    /// drone's key 69 plays 495 Hz; a key the master filters (72) starts nothing, so the
+    /// drone stays there.
+    @Test func anMTSESPMasterTunesTheNode() async throws {
+        let master = try MTSMessages.standInMaster()
+        let environment = [
+            "TONESHAPER_MTS_LIBRARY": master.path, "STAND_IN_MTS_RETUNE_KEY": "69", "STAND_IN_MTS_RETUNE_HZ": "495",
+            "STAND_IN_MTS_RETUNE_AFTER": "1", "STAND_IN_MTS_FILTER": "72",
+        ]
+        try await Self.withRig(environment: environment) { rig in
+            let take = try await rig.take([(0.3, [[0x90, 69, 100]]), (1.3, [[0x90, 72, 100]])], tail: 0.8)
+            let (note, filtered) = (take.sent[0], take.sent[1])
+            let tuned = try take.pitch(in: take.window(from: note, to: filtered, margin: 0.15))
+            let after = try take.pitch(in: take.window(after: filtered, from: 0.05, length: 0.7))
+            print("node MTS-ESP: key 69 plays \(tuned) Hz; after the filtered key 72, \(after) Hz")
+            #expect(abs(tuned - 495) < 0.05, "key 69 with the master: \(tuned) Hz, expected 495")
+            #expect(abs(after - 495) < 0.05, "after the filtered key: \(after) Hz, expected 495 still")
+            #expect(rig.node.stderr.text.contains("stand-in master: registered 1"), "\(rig.node.stderr.text.suffix(600))")
+        }
+    }
 }
