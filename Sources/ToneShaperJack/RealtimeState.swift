@@ -87,7 +87,7 @@ struct RealtimeState: ~Copyable {
             probe._withUnsafeGuaranteedRef { _ = $0.commandSeen.compareExchange(expected: 0, desired: seen, ordering: .acquiringAndReleasing) }
         }
         record(callbackNanoseconds: RealtimeCalls.monotonicNanoseconds() &- start)
-        let refused = renderer.refusedTuningMessages
+        let refused = renderer.performer.refusedTuningMessages  // stored: no call the proof cannot see into
         if refused != refusedTuningSeen {
             signals._withUnsafeGuaranteedRef { _ = $0.refusedTuningMessages.wrappingAdd(refused &- refusedTuningSeen, ordering: .relaxed) }
             refusedTuningSeen = refused

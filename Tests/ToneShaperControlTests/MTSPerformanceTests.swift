@@ -138,6 +138,20 @@ struct MTSPerformanceTests {
         TuningPlaybackTests.check("69 struck again", try Self.pitch(player), 440 * pow(2, 3.0 / 12))
     }
 
+    /// A real-time message moves the voices of its own keys only: a voice a non-real-time
+    /// message left at its pitch keeps it.
+    @Test func realTimeMovesItsOwnKeysOnly() throws {
+        let messages = Messages()
+        let player = Player(Self.shape())
+        player.play([Tests.note(69), Tests.note(76)], periods: 20)
+        player.play([messages.event(Self.singleNote([(69, 70, 0)], realTime: false))], periods: 20)
+        player.play([messages.event(Self.singleNote([(76, 77, 0)]))], periods: 20)
+        let pool = player.renderer.performer.pool
+        let voices = (0..<8).filter { pool[$0].stage == .held }
+        let pitches = Dictionary(uniqueKeysWithValues: voices.map { (pool[$0].note, pool[$0].semitones) })
+        #expect(pitches == [69: 0, 76: 8], "\(pitches)")
+    }
+
     /// A drone's key follows a real-time change too.
     @Test func aDroneKeyIsRetuned() throws {
         let messages = Messages()

@@ -49,18 +49,22 @@ extension MIDIPerformer {
             return .none  // not tuning, or a form not taken (a dump request): not a fault
         case .success(.keys):
             let keys = tunedKeys
+            var touched = TunedKeySet.none
             MIDITuningMessage.retunings(message) { key, semitones in
                 for channel in 0..<16 { keys[channel << 7 | key] = semitones }
+                touched.insert(key: key)
             }
+            anyTunedKey = true
+            // The real-time forms retune what sounds on their keys; the others the notes to come.
+            return message[1] == 0x7F ? retuneSounding(touched) : .none
         case .success(.scaleOctave(let channels, let cents)):
             // Each key of a chosen channel: its 12-TET pitch moved by its pitch class's cents.
             for channel in 0..<16 where channels & (1 << UInt16(channel)) != 0 {
                 for key in 0..<128 { tunedKeys[channel << 7 | key] = Double(key) + cents[key % 12] / 100 }
             }
+            anyTunedKey = true
+            return message[1] == 0x7F ? retuneSounding(TunedKeySet(channels: channels)) : .none
         }
-        anyTunedKey = true
-        // The real-time forms retune what sounds; the others the notes to come.
-        return message[1] == 0x7F ? retuneSounding() : .none
     }
 
     /// Drops every key MTS tuned: each plays the shape's tuning again (from the next note;
@@ -110,8 +114,9 @@ extension MIDIPerformer {
     #if REALTIME_PROOF
         @_noLocks @_noAllocation
     #endif
-    mutating func retuneSounding() -> MIDIAction {
+    mutating func retuneSounding(_ touched: TunedKeySet = .all) -> MIDIAction {
         for i in 0..<MIDIPerformer.poolSize where pool[i].sounds && pool[i].stage != .dying {
+            guard touched.contains(key: pool[i].note, channel: pool[i].channel) else { continue }
             guard let key = keySemitones(pool[i].note, channel: pool[i].channel) else { continue }
             let delta = key - pool[i].keySemitones
             guard delta != 0 else { continue }
@@ -129,6 +134,35 @@ extension MIDIPerformer {
                 pool[i].ratioStep = (FastPower.exp2(pool[i].semitones / 12) - pool[i].ratio) / Double(n)
             }
         }
-        return settings.instrument ? .none : .transpose(engineRatio)
+        guard !settings.instrument, let latest = held.latest, touched.contains(key: latest, channel: droneChannel) else { return .none }
+        return .transpose(engineRatio)
+    }
+}
+
+/// The keys a tuning message changed (its keys on every channel, or every key of its
+/// channels): a real-time message moves the voices of those alone, so that a voice a
+/// non-real-time message left at its pitch keeps it.
+struct TunedKeySet {
+    var keys: (UInt64, UInt64)
+    var channels: UInt16
+
+    static let none = TunedKeySet(keys: (0, 0), channels: 0xFFFF)
+    static let all = TunedKeySet(keys: (~0, ~0), channels: 0xFFFF)
+
+    init(keys: (UInt64, UInt64), channels: UInt16) {
+        self.keys = keys
+        self.channels = channels
+    }
+
+    init(channels: UInt16) { self.init(keys: (~0, ~0), channels: channels) }
+
+    mutating func insert(key: Int) {
+        if key < 64 { keys.0 |= 1 << UInt64(key) } else { keys.1 |= 1 << UInt64(key - 64) }
+    }
+
+    func contains(key: UInt8, channel: UInt8) -> Bool {
+        let key = key & 0x7F
+        guard channels & (1 << UInt16(channel & 0x0F)) != 0 else { return false }
+        return key < 64 ? keys.0 & (1 << UInt64(key)) != 0 : keys.1 & (1 << UInt64(key - 64)) != 0
     }
 }

@@ -34,7 +34,7 @@ public struct MIDIPerformer: ~Copyable {
     var sampleRate: Double
 
     // Drone: the keys down, oldest first (last-note priority), and those the pedal holds.
-    private var held = HeldKeys()
+    private(set) var held = HeldKeys()
     private var sustainedKeys: (UInt64, UInt64) = (0, 0)
     var sustain = false
     /// Pitch bend in semitones.
