@@ -32,6 +32,7 @@ public struct KeyTuningPlan: Sendable, BitwiseCopyable {
     }
 
     /// Whether `a` and `b` tune the keys alike (nil: 12-TET).
+    @inlinable
     public static func same(_ a: KeyTuningPlan?, _ b: KeyTuningPlan?) -> Bool { a?.fingerprint == b?.fingerprint }
 
     /// Whether `key` (0...127) plays.

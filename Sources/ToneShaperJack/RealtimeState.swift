@@ -89,7 +89,8 @@ struct RealtimeState: ~Copyable {
         record(callbackNanoseconds: RealtimeCalls.monotonicNanoseconds() &- start)
         let refused = renderer.performer.refusedTuningMessages  // stored: no call the proof cannot see into
         if refused != refusedTuningSeen {
-            signals._withUnsafeGuaranteedRef { _ = $0.refusedTuningMessages.wrappingAdd(refused &- refusedTuningSeen, ordering: .relaxed) }
+            let added = refused &- refusedTuningSeen  // out of the closure: it must not capture self
+            signals._withUnsafeGuaranteedRef { _ = $0.refusedTuningMessages.wrappingAdd(added, ordering: .relaxed) }
             refusedTuningSeen = refused
         }
         // Plans to free, MIDI controllers that need a new plan, the audio side's own

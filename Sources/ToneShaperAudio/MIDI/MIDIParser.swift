@@ -16,6 +16,7 @@ public struct MIDIEvent: @unchecked Sendable, BitwiseCopyable, Equatable {
     /// A system exclusive message's `size` bytes (F0 ... F7), nil for any other message.
     public var sysex: UnsafeRawPointer?
 
+    @inlinable
     public init(frame: Int, size: Int, byte0: UInt8, byte1: UInt8 = 0, byte2: UInt8 = 0, sysex: UnsafeRawPointer? = nil) {
         self.frame = frame
         self.size = size
@@ -26,7 +27,9 @@ public struct MIDIEvent: @unchecked Sendable, BitwiseCopyable, Equatable {
     }
 
     /// An event from up to the first three bytes of `bytes`; a system exclusive message
-    /// keeps `bytes` whole (they must outlive the event's handling).
+    /// keeps `bytes` whole (they must outlive the event's handling). Inlinable: the JACK
+    /// process callback makes events under the real-time proof.
+    @inlinable
     public init(frame: Int, bytes: UnsafePointer<UInt8>, size: Int) {
         self.init(
             frame: frame, size: size, byte0: size > 0 ? bytes[0] : 0,

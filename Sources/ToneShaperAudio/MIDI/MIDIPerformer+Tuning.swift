@@ -146,8 +146,9 @@ struct TunedKeySet {
     var keys: (UInt64, UInt64)
     var channels: UInt16
 
-    static let none = TunedKeySet(keys: (0, 0), channels: 0xFFFF)
-    static let all = TunedKeySet(keys: (~0, ~0), channels: 0xFFFF)
+    // Computed, not stored: a global's lazy initialization has no place on the audio thread.
+    static var none: TunedKeySet { TunedKeySet(keys: (0, 0), channels: 0xFFFF) }
+    static var all: TunedKeySet { TunedKeySet(keys: (~0, ~0), channels: 0xFFFF) }
 
     init(keys: (UInt64, UInt64), channels: UInt16) {
         self.keys = keys
