@@ -66,6 +66,9 @@ var projectTargets: [Target] {
     [
         // cpuid and xgetbv, to choose the kernel's level.
         .target(name: "CPUFeatures"),
+        // The MTS-ESP client's loader: the master's library (libMTS.so) opened at run time,
+        // never linked; without it, nothing.
+        .target(name: "CMTSESP"),
         // JSON read and written with the standard library alone (no Foundation), so that the
         // LV2 plugin (Embedded Swift) and the node share one reader and one writer of
         // documents. CNumberText: strtod and snprintf, which Embedded Swift cannot call itself.
@@ -85,7 +88,8 @@ var projectTargets: [Target] {
         // lock-free channels, plan building. No Foundation, Dispatch, existentials, untyped
         // throws or Codable: it builds in Embedded Swift too (Scripts/embedded-check.sh).
         .target(
-            name: "ToneShaperAudio", dependencies: ["ToneShaperDSP", "ToneShaperParameters"] + kernelLevels.map { .target(name: $0.name) },
+            name: "ToneShaperAudio",
+            dependencies: ["ToneShaperDSP", "ToneShaperParameters", "CMTSESP"] + kernelLevels.map { .target(name: $0.name) },
             swiftSettings: [.unsafeFlags(["-O"]), realtimeProof]),
         // The model every host shares: the shape and its rules (the table's rows bound to it),
         // the document codec, the change planner, and the rule a plugin plays its port values

@@ -18,8 +18,8 @@ plugin_compat() {
 
 # Before glibc 2.34 the threads were in libpthread.so.0 (and dlopen in libdl.so.2), which a
 # link on a newer system leaves out (-lpthread is empty there): what starts threads names
-# it, so that an older system loads it.
-PLUGIN_COMPAT_LIBS=(-Wl,--no-as-needed -l:libpthread.so.0)
+# it, so that an older system loads it. The MTS-ESP client (Sources/CMTSESP) calls dlopen.
+PLUGIN_COMPAT_LIBS=(-Wl,--no-as-needed -l:libpthread.so.0 -l:libdl.so.2)
 
 # Fails (prints the symbols) if shared object $1 needs a glibc symbol newer than PLUGIN_GLIBC.
 plugin_compat_check() {

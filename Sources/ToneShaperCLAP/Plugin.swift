@@ -145,9 +145,16 @@ struct Plugin {
             guard size >= MemoryLayout<toneshaper_clap_event_midi>.size else { return session.problems.note(.eventTooShort) }
             let midi = raw.loadUnaligned(as: toneshaper_clap_event_midi.self)
             if !session.midi(midi.data.0, midi.data.1, midi.data.2, at: time - done) { session.problems.note(.midiMalformed) }
+        case Int(TONESHAPER_CLAP_EVENT_MIDI_SYSEX):
+            // The MIDI Tuning Standard's messages; the bytes are copied before process() ends.
+            guard size >= MemoryLayout<toneshaper_clap_event_midi_sysex>.size else { return session.problems.note(.eventTooShort) }
+            let sysex = raw.loadUnaligned(as: toneshaper_clap_event_midi_sysex.self)
+            guard let buffer = sysex.buffer else { return session.problems.note(.midiMalformed) }
+            let bytes = UnsafeRawBufferPointer(start: buffer, count: Int(sysex.size))
+            if session.engine.takeMIDI(frame: time - done, bytes: bytes) == .malformed { session.problems.note(.midiMalformed) }
         case Int(TONESHAPER_CLAP_EVENT_PARAM_GESTURE_BEGIN), Int(TONESHAPER_CLAP_EVENT_PARAM_GESTURE_END),
-            Int(TONESHAPER_CLAP_EVENT_MIDI_SYSEX), Int(TONESHAPER_CLAP_EVENT_NOTE_END):
-            return  // nothing to do: a gesture's values come as values, no system exclusive is taken
+            Int(TONESHAPER_CLAP_EVENT_NOTE_END):
+            return  // nothing to do: a gesture's values come as values
         default:
             session.problems.note(.unknownEvent)
         }

@@ -28,7 +28,8 @@ enum CLAPProblem: Int, ParameterProblem {
         case .notModulatable: return "refused a modulation of a parameter that is not modulatable (no CLAP_PARAM_IS_MODULATABLE in its info)"
         case .parameterNotFinite: return "refused a parameter value or modulation that is not a finite number"
         case .parameterOutOfRange: return "refused a parameter value outside the parameter's range"
-        case .midiMalformed: return "refused a MIDI event whose bytes do not form a message"
+        case .midiMalformed:
+            return "refused a MIDI event whose bytes do not form a message, or a MIDI tuning message truncated or with a wrong checksum"
         case .noteOutOfRange: return "refused a note event whose key, channel or velocity is out of range"
         case .expressionRefused: return "refused a note expression whose value is out of range or not finite"
         case .workQueueFull: return "the work thread's queue was full; a request was dropped"

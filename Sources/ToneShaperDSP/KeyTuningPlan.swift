@@ -9,6 +9,10 @@ public struct KeyTuningPlan: Sendable, BitwiseCopyable {
     @usableFromInline let semitonesMemory: ReadOnlyMemory<Double>
     /// Bit `key` (keys 0...63 in the first word, 64...127 in the second) set: unmapped.
     @usableFromInline let unmapped: (UInt64, UInt64)
+    /// A hash of the pitches and the unmapped keys (FNV-1a over their bits): two plans of
+    /// the same tuning have the same, so the audio side tells a new tuning from a new plan
+    /// of the same one (a new tuning drops the keys the MIDI Tuning Standard set).
+    public let fingerprint: UInt64
 
     /// `semitones` points to 128 values, written before the plan is handed over.
     public init(semitones: UnsafePointer<Double>, mapped: [Bool]) {
@@ -20,7 +24,16 @@ public struct KeyTuningPlan: Sendable, BitwiseCopyable {
             if key < 64 { low |= 1 << UInt64(key) } else { high |= 1 << UInt64(key - 64) }
         }
         unmapped = (low, high)
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for word in [low, high] + (0..<KeyTuning.keyCount).map({ semitones[$0].bitPattern }) {
+            hash = (hash ^ word) &* 0x100_0000_01b3
+        }
+        fingerprint = hash
     }
+
+    /// Whether `a` and `b` tune the keys alike (nil: 12-TET).
+    @inlinable
+    public static func same(_ a: KeyTuningPlan?, _ b: KeyTuningPlan?) -> Bool { a?.fingerprint == b?.fingerprint }
 
     /// Whether `key` (0...127) plays.
     @inlinable @inline(__always)

@@ -66,6 +66,19 @@ extension JackNode {
     /// MIDI events dropped because a period brought more than the renderer reads.
     public var droppedMIDIEvents: Int { signals.droppedMIDIEvents.load(ordering: .relaxed) }
 
+    /// MIDI Tuning Standard messages refused (truncated, malformed, a bulk dump's wrong
+    /// checksum): counted, and changed nothing.
+    public var refusedTuningMessages: Int { signals.refusedTuningMessages.load(ordering: .relaxed) }
+
+    /// From the control loop: says how many tuning messages were refused since it last said.
+    func reportRefusedTuning() {
+        let refused = signals.refusedTuningMessages.load(ordering: .relaxed)
+        let reported = signals.reportedRefusedTuningMessages.load(ordering: .relaxed)
+        guard refused > reported else { return }
+        signals.reportedRefusedTuningMessages.store(refused, ordering: .relaxed)
+        logger.warning("refused \(refused - reported) MIDI tuning message(s): truncated, malformed or a wrong checksum; the tuning is unchanged")
+    }
+
     /// From the control loop: says that a MIDI flood was cut, at most every 10 s.
     func reportDroppedMIDI() {
         let dropped = signals.droppedMIDIEvents.load(ordering: .relaxed)

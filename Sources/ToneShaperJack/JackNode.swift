@@ -181,6 +181,7 @@ public final class JackNode: @unchecked Sendable {
         }
         warnAboutNyquist()
         reportDroppedMIDI()
+        reportRefusedTuning()
     }
 
     /// At the end: deactivate, close, free the real-time state (unless an old client might

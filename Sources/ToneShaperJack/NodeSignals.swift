@@ -69,6 +69,10 @@ final class NodeSignals: Sendable {
     let droppedMIDIEvents = Atomic<Int>(0)
     let reportedDroppedMIDIEvents = Atomic<Int>(0)
     let lastDropReport = Atomic<UInt64>(0)
+    /// MIDI Tuning Standard messages refused (truncated, a wrong checksum), all since
+    /// start, and how many of them the control loop has reported.
+    let refusedTuningMessages = Atomic<Int>(0)
+    let reportedRefusedTuningMessages = Atomic<Int>(0)
 
     /// What `midi_in` was connected to (kept by the control loop, for a reconnect), the
     /// client generation whose MIDI connections are settled, and until when (monotonic ns)

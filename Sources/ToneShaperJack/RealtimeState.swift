@@ -31,6 +31,8 @@ struct RealtimeState: ~Copyable {
     /// The probe's allocation counter, copied out of it (C function pointers: no references).
     let countingStart: (@convention(c) () -> Void)?
     let countingStop: (@convention(c) () -> UInt64)?
+    /// The renderer's count of refused tuning messages already added to the signals'.
+    var refusedTuningSeen = 0
 
     deinit {
         signals.release()
@@ -85,6 +87,12 @@ struct RealtimeState: ~Copyable {
             probe._withUnsafeGuaranteedRef { _ = $0.commandSeen.compareExchange(expected: 0, desired: seen, ordering: .acquiringAndReleasing) }
         }
         record(callbackNanoseconds: RealtimeCalls.monotonicNanoseconds() &- start)
+        let refused = renderer.performer.refusedTuningMessages  // stored: no call the proof cannot see into
+        if refused != refusedTuningSeen {
+            let added = refused &- refusedTuningSeen  // out of the closure: it must not capture self
+            signals._withUnsafeGuaranteedRef { _ = $0.refusedTuningMessages.wrappingAdd(added, ordering: .relaxed) }
+            refusedTuningSeen = refused
+        }
         // Plans to free, MIDI controllers that need a new plan, the audio side's own
         // changes: the control side takes them now, not at its next round.
         if renderer.handbackCount() > 0 { signals._withUnsafeGuaranteedRef { $0.wake.signal() } }

@@ -32,7 +32,8 @@ enum LV2Problem: Int, PluginProblem {
                 "the host sent events in beats before any tempo (time:Position with time:beatsPerMinute); they were played at their block's start (said once)"
         case .eventFrameOutOfOrder: return "an event's frame was outside the block or before the previous one; it was played at the nearest frame"
         case .unknownEventType: return "ignored an event of an unknown atom type"
-        case .midiWrongLength: return "refused a MIDI event whose length does not match its status byte"
+        case .midiWrongLength:
+            return "refused a MIDI event whose length does not match its status byte, or a MIDI tuning message truncated or with a wrong checksum"
         case .unknownObject: return "refused an atom:Object too short to hold its id and type"
         case .patchSetWithoutProperty: return "refused a patch:Set without a patch:property URID"
         case .patchSetWithoutValue: return "refused a patch:Set without a patch:value"

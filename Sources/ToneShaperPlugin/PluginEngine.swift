@@ -34,6 +34,12 @@ public struct PluginEngine<Host: PluginHost> {
     /// The MIDI events of the block being read, applied at their frames by one render.
     private let events: UnsafeMutablePointer<MIDIEvent>
     private var eventCount = 0
+    /// The block's system exclusive messages (tuning messages), copied out of the host's
+    /// events so that they outlive them until the render; `sysexUsed` bytes taken.
+    private let sysex: UnsafeMutableRawPointer
+    private var sysexUsed = 0
+    /// Room for a block's system exclusive messages: ten bulk tuning dumps (408 bytes each).
+    public static var sysexCapacity: Int { 4096 }
     /// The host's transport, as its last time:Position left it and the blocks since moved
     /// it (nil until the host sends one: hosts without a transport).
     private var transport: TransportState?
@@ -56,6 +62,7 @@ public struct PluginEngine<Host: PluginHost> {
         document.description = nil
         side.initialize(to: BuilderSide(builder: builder, document: document))
         events = .allocate(capacity: RealtimeRenderer.maximumMIDIEvents)
+        sysex = .allocate(byteCount: PluginEngine.sysexCapacity, alignment: 8)
     }
 
     /// Frees what `init` allocated (cleanup): the player first, whose plans the builder's
@@ -64,6 +71,7 @@ public struct PluginEngine<Host: PluginHost> {
         player.deinitialize(count: 1)
         player.deallocate()
         events.deallocate()
+        sysex.deallocate()
         side.pointee.free()
         side.deinitialize(count: 1)
         side.deallocate()
@@ -97,14 +105,35 @@ public struct PluginEngine<Host: PluginHost> {
     }
 
     /// A MIDI 1.0 message from a host, checked: a channel message of exactly its length
-    /// is kept for the render at `frame`; a system message is ignored; anything else is
-    /// refused (``HostMIDI/Verdict``). Every format's MIDI comes through here.
+    /// is kept for the render at `frame`; so is a system exclusive message of the MIDI
+    /// Tuning Standard (whole, F0 ... F7) or a GM/GS reset; a truncated tuning message or a
+    /// bulk dump whose checksum is wrong is malformed; another system message is ignored;
+    /// anything else is refused (``HostMIDI/Verdict``). Every format's MIDI comes through here.
     public mutating func takeMIDI(frame: Int, bytes: UnsafeRawBufferPointer) -> HostMIDI.Verdict {
         guard let status = bytes.first, status >= 0x80 else { return .malformed }
+        if status == 0xF0 { return takeSysex(frame: frame, bytes: bytes) }
         if status >= 0xF0 { return .ignored }
         guard bytes.count == HostMIDI.length(status: status) else { return .malformed }
         for i in 1..<bytes.count where bytes[i] >= 0x80 { return .malformed }
         handleMIDI(frame: frame, bytes: bytes)
+        return .taken
+    }
+
+    /// A system exclusive message: copied for the render when it tunes (or resets) the keys.
+    private mutating func takeSysex(frame: Int, bytes: UnsafeRawBufferPointer) -> HostMIDI.Verdict {
+        switch MIDITuningMessage.read(bytes) {
+        case .failure(.malformed), .failure(.checksum): return .malformed
+        case .failure: if !MIDITuningMessage.isReset(bytes) { return .ignored }
+        case .success: break
+        }
+        guard eventCount < RealtimeRenderer.maximumMIDIEvents, bytes.count <= PluginEngine.sysexCapacity - sysexUsed,
+            let base = bytes.baseAddress
+        else { return .ignored }  // a flood of them in one block: the rest wait for none
+        let copy = sysex + sysexUsed
+        copy.copyMemory(from: base, byteCount: bytes.count)
+        sysexUsed += bytes.count
+        events[eventCount] = MIDIEvent(frame: frame, size: bytes.count, byte0: 0xF0, sysex: UnsafeRawPointer(copy))
+        eventCount += 1
         return .taken
     }
 
@@ -141,6 +170,7 @@ public struct PluginEngine<Host: PluginHost> {
             done += slice
         }
         eventCount = 0
+        sysexUsed = 0
     }
 
     /// Ends notes now, as a host's note-off or note choke with wildcards asks: the notes of

@@ -15,10 +15,12 @@ public enum HostMIDI {
     public enum Verdict: Equatable, Sendable {
         /// Kept for the render.
         case taken
-        /// A system message (nothing here takes one): not a fault.
+        /// A system message other than a MIDI Tuning Standard message or a GM/GS reset (the
+        /// system exclusive messages taken), or one beyond a block's room: not a fault.
         case ignored
-        /// No status byte, a length its status does not have, or a data byte of 0x80 or
-        /// above: the host's fault, for the shell to count.
+        /// No status byte, a length its status does not have, a data byte of 0x80 or
+        /// above, or a tuning message cut short or with a wrong checksum: the host's fault,
+        /// for the shell to count.
         case malformed
     }
 

@@ -32,8 +32,15 @@ extension Plugin {
             guard let (key, channel, tuning, volume) = expression(event.note_expression_value) else { return }
             session.renderUpTo(time, output: output, rendered: &done)
             session.engine.express(key: key, channel: channel, tuning: tuning, volume: volume)
+        case TONESHAPER_VST3_EVENT_DATA:
+            // A system exclusive message (the MIDI Tuning Standard's), copied before process() ends.
+            let data = event.data
+            guard data.type == TONESHAPER_VST3_DATA_MIDI_SYSEX, let bytes = data.bytes else { return }
+            if session.engine.takeMIDI(frame: time - done, bytes: UnsafeRawBufferPointer(start: bytes, count: Int(data.size))) == .malformed {
+                session.problems.note(.midiMalformed)
+            }
         default:
-            return  // data, poly pressure, chords, scales: not taken
+            return  // poly pressure, chords, scales: not taken
         }
     }
 

@@ -52,7 +52,7 @@ enum VST3Problem: Int, ParameterProblem {
         "refused a parameter value that is not a finite number", "refused a normalized parameter value outside 0...1",
         "refused a note event whose pitch, channel or velocity is out of range",
         "refused a note expression whose value is out of range or not finite",
-        "refused a MIDI controller value that does not form a message",
+        "refused a MIDI controller value that does not form a message, or a MIDI tuning message truncated or with a wrong checksum",
     ]
 }
 

@@ -12,6 +12,7 @@
 //            [--expression FRAME:KEY:KIND:VALUE]... (KIND tuning or volume; KEY -1: every note)
 //            [--expression-id FRAME:NOTEID:KIND:VALUE]... (the note of a --note's NOTEID)
 //            [--channel-note FRAME:CHANNEL:KEY:VEL[:NOTEID]]... (a note-on on that channel)
+//            [--sysex FRAME:HEX]... (a CLAP_EVENT_MIDI_SYSEX of the bytes HEX, e.g. F07E7F0901F7)
 //            [--note-off FRAME:PORT:CHANNEL:KEY:NOTEID]... [--note-choke FRAME:PORT:CHANNEL:KEY:NOTEID]...
 //                      (a NOTE_OFF or NOTE_CHOKE as given: -1 is CLAP's wildcard)
 //            [--transport PLAYING:SECONDS:BPM@FRAME]... [--process-transport PLAYING:BPM]
@@ -222,6 +223,7 @@ typedef struct {
         toneshaper_clap_event_param_mod mod;
         toneshaper_clap_event_transport transport;
         toneshaper_clap_event_midi midi;
+        toneshaper_clap_event_midi_sysex sysex;
         unsigned char bytes[128];
     };
 } Event;
@@ -304,7 +306,7 @@ static Event *list_add(EventList *list) {
 
 // ---- the script ----------------------------------------------------------------------------
 
-typedef enum { NOTE_ON, NOTE_OFF, MIDI, PARAM, MOD, EXPRESSION, TRANSPORT, HOSTILE } Kind;
+typedef enum { NOTE_ON, NOTE_OFF, MIDI, PARAM, MOD, EXPRESSION, TRANSPORT, HOSTILE, SYSEX } Kind;
 
 typedef struct {
     Kind kind;
@@ -315,6 +317,8 @@ typedef struct {
     uint32_t id;
     unsigned char midi[3];
     char hostile[64];
+    unsigned char *sysex; // SYSEX: its bytes (kept to the end), and how many
+    uint32_t sysex_size;
 } Step;
 
 static Step steps[4096];
@@ -884,6 +888,21 @@ static void parse_options(int argc, char **argv, Options *o) {
                 off_step->note_id = note_id;
                 off_step->midi[0] = 0x80, off_step->midi[1] = (unsigned char)key, off_step->midi[2] = 0;
             }
+        } else if (!strcmp(a, "--sysex")) {
+            long frame = 0;
+            int used = 0;
+            const char *text = NEXT;
+            if (sscanf(text, "%ld:%n", &frame, &used) != 1 || used == 0) die("bad --sysex");
+            const char *hex = text + used;
+            size_t length = strlen(hex) / 2;
+            Step *step = add_step(SYSEX, frame);
+            step->sysex = malloc(length ? length : 1);
+            step->sysex_size = (uint32_t)length;
+            for (size_t i = 0; i < length; i++) {
+                unsigned byte = 0;
+                if (sscanf(hex + 2 * i, "%2x", &byte) != 1) die("bad --sysex bytes");
+                step->sysex[i] = (unsigned char)byte;
+            }
         } else if (!strcmp(a, "--channel-note")) {
             long frame = 0;
             int channel = 0, key = 0, velocity = 0, note_id = -1;
@@ -1088,6 +1107,12 @@ static void add_steps(Run *run, long start, uint32_t n) {
                 e->transport.bar_start = (int64_t)(e->transport.bar_number * 4 * TONESHAPER_CLAP_TIME_FACTOR);
                 break;
             case HOSTILE: add_hostile(&run->list, step->hostile, time, n); break;
+            case SYSEX:
+                e = list_add(&run->list);
+                header(e, TONESHAPER_CLAP_EVENT_MIDI_SYSEX, sizeof e->sysex, time);
+                e->sysex.buffer = step->sysex;
+                e->sysex.size = step->sysex_size;
+                break;
             }
         }
     }

@@ -11,6 +11,7 @@
 //   cc -O1 -g -o lv2host Tests/LV2Host/lv2host.c -ldl -lm -lpthread
 //   lv2host --so PATH --uri URI [--ttl PATH] [--rate 48000] [--block 256] --frames N
 //           [--note FRAME:NOTE:VEL[:OFFFRAME]]... [--set SYMBOL=VALUE@FRAME]...
+//           [--sysex FRAME:HEX]... (a midi:MidiEvent of the bytes HEX, e.g. F07E7F0901F7)
 //           [--load-file PATH@FRAME]... [--load-scale PATH@FRAME]... [--load-map PATH@FRAME]... [--position SPEED:TRANSPORT-FRAME[:BPM]@FRAME]... [--program N@FRAME]... [--save-state FILE] [--restore-state FILE]
 //           [--hostile KIND]... [--without FEATURE]... [--seq-size BYTES] [--unit UNIT]
 //           [--second-so PATH] [--instances 2] [--threaded-worker] [--out FILE] [--cycles N]
@@ -393,14 +394,14 @@ static ControlPort *control_named(const char *symbol) {
 
 // ---- the script -----------------------------------------------------------------------
 
-typedef enum { NOTE_ON, NOTE_OFF, SET, LOAD, HOSTILE, POSITION, PROGRAM } Kind;
+typedef enum { NOTE_ON, NOTE_OFF, SET, LOAD, HOSTILE, POSITION, PROGRAM, SYSEX } Kind;
 typedef struct {
     Kind kind;
     long frame;
     int note, velocity;
     char symbol[64];
     float value, tempo;
-    char path[1024];
+    char path[1024]; // LOAD: the file; SYSEX: the bytes in hexadecimal
     // LOAD: the file parameter patch:Set (NULL: urn:toneshaper:file, the document).
     const char *property;
     char hostile[64];
@@ -863,6 +864,12 @@ static Options parse_options(int argc, char **argv) {
                 s = add_step(NOTE_OFF, off);
                 s->note = note;
             }
+        } else if (ARG("--sysex")) {
+            long frame = 0;
+            int used = 0;
+            if (sscanf(v, "%ld:%n", &frame, &used) != 1 || used == 0 || strlen(v + used) >= 1024) die("bad --sysex %s", v);
+            Step *s = add_step(SYSEX, frame);
+            snprintf(s->path, sizeof s->path, "%s", v + used);
         } else if (ARG("--set")) {
             char symbol[64];
             char value[64];
@@ -1186,6 +1193,17 @@ static void write_block_events(Cycle *c, int k, long start, uint32_t n) {
                 break;
             }
             case HOSTILE: append_hostile(input, at, s->hostile, n); break;
+            case SYSEX: {
+                unsigned char bytes[512];
+                uint32_t length = (uint32_t)(strlen(s->path) / 2);
+                for (uint32_t b = 0; b < length; b++) {
+                    unsigned byte = 0;
+                    if (sscanf(s->path + 2 * b, "%2x", &byte) != 1) die("bad --sysex bytes %s", s->path);
+                    bytes[b] = (unsigned char)byte;
+                }
+                append_midi(input, at, bytes, length);
+                break;
+            }
             }
         }
 }

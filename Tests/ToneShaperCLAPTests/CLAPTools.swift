@@ -71,7 +71,8 @@ enum CLAPTools {
 
     /// The CLAP host's run of `arguments` (after --clap and --id) and its output samples.
     static func play(
-        _ id: String = monoID, _ arguments: [String], clap: URL = plugin, frames: Int = 4_800, block: Int = 256
+        _ id: String = monoID, _ arguments: [String], clap: URL = plugin, frames: Int = 4_800, block: Int = 256,
+        environment: [String: String] = [:]
     ) throws -> (result: ToolResult, samples: [Float]) {
         try prepare()
         let directory = try temporaryDirectory()
@@ -79,12 +80,15 @@ enum CLAPTools {
         let out = directory.appendingPathComponent("out.f32")
         let result = try run(
             host.path,
-            ["--clap", clap.path, "--id", id, "--frames", String(frames), "--block", String(block), "--out", out.path] + arguments)
+            ["--clap", clap.path, "--id", id, "--frames", String(frames), "--block", String(block), "--out", out.path] + arguments,
+            environment: environment)
         return (result, (try? samples(out)) ?? [])
     }
 
     /// The LV2 test host's run of the mono plugin.
-    static func playLV2(_ arguments: [String], frames: Int = 4_800, block: Int = 256) throws -> (result: ToolResult, samples: [Float]) {
+    static func playLV2(
+        _ arguments: [String], frames: Int = 4_800, block: Int = 256, environment: [String: String] = [:]
+    ) throws -> (result: ToolResult, samples: [Float]) {
         try prepare()
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -95,7 +99,7 @@ enum CLAPTools {
                 "--so", lv2SharedObject.path, "--uri", "urn:toneshaper:instrument", "--frames", String(frames), "--block", String(block), "--out",
                 out.path,
             ]
-                + arguments)
+                + arguments, environment: environment)
         return (result, (try? samples(out)) ?? [])
     }
 }

@@ -26,11 +26,12 @@ extension WithJackServer {
             var midi: MIDISender { midiClient! }
             var recorder: TimelineRecorder { recorderClient! }
 
-            init(frequency: Double = 440, amplitude: Double = 0.5, arguments: [String] = []) async throws {
+            init(frequency: Double = 440, amplitude: Double = 0.5, arguments: [String] = [], environment: [String: String] = [:]) async throws {
                 fixture = try await NodeFixture(
                     tone: frequency, amplitude: amplitude, arguments: NodeFixture.quietArguments + arguments,
                     environment: { scratch in
                         ["XDG_DATA_HOME": scratch.url.path, "TONESHAPER_LIBRARY": scratch.url.appendingPathComponent("library").path]
+                            .merging(environment) { $1 }
                     })
                 midiClient = try MIDISender(serverName: fixture.server.name, connectTo: "toneshaper:midi_in")
                 recorderClient = try fixture.timelineRecorder()
@@ -123,9 +124,11 @@ extension WithJackServer {
         /// Runs `body` with a new rig, and always takes it down in order afterwards. A take
         /// the busy host spoilt (``HostTooBusy``) is played again from the start, with a new
         /// rig: these scenarios depend on what the node heard before.
-        static func withRig(_ arguments: [String] = [], _ what: String = #function, _ body: (Rig) async throws -> Void) async throws {
+        static func withRig(
+            _ arguments: [String] = [], environment: [String: String] = [:], _ what: String = #function, _ body: (Rig) async throws -> Void
+        ) async throws {
             try await retryingOnBusyHost(what) { _ in
-                let rig = try await Rig(arguments: arguments)
+                let rig = try await Rig(arguments: arguments, environment: environment)
                 do {
                     try await body(rig)
                 } catch {

@@ -71,7 +71,7 @@ enum VST3Tools {
     /// The VST3 host's run of `arguments` (after --vst3, --class, --frames, --block and --out)
     /// and its output, one array of samples a channel (the WAV file it wrote).
     static func play(
-        _ which: String = "mono", _ arguments: [String], frames: Int = 4_800, block: Int = 256
+        _ which: String = "mono", _ arguments: [String], frames: Int = 4_800, block: Int = 256, environment: [String: String] = [:]
     ) throws -> (result: ToolResult, channels: [[Float]]) {
         try prepare()
         let directory = try temporaryDirectory()
@@ -79,16 +79,17 @@ enum VST3Tools {
         let out = directory.appendingPathComponent("out.wav")
         let result = try run(
             host.path,
-            ["--vst3", bundle.path, "--class", which, "--frames", String(frames), "--block", String(block), "--out", out.path] + arguments)
+            ["--vst3", bundle.path, "--class", which, "--frames", String(frames), "--block", String(block), "--out", out.path] + arguments,
+            environment: environment)
         guard let wave = try? WaveFile(contentsOf: out) else { return (result, []) }
         return (result, (0..<wave.channels).map { wave.channel($0) })
     }
 
     /// The first channel of ``play(_:_:frames:block:)``.
-    static func playMono(_ which: String = "mono", _ arguments: [String], frames: Int = 4_800, block: Int = 256) throws -> (
-        result: ToolResult, samples: [Float]
-    ) {
-        let (result, channels) = try play(which, arguments, frames: frames, block: block)
+    static func playMono(
+        _ which: String = "mono", _ arguments: [String], frames: Int = 4_800, block: Int = 256, environment: [String: String] = [:]
+    ) throws -> (result: ToolResult, samples: [Float]) {
+        let (result, channels) = try play(which, arguments, frames: frames, block: block, environment: environment)
         return (result, channels.first ?? [])
     }
 

@@ -16,6 +16,7 @@
 //   vst3host --vst3 BUNDLE [--class mono|stereo|INDEX] [--rate 48000] [--block 256] --frames N
 //            [--out FILE.wav] [--realtime]
 //            [--note FRAME:KEY:VEL[:OFFFRAME[:NOTEID]]]...     (VEL 0...127; OFFFRAME -1: held)
+//            [--sysex FRAME:HEX]...        (a kDataEvent of type kMidiSysEx with the bytes HEX)
 //            [--param ID=VALUE@FRAME]...   (VALUE plain, turned into the normalized value by the
 //                                           controller's plainParamToNormalized; VALUE with a
 //                                           trailing n, 0.5n, is normalized as given)
@@ -857,7 +858,7 @@ static void describe(Module *module, Instance *instance, int32_t class_index) {
 
 // ---- the script ---------------------------------------------------------------------------------
 
-typedef enum { NOTE_ON, NOTE_OFF, PARAM, PITCH_BEND, EXPRESSION, PROGRAM, HOSTILE_EVENTS } Kind;
+typedef enum { NOTE_ON, NOTE_OFF, PARAM, PITCH_BEND, EXPRESSION, PROGRAM, HOSTILE_EVENTS, SYSEX } Kind;
 
 typedef struct {
     Kind kind;
@@ -865,6 +866,8 @@ typedef struct {
     int key, note_id, expression, normalized;
     double value;
     v3_param_id id;
+    uint8_t *sysex; // SYSEX: its bytes (kept to the end), and how many
+    uint32_t sysex_size;
 } Step;
 
 static Step steps[4096];
@@ -937,6 +940,20 @@ static void parse_options(int argc, char **argv, Options *o) {
             if (off >= 0) {
                 Step *off_step = add_step(NOTE_OFF, off);
                 off_step->key = key, off_step->note_id = note_id;
+            }
+        } else if (!strcmp(a, "--sysex")) {
+            long frame = 0;
+            int used = 0;
+            const char *text = NEXT;
+            if (sscanf(text, "%ld:%n", &frame, &used) != 1 || used == 0) die("bad --sysex");
+            size_t length = strlen(text + used) / 2;
+            Step *step = add_step(SYSEX, frame);
+            step->sysex = malloc(length ? length : 1);
+            step->sysex_size = (uint32_t)length;
+            for (size_t i = 0; i < length; i++) {
+                unsigned byte = 0;
+                if (sscanf(text + used + 2 * i, "%2x", &byte) != 1) die("bad --sysex bytes");
+                step->sysex[i] = (uint8_t)byte;
             }
         } else if (!strcmp(a, "--param")) {
             unsigned id = 0;
@@ -1082,6 +1099,12 @@ static void add_steps(Run *run, long start, int32_t n) {
                 add_change(run, instance->program_param, t, step->value / instance->program_steps);
                 break;
             case HOSTILE_EVENTS: add_hostile_events(run, t); break;
+            case SYSEX:
+                event = events_push(&run->in_events, V3_EVENT_DATA, t);
+                event->data.size = step->sysex_size;
+                event->data.type = 0; // kMidiSysEx
+                event->data.bytes = step->sysex;
+                break;
             }
         }
     }

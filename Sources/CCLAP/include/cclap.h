@@ -169,6 +169,15 @@ typedef struct toneshaper_clap_event_midi {
     uint8_t data[3];
 } toneshaper_clap_event_midi;
 
+/// clap_event_midi_sysex_t: a system exclusive message (the MIDI Tuning Standard's), its
+/// bytes valid during process().
+typedef struct toneshaper_clap_event_midi_sysex {
+    toneshaper_clap_event_header header;
+    uint16_t port_index;
+    const uint8_t *buffer;
+    uint32_t size;
+} toneshaper_clap_event_midi_sysex;
+
 typedef struct toneshaper_clap_input_events {
     void *ctx;
     uint32_t (*size)(const struct toneshaper_clap_input_events *list);
@@ -578,6 +587,8 @@ _Static_assert(sizeof(toneshaper_clap_event_transport) == 104 && offsetof(tonesh
                    offsetof(toneshaper_clap_event_transport, bar_number) == 96 && offsetof(toneshaper_clap_event_transport, tsig_denom) == 102,
                "clap_event_transport_t");
 _Static_assert(sizeof(toneshaper_clap_event_midi) == 24 && offsetof(toneshaper_clap_event_midi, data) == 18, "clap_event_midi_t");
+_Static_assert(sizeof(toneshaper_clap_event_midi_sysex) == 40 && offsetof(toneshaper_clap_event_midi_sysex, buffer) == 24 &&
+                   offsetof(toneshaper_clap_event_midi_sysex, size) == 32, "clap_event_midi_sysex_t");
 _Static_assert(sizeof(toneshaper_clap_audio_buffer) == 32 && offsetof(toneshaper_clap_audio_buffer, constant_mask) == 24, "clap_audio_buffer_t");
 _Static_assert(sizeof(toneshaper_clap_process) == 64 && offsetof(toneshaper_clap_process, audio_outputs_count) == 44 &&
                    offsetof(toneshaper_clap_process, in_events) == 48, "clap_process_t");

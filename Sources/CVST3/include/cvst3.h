@@ -63,6 +63,9 @@ static const int32_t TONESHAPER_VST3_SAMPLE64 = 1;
 static const int32_t TONESHAPER_VST3_OFFLINE = 2;  // ProcessModes: kRealtime 0, kPrefetch 1, kOffline 2
 static const int32_t TONESHAPER_VST3_EVENT_NOTE_ON = 0;
 static const int32_t TONESHAPER_VST3_EVENT_NOTE_OFF = 1;
+/// Event::kDataEvent: a block of bytes, of DataEvent::kMidiSysEx (0) for a system exclusive message.
+static const int32_t TONESHAPER_VST3_EVENT_DATA = 2;
+static const uint32_t TONESHAPER_VST3_DATA_MIDI_SYSEX = 0;
 static const int32_t TONESHAPER_VST3_EVENT_NOTE_EXPRESSION_VALUE = 4;
 static const int32_t TONESHAPER_VST3_EXPRESSION_VOLUME = 0;
 static const int32_t TONESHAPER_VST3_EXPRESSION_TUNING = 2;
@@ -223,6 +226,13 @@ typedef struct toneshaper_vst3_note_expression_value {
     double value;  // normalized 0...1
 } toneshaper_vst3_note_expression_value;
 
+/// DataEvent: `size` bytes at `bytes` (valid during process()), of DataTypes `type`.
+typedef struct toneshaper_vst3_data_event {
+    uint32_t size;
+    uint32_t type;
+    const uint8_t *bytes;
+} toneshaper_vst3_data_event;
+
 typedef struct toneshaper_vst3_event {
     int32_t bus_index;
     int32_t sample_offset;
@@ -233,6 +243,7 @@ typedef struct toneshaper_vst3_event {
         toneshaper_vst3_note_on note_on;
         toneshaper_vst3_note_off note_off;
         toneshaper_vst3_note_expression_value note_expression_value;
+        toneshaper_vst3_data_event data;
         void *largest[3];  // the text expression event (type, id, length, pointer): the union's size
     };
 } toneshaper_vst3_event;
@@ -483,6 +494,7 @@ _Static_assert(sizeof(toneshaper_vst3_process_data) == 80 && offsetof(toneshaper
                    offsetof(toneshaper_vst3_process_data, input_events) == 56 && offsetof(toneshaper_vst3_process_data, context) == 72,
                "ProcessData");
 _Static_assert(sizeof(toneshaper_vst3_note_on) == 20 && offsetof(toneshaper_vst3_note_on, note_id) == 16, "NoteOnEvent");
+_Static_assert(sizeof(toneshaper_vst3_data_event) == 16 && offsetof(toneshaper_vst3_data_event, bytes) == 8, "DataEvent");
 _Static_assert(sizeof(toneshaper_vst3_note_off) == 16 && offsetof(toneshaper_vst3_note_off, note_id) == 8, "NoteOffEvent");
 _Static_assert(sizeof(toneshaper_vst3_note_expression_value) == 16 && offsetof(toneshaper_vst3_note_expression_value, value) == 8,
                "NoteExpressionValueEvent");

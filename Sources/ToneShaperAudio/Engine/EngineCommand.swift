@@ -20,6 +20,9 @@ public enum EngineCommand: Sendable, BitwiseCopyable {
     case mapController(UInt8, ParameterID?)
     /// The next controller that moves gets mapped to the parameter (MIDI learn).
     case learnController(ParameterID)
+    /// Drop the keys the MIDI Tuning Standard retuned (OSC's `tuning/reset`): every key
+    /// plays the shape's tuning again, sounding voices too.
+    case resetTunedKeys
 
     public var replacesPlan: Bool {
         if case .replacePlan = self { return true }

@@ -144,7 +144,7 @@ public struct ToneEngine: ~Copyable {
             gate.move(to: 1, over: fadeSamples(plan))
         case .stop:
             gate.move(to: 0, over: fadeSamples(plan))
-        case .clearSchedule, .mapController, .learnController:
+        case .clearSchedule, .mapController, .learnController, .resetTunedKeys:
             return false  // the renderer's business
         }
         return true

@@ -27,6 +27,9 @@ struct InstrumentVoice {
     /// The note's pitch in semitones from the root note (its key and its expression
     /// tuning): where the next note on its channel glides from, once this one has arrived.
     var semitones = 0.0
+    /// Its key's share of `semitones` (the rest is its expression tuning): what a retuned
+    /// key (the MIDI Tuning Standard, MTS-ESP) moves.
+    var keySemitones = 0.0
     /// A portamento (the `glide` setting): the pitch slides from `glideFrom` semitones by
     /// `glideStep` a sample, linearly in semitones, `glideLeft` samples more (`glideDone`
     /// so far), and arrives exactly at `semitones`.

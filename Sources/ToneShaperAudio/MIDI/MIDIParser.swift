@@ -1,7 +1,11 @@
 /// One MIDI event as the host delivers it: its frame inside the period and its first
 /// bytes. Plain data, so the JACK side copies events into a fixed array the audio thread
 /// owns, and the core parses them without touching JACK.
-public struct MIDIEvent: Sendable, BitwiseCopyable, Equatable {
+///
+/// A system exclusive message (the MIDI Tuning Standard's) keeps its whole bytes where the
+/// host has them (`sysex`), valid while the call that hands the event over lasts: JACK's
+/// port buffer for the period, the plugin core's own copy for the block.
+public struct MIDIEvent: @unchecked Sendable, BitwiseCopyable, Equatable {
     /// Frame inside the period (0 = its first sample).
     public var frame: Int
     /// How many bytes the event has in all (a sysex message has more than the three kept).
@@ -9,20 +13,34 @@ public struct MIDIEvent: Sendable, BitwiseCopyable, Equatable {
     public var byte0: UInt8
     public var byte1: UInt8
     public var byte2: UInt8
+    /// A system exclusive message's `size` bytes (F0 ... F7), nil for any other message.
+    public var sysex: UnsafeRawPointer?
 
-    public init(frame: Int, size: Int, byte0: UInt8, byte1: UInt8 = 0, byte2: UInt8 = 0) {
+    @inlinable
+    public init(frame: Int, size: Int, byte0: UInt8, byte1: UInt8 = 0, byte2: UInt8 = 0, sysex: UnsafeRawPointer? = nil) {
         self.frame = frame
         self.size = size
         self.byte0 = byte0
         self.byte1 = byte1
         self.byte2 = byte2
+        self.sysex = sysex
     }
 
-    /// An event from up to the first three bytes of `bytes`.
+    /// An event from up to the first three bytes of `bytes`; a system exclusive message
+    /// keeps `bytes` whole (they must outlive the event's handling). Inlinable: the JACK
+    /// process callback makes events under the real-time proof.
+    @inlinable
     public init(frame: Int, bytes: UnsafePointer<UInt8>, size: Int) {
         self.init(
             frame: frame, size: size, byte0: size > 0 ? bytes[0] : 0,
-            byte1: size > 1 ? bytes[1] : 0, byte2: size > 2 ? bytes[2] : 0)
+            byte1: size > 1 ? bytes[1] : 0, byte2: size > 2 ? bytes[2] : 0,
+            sysex: size > 0 && bytes[0] == 0xF0 ? UnsafeRawPointer(bytes) : nil)
+    }
+
+    /// The system exclusive message's bytes, if it is one.
+    public var sysexBytes: UnsafeRawBufferPointer? {
+        guard let sysex, byte0 == 0xF0, size > 0 else { return nil }
+        return UnsafeRawBufferPointer(start: sysex, count: size)
     }
 }
 

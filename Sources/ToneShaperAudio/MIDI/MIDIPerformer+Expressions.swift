@@ -15,7 +15,7 @@ extension MIDIPerformer {
         for i in 0..<MIDIPerformer.poolSize where pool[i].sounds && pool[i].stage != .dying {
             if let key, pool[i].note != key { continue }
             if let channel, pool[i].channel != channel { continue }
-            if let tuning, tuning.isFinite, let key = keySemitones(pool[i].note) {
+            if let tuning, tuning.isFinite, let key = keySemitones(pool[i].note, channel: pool[i].channel) {
                 let semitones = key + tuning
                 let target = FastPower.exp2(semitones / 12)
                 if pool[i].glideLeft > 0 {
@@ -24,6 +24,7 @@ extension MIDIPerformer {
                     pool[i].glideLeft = 0
                 }
                 pool[i].semitones = semitones
+                pool[i].keySemitones = key
                 pool[i].ratioLeft = retune
                 pool[i].ratioStep = (target - pool[i].ratio) / Double(retune)
             }

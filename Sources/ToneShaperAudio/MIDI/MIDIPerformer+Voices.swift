@@ -10,7 +10,7 @@ extension MIDIPerformer {
     /// Starts a voice for the note, stealing one if `voices` are sounding already.
     /// A key the tuning leaves unmapped starts nothing.
     mutating func noteOn(_ note: UInt8, channel: UInt8, velocity: UInt8, engine: inout ToneEngine) {
-        guard let semitones = keySemitones(note) else { return }
+        guard let semitones = keySemitones(note, channel: channel) else { return }
         let ratio = FastPower.exp2(semitones / 12)
         // Portamento: from the pitch of the last note played on this channel.
         let portamento = glideSamples
@@ -24,6 +24,7 @@ extension MIDIPerformer {
                     glide(i, to: ratio)
                 }
                 pool[i].semitones = semitones
+                pool[i].keySemitones = semitones
                 lastArrival[Int(channel & 0x0F)] = semitones
                 pool[i].note = note
                 pool[i].channel = channel
@@ -66,6 +67,7 @@ extension MIDIPerformer {
         let slot = free >= 0 ? free : (quietest >= 0 ? quietest : (victim >= 0 ? victim : 0))
         start(slot, note: note, channel: channel, ratio: from.map { FastPower.exp2($0 / 12) } ?? ratio, velocity: velocity, engine: &engine)
         pool[slot].semitones = semitones
+        pool[slot].keySemitones = semitones
         if let from { slide(slot, from: from, to: semitones, over: portamento) }
         followed[Int(channel & 0x0F)] = (slot, pool[slot].serial)
         lastArrival[Int(channel & 0x0F)] = semitones
@@ -105,7 +107,7 @@ extension MIDIPerformer {
             for i in 0..<MIDIPerformer.poolSize where pool[i].stage == .held && pool[i].note == note {
                 if let previous = monoKeys.latest {
                     // Back to the key still held, legato.
-                    let semitones = keySemitones(previous) ?? pool[i].semitones
+                    let semitones = keySemitones(previous, channel: pool[i].channel) ?? pool[i].semitones
                     let portamento = glideSamples
                     if portamento > 0 {
                         slide(i, from: pool[i].currentSemitones, to: semitones, over: portamento)
@@ -113,6 +115,7 @@ extension MIDIPerformer {
                         glide(i, to: FastPower.exp2(semitones / 12))
                     }
                     pool[i].semitones = semitones
+                    pool[i].keySemitones = semitones
                     lastArrival[Int(pool[i].channel & 0x0F)] = semitones
                     pool[i].note = previous
                 } else if sustain {

@@ -34,7 +34,7 @@ public struct MIDIPerformer: ~Copyable {
     var sampleRate: Double
 
     // Drone: the keys down, oldest first (last-note priority), and those the pedal holds.
-    private var held = HeldKeys()
+    private(set) var held = HeldKeys()
     private var sustainedKeys: (UInt64, UInt64) = (0, 0)
     var sustain = false
     /// Pitch bend in semitones.
@@ -42,6 +42,22 @@ public struct MIDIPerformer: ~Copyable {
     /// The keys' tuning of the plan playing (nil: 12-TET), set by the renderer whenever it
     /// takes a plan; its memory lives as long as that plan.
     var keyTuning: KeyTuningPlan?
+    /// The keys the MIDI Tuning Standard retuned, per channel (16 × 128, index
+    /// `channel << 7 | key`): each key's pitch in semitones above key 0 (key 69 at 440 Hz),
+    /// NaN where no message set one (`MIDIPerformer+Tuning`).
+    let tunedKeys: UnsafeMutablePointer<Double>
+    /// Whether any key of `tunedKeys` is set (most performers: none, one test per note).
+    var anyTunedKey = false
+    /// An MTS-ESP master's 128 keys, semitones above key 0, when one is connected
+    /// (`externalTuning`); it overrides every other tuning while it is. Then (128 more) the
+    /// frequencies they were read from.
+    let externalKeys: UnsafeMutablePointer<Double>
+    var externalTuning = false
+    /// Tuning messages refused (truncated, a wrong checksum): counted, never applied.
+    public internal(set) var refusedTuningMessages = 0
+    /// The drone's channel: that of its last key (the MIDI Tuning Standard's scale/octave
+    /// tunings are per channel).
+    var droneChannel: UInt8 = 0
 
     /// Per controller, the parameter it moves (nil: none).
     private let controllerMap: UnsafeMutablePointer<ParameterID?>
@@ -69,6 +85,10 @@ public struct MIDIPerformer: ~Copyable {
         controllerMap.initialize(repeating: nil, count: 128)
         pool = .allocate(capacity: MIDIPerformer.poolSize)
         pool.initialize(repeating: InstrumentVoice(), count: MIDIPerformer.poolSize)
+        tunedKeys = .allocate(capacity: 16 * 128)
+        tunedKeys.initialize(repeating: .nan, count: 16 * 128)
+        externalKeys = .allocate(capacity: 256)
+        externalKeys.initialize(repeating: .nan, count: 256)
         droneLevel = Ramp(settings.instrument ? 0 : 1)
         for (controller, id) in controllers.entries { controllerMap[controller] = id }
     }
@@ -76,6 +96,8 @@ public struct MIDIPerformer: ~Copyable {
     deinit {
         controllerMap.deallocate()
         pool.deallocate()
+        tunedKeys.deallocate()
+        externalKeys.deallocate()
     }
 
     /// Whether the output is the drone alone: the renderer then leaves everything to the engine.
@@ -100,16 +122,20 @@ public struct MIDIPerformer: ~Copyable {
     /// bend, in instrument mode the bend alone (each voice adds its note).
     var engineRatio: Double {
         var semitones = bendSemitones
-        if !settings.instrument, let latest = held.latest { semitones += keySemitones(latest) ?? 0 }
+        if !settings.instrument, let latest = held.latest { semitones += keySemitones(latest, channel: droneChannel) ?? 0 }
         return FastPower.exp2(semitones / 12)
     }
 
-    /// The pitch of `note` in semitones from the root note: note - root in 12-TET, or, with
-    /// a tuning, the key's pitch less the root key's (f(note)/f(root) of the tuning, in
-    /// semitones); nil for a key the tuning leaves unmapped, which plays nothing. Bend,
-    /// glide, `tune` and expressions add to it in semitones, as they add to note - root.
+    /// The pitch of `note` on `channel` in semitones from the root note: note - root in
+    /// 12-TET, or, with a tuning, the key's pitch less the root key's (f(note)/f(root) of
+    /// the tuning, in semitones); nil for a key the tuning leaves unmapped, which plays
+    /// nothing. A key an MTS-ESP master or the MIDI Tuning Standard tuned overrides both:
+    /// its absolute pitch less the root key's in 12-TET (f_MTS(note)/f_12TET(root): the root
+    /// key left at 12-TET plays the shape as drawn). Bend, glide, `tune` and expressions add
+    /// to it in semitones, as they add to note - root.
     @inline(__always)
-    func keySemitones(_ note: UInt8) -> Double? {
+    func keySemitones(_ note: UInt8, channel: UInt8) -> Double? {
+        if let absolute = overriddenPitch(note, channel: channel) { return absolute - Double(settings.rootNote) }
         guard let keyTuning else { return Double(Int(note) - settings.rootNote) }
         guard keyTuning.isMapped(note) else { return nil }
         return keyTuning.semitones(Int(note & 0x7F)) - keyTuning.semitones(settings.rootNote)
@@ -157,6 +183,10 @@ public struct MIDIPerformer: ~Copyable {
         @_noLocks @_noAllocation
     #endif
     mutating func handle(_ event: MIDIEvent, engine: inout ToneEngine) -> MIDIAction {
+        if let sysex = event.sysexBytes {
+            _ = parser.parse(event)  // cancels the running status
+            return tune(sysex)
+        }
         guard let message = parser.parse(event) else { return .none }
         if channelFilter >= 0 && Int(message.channel) != channelFilter { return .none }
         switch message {
@@ -165,7 +195,8 @@ public struct MIDIPerformer: ~Copyable {
                 noteOn(note, channel: channel, velocity: velocity, engine: &engine)
                 return .none
             }
-            if let keyTuning, !keyTuning.isMapped(note) { return .none }  // an unmapped key: nothing
+            guard keySemitones(note, channel: channel) != nil else { return .none }  // an unmapped key: nothing
+            droneChannel = channel
             pushHeld(note)
             return .transpose(engineRatio)
         case .noteOff(let channel, let note):

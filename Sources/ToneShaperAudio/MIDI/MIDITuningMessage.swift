@@ -122,4 +122,17 @@ public enum MIDITuningMessage {
             return
         }
     }
+
+    /// Whether `m` is a GM System On (F0 7E dev 09 01 F7) or a GS Reset
+    /// (F0 41 dev 42 12 40 00 7F 00 41 F7): what drops the keys tuning messages set.
+    #if REALTIME_PROOF
+        @_noLocks @_noAllocation
+    #endif
+    public static func isReset(_ m: UnsafeRawBufferPointer) -> Bool {
+        if m.count == 6 && m[0] == 0xF0 && m[1] == 0x7E && m[3] == 0x09 && m[4] == 0x01 && m[5] == 0xF7 { return true }
+        guard m.count == 11 && m[0] == 0xF0 && m[1] == 0x41 else { return false }
+        let gs: InlineArray<8, UInt8> = [0x42, 0x12, 0x40, 0x00, 0x7F, 0x00, 0x41, 0xF7]
+        for i in 0..<8 where m[3 + i] != gs[i] { return false }
+        return true
+    }
 }

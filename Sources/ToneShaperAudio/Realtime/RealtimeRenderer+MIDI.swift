@@ -86,8 +86,28 @@ extension RealtimeRenderer {
         @_noLocks @_noAllocation
     #endif
     mutating func handle(_ event: MIDIEvent) {
+        // A key an MTS-ESP master leaves unmapped starts nothing.
+        if event.byte0 & 0xF0 == 0x90 && event.byte2 > 0 && event.size >= 3
+            && mtsESP.shouldFilter(note: event.byte1, channel: event.byte0 & 0x0F)
+        {
+            return
+        }
         apply(performer.handle(event, engine: &engine))
     }
+
+    /// An MTS-ESP master's tuning table (128 frequencies in Hz; nil: no master connected),
+    /// read by the host once a block: sounding voices move to it when it changed
+    /// (``MIDIPerformer/takeExternalTuning(_:)``).
+    #if REALTIME_PROOF
+        @_noLocks @_noAllocation
+    #endif
+    public mutating func takeExternalTuning(_ frequencies: UnsafePointer<Double>?) {
+        apply(performer.takeExternalTuning(frequencies))
+    }
+
+    /// Tuning messages (MIDI Tuning Standard) refused so far: truncated, malformed, or a
+    /// bulk dump whose checksum is wrong. The host reports them.
+    public var refusedTuningMessages: Int { performer.refusedTuningMessages }
 
     /// Ends notes now, as a host's note-off or note choke with wildcards asks: the notes of
     /// `key` on `channel` (nil: every key, every channel)
@@ -104,7 +124,7 @@ extension RealtimeRenderer {
     #if REALTIME_PROOF
         @_noLocks @_noAllocation
     #endif
-    private mutating func apply(_ action: MIDIAction) {
+    mutating func apply(_ action: MIDIAction) {
         switch action {
         case .none: break
         case .transpose(let ratio): engine.transpose(to: ratio, over: performer.retuneSamples)

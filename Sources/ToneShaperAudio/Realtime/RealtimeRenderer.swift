@@ -48,6 +48,8 @@ public struct RealtimeRenderer: ~Copyable {
     var relocating = false
     /// The duration last asked of the control side for the transport's tempo (0: none).
     var requestedDuration = 0.0
+    /// An MTS-ESP master's tuning, when its library is there: read every period.
+    let mtsESP = MTSESPClient()
 
     public init(
         engine: consuming ToneEngine, performer: consuming MIDIPerformer, commands: consuming SPSCConsumer<TimedCommand>,
@@ -156,6 +158,7 @@ public struct RealtimeRenderer: ~Copyable {
         if engine.rampLength != frames { engine.rampLength = frames }
         takeQueuedCommands(clock: clock)
         if performer.sampleRate != engine.plan.sampleRate { performer.setSampleRate(engine.plan.sampleRate) }
+        if mtsESP.isRegistered { apply(performer.takeExternalTuning(mtsESP.tuningTable())) }
         followTransport(transport, frames: frames)
 
         var position = 0
@@ -267,8 +270,13 @@ public struct RealtimeRenderer: ~Copyable {
             // Notes from now on take the new plan's tuning (voices sounding keep their pitch);
             // a drone's held key moves to its pitch in it.
             let tuned = performer.keyTuning != nil || engine.plan.tuning != nil
+            // A new tuning (not a new plan of the same one) drops the keys MTS retuned.
+            if !KeyTuningPlan.same(performer.keyTuning, engine.plan.tuning) { performer.resetTunedKeys() }
             performer.keyTuning = engine.plan.tuning
             if tuned { engine.transpose(to: performer.engineRatio, over: performer.retuneSamples) }
+        case .resetTunedKeys:
+            performer.resetTunedKeys()
+            apply(performer.retuneSounding())
         default: engine.apply(entry.command)
         }
     }

@@ -82,7 +82,7 @@ public struct ControlAddress: Sendable {
                 .tuningMap, ControlSignature([ControlArgument("kbm", .text("a .kbm file's text, its path, or none"))]),
                 "Map the keys onto the scale with a Scala keyboard mapping: the .kbm file's text (its lines), or the path of a .kbm file on the node's machine (one line); none: no map"
             ),
-            (.tuningReset, .none, "Back to 12-TET: no scale, no keyboard map"),
+            (.tuningReset, .none, "Back to 12-TET: no scale, no keyboard map, no key MIDI tuning messages set"),
         ]
         all += commands.map { ControlAddress(path: $0.0.rawValue, target: .command($0.0), signature: $0.1, help: $0.2) }
         return all

@@ -376,7 +376,8 @@ public final class EngineController: Sendable {
                 return try EngineController.tuned(shape, .tuningMap) { () throws(TuningError) in try Tuning(scale: scale, keyboardMap: map) }
             }
         case .resetTuning:
-            return try change(time) { shape in
+            // The keys MIDI Tuning Standard messages retuned go back too.
+            return try change(time, also: [.resetTunedKeys]) { shape in
                 var tuned = shape
                 tuned.tuning = nil
                 return tuned
@@ -430,7 +431,9 @@ public final class EngineController: Sendable {
     /// Applies `edit` to the shape and sends the audio thread what the difference needs,
     /// as the parameter table's `change` column says: ramps for continuous values, a new
     /// plan for everything else. On any refusal the shape stays as it was.
-    private func change(_ time: CommandTime, _ edit: (ToneShape) throws(ControlError) -> ToneShape) throws(ControlError) -> ControlReceipt {
+    private func change(
+        _ time: CommandTime, also: [EngineCommand] = [], _ edit: (ToneShape) throws(ControlError) -> ToneShape
+    ) throws(ControlError) -> ControlReceipt {
         let (changed, receipt): (Set<StateKey>, ControlReceipt) = try guarded.withLock { s throws(ControlError) in
             let old = s.shape
             let new = try edit(old)
@@ -438,6 +441,7 @@ public final class EngineController: Sendable {
             let change = ShapeChange(from: old, to: new)
             var batch = change.ramps.map { TimedCommand(.ramp($0.0, $0.1), time: time) }
             batch += change.controllers.map { TimedCommand(.mapController(UInt8($0.controller), $0.parameter), time: time) }
+            batch += also.map { TimedCommand($0, time: time) }
             s.shape = new
             if listening && change.needsNewPlan {
                 guard let plan = EngineController.issuePlan(&s) else {

@@ -142,7 +142,9 @@ public struct ParameterSpec: Sendable {
 
     /// log2(x) for x > 0, in plain Swift (Embedded Swift imports no libm): the exponent, plus
     /// the significand's logarithm from the series of atanh, which converges in a few terms
-    /// on [1, 2).
+    /// on [1, 2). Inlinable: the audio side reads an MTS-ESP master's frequencies with it,
+    /// under the real-time proof.
+    @inlinable
     public static func log2(_ x: Double) -> Double {
         precondition(x > 0 && x.isFinite, "log2 of a positive number")
         let m = x.significand
