@@ -141,7 +141,6 @@ struct Painter {
         paintToolbar()
         paintGrid()
         paintCurve()
-        paintPlayhead()
         paintControls()
     }
 
@@ -382,10 +381,17 @@ struct Painter {
         text(entry.problem ?? "time (s)  frequency (Hz or A4+12): Enter, Esc", box.x + 6 * s, box.y + 32 * s, size: 9)
     }
 
-    func paintPlayhead() {
-        guard let phase = w.playhead else { return }
+    /// Where the playhead is across the window (nil: none, or outside the view).
+    static func playheadX(_ w: EditorWindow, _ layout: Layout) -> Double? {
+        guard let phase = w.playhead else { return nil }
+        let x = layout.x(time: phase * layout.duration).rounded()
+        return x >= layout.plot.x && x <= layout.plot.x + layout.plot.w ? x : nil
+    }
+
+    /// The playhead, drawn over the picture on the window itself (the picture in `image`
+    /// never holds it, so that moving it repaints two thin strips, not the window).
+    func paintPlayhead(at x: Double) {
         let p = layout.plot
-        let x = p.x + phase * p.w
         color(1, 0.45, 0.35, 0.9)
         cairo_set_line_width(cr, 1.5 * s)
         cairo_move_to(cr, x, p.y)

@@ -117,7 +117,8 @@ extension PluginEngine {
         guard let response else {
             host.log(
                 .error,
-                "the editor's points were refused (not pairs of a time within the cycle and a frequency, in time order); the sound is unchanged")
+                "the editor's points were refused (not pairs of a time within the cycle and a frequency, in time order, or not one curvature in -1...1 a segment); the sound is unchanged"
+            )
             return false
         }
         if let response { respond(response, answer) }
