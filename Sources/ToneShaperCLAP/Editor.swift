@@ -39,7 +39,7 @@ final class CLAPEditorLink: EditorLink {
         if sent > 0, let params = plugin.pointee.hostParams, let flush = params.pointee.request_flush { flush(host) }
     }
 
-    func sendPoints(_ points: [CurvePoint]) { plugin.pointee.session.takeEditorPoints(points) }
+    func sendPoints(_ points: [CurvePoint], curvatures: [Double]) { plugin.pointee.session.takeEditorPoints(points, curvatures: curvatures) }
 
     /// The curve goes into the outbox now; the window reads it at the next timer.
     func requestPoints() { plugin.pointee.session.sendCurveToEditor() }

@@ -21,8 +21,9 @@ public protocol EditorLink: AnyObject {
     func setParameter(row: Int, value: Double)
     /// The user let go of the control.
     func endGesture(row: Int)
-    /// The curve as edited (seconds within the cycle, Hz as heard), for the plugin to play.
-    func sendPoints(_ points: [CurvePoint])
+    /// The curve as edited (seconds within the cycle, Hz as heard) and each segment's
+    /// curvature (one a segment; empty: all straight), for the plugin to play.
+    func sendPoints(_ points: [CurvePoint], curvatures: [Double])
     /// The window wants the curve the plugin plays (it answers through
     /// ``EditorWindow/pointsChanged(_:)``, now or later).
     func requestPoints()

@@ -23,8 +23,13 @@ public final class EditorWindow {
     /// outlive the display connection when a window closes and another opens.
     var image: OpaquePointer
     let link: any EditorLink
-    /// The scale of a HiDPI screen (the host's scale factor): every size is multiplied by it.
-    public let scale: Double
+    /// The scale of a HiDPI screen (the host's scale factor).
+    public let hostScale: Double
+    /// The window's own zoom (its toolbar's control: 100, 125, 150, 200 %), beside the host's.
+    public private(set) var zoom = 1.0
+    /// Every size is multiplied by this: the host's scale factor times the window's zoom.
+    public var scale: Double { hostScale * zoom }
+    static let zooms = [1.0, 1.25, 1.5, 2]
     public private(set) var width: Int
     public private(set) var height: Int
 
@@ -36,10 +41,38 @@ public final class EditorWindow {
     var playhead: Double?
     /// The tuning shown and the files to load (TuningPanel.swift).
     var tuningPanel = TuningPanel()
+    /// The playhead moved since the last drawing; where the window shows it (pixels).
+    var playheadMoved = false
+    var shownPlayheadX: Double?
+    /// With TONESHAPER_UI_TIMING: the playhead's drawings and their time, told every 500.
+    var playheadTiming = (count: 0, seconds: 0.0)
 
     /// The curve changed here and goes to the plugin at the next idle.
     var pointsToSend = false
     var needsDraw = true
+    /// The visible part of the plot: fractions of the cycle across, of the frequency axis's
+    /// logarithm up (Ctrl and Shift with the wheel zoom them, the middle button pans).
+    var viewTime: ClosedRange<Double> = 0...1
+    var viewPitch: ClosedRange<Double> = 0...1
+    /// A middle-button drag: where it started and the view then.
+    var panning: (x: Int, y: Int, time: ClosedRange<Double>, pitch: ClosedRange<Double>)?
+    /// A stretch by the selection box's edge: across or up, the box's centre and the
+    /// pointer's distance from it at the press (pixels).
+    var stretching: (horizontal: Bool, centre: Double, reach: Double)?
+    /// The pointer while a button is held (the rubber band's corner).
+    var pointer: (x: Double, y: Double)?
+    /// The exact entry open on a point.
+    var entry: PointEntry?
+    /// The text the window offers as the CLIPBOARD while it owns it.
+    var clipboard = ""
+    /// A word in the toolbar (a paste refused, a copy made).
+    var status = ""
+    /// The active tuning's degrees, for the pitch grid and its snap: semitones above `root`
+    /// Hz within one `period` of semitones (nil: equal-tempered semitones). The tuning
+    /// panel sets it.
+    public var tuningGrid: (root: Double, degrees: [Double], period: Double)? {
+        didSet { needsDraw = true }
+    }
     /// The control being dragged.
     var draggedControl: Int?
     var pressX = 0
@@ -71,9 +104,9 @@ public final class EditorWindow {
             return nil
         }
         XErrorGuard.guardConnection(display)
-        self.scale = EditorWindow.usableScale(scale)
-        self.width = min(max(width ?? Int(EditorWindow.baseWidth * self.scale), 1), EditorWindow.maximumSide)
-        self.height = min(max(height ?? Int(EditorWindow.baseHeight * self.scale), 1), EditorWindow.maximumSide)
+        self.hostScale = EditorWindow.usableScale(scale)
+        self.width = min(max(width ?? Int(EditorWindow.baseWidth * self.hostScale), 1), EditorWindow.maximumSide)
+        self.height = min(max(height ?? Int(EditorWindow.baseHeight * self.hostScale), 1), EditorWindow.maximumSide)
         let window = toneshaper_ui_create_window(display, Window(parent), Int32(self.width), Int32(self.height), mapped ? 1 : 0)
         guard window != 0,
             let surface = cairo_xlib_surface_create(display, window, toneshaper_ui_visual(display), Int32(self.width), Int32(self.height))
@@ -128,12 +161,17 @@ public final class EditorWindow {
         guard !editor.isGesturing else { return }
         // Checked against the longest cycle, not the duration's value: the host may pass the
         // duration's new value after the plugin's points.
-        guard let points = PluginPoints.points(flat: flat, duration: ToneShapeLimits.maximumDuration) else {
+        guard let curve = PluginPoints.curve(flat: flat, duration: ToneShapeLimits.maximumDuration) else {
             refused += 1
             return
         }
-        editor.replace(with: points)
-        if trace { toneshaper_ui_stderr("shows " + String(points.count) + " points") }
+        editor.replace(with: curve.points, curvatures: curve.curvatures)
+        entry = nil
+        if trace {
+            let curved = curve.curvatures.filter { $0 != 0 }.count
+            toneshaper_ui_stderr(
+                "shows " + String(curve.points.count) + " points" + (curved > 0 ? ", " + String(curved) + " curved segments" : ""))
+        }
         needsDraw = true
     }
 
@@ -146,7 +184,7 @@ public final class EditorWindow {
         let clamped = min(max(phase, 0), 1)
         guard clamped != playhead else { return }
         playhead = clamped
-        needsDraw = true
+        playheadMoved = true
     }
 
     /// Maps the window (a host that shows it after embedding it).
@@ -183,7 +221,11 @@ public final class EditorWindow {
             pointsToSend = false
             sendPoints()
         }
-        if needsDraw { draw() }
+        if needsDraw {
+            draw()
+        } else if playheadMoved {
+            drawPlayhead()
+        }
     }
 
     /// The file descriptor of the window's own display connection: readable when X events
@@ -244,7 +286,11 @@ public final class EditorWindow {
     func sendPoints() {
         let points = PluginPoints.reduced(editor.points)
         if points.count != editor.points.count { editor.replace(with: points) }
-        link.sendPoints(points)
+        link.sendPoints(editor.points, curvatures: editor.curve.documentCurvatures)
+        if trace {
+            let curved = editor.curve.curvatures.filter { $0 != 0 }.count
+            toneshaper_ui_stderr("sends " + String(editor.points.count) + " points, " + String(curved) + " curved segments")
+        }
     }
 
     // MARK: - Events
@@ -267,6 +313,10 @@ public final class EditorWindow {
         case Int(TONESHAPER_UI_MOTION): motion(event)
         case Int(TONESHAPER_UI_RELEASE): release(event)
         case Int(TONESHAPER_UI_KEY): key(event)
+        case Int(TONESHAPER_UI_SELECTION_REQUEST):
+            var request = event
+            clipboard.withCString { toneshaper_ui_answer_selection(display, &request, $0) }
+        case Int(TONESHAPER_UI_PASTE): paste()
         default: break
         }
     }
@@ -275,11 +325,26 @@ public final class EditorWindow {
         let x = Int(event.x)
         let y = Int(event.y)
         let layout = Layout(self)
+        let shift = event.modifiers & Int32(TONESHAPER_UI_SHIFT) != 0
+        let control = event.modifiers & Int32(TONESHAPER_UI_CONTROL) != 0
+        let alt = event.modifiers & Int32(TONESHAPER_UI_ALT) != 0
+        if entry != nil, event.button == 1, !(entryBox(layout)?.contains(x, y) ?? false) {
+            entry = nil
+            needsDraw = true
+        }
         if event.button == 4 || event.button == 5 {
+            if layout.plot.contains(x, y), control || shift {
+                zoom(across: control, closer: event.button == 4, atX: x, y: y, layout)
+                return
+            }
             if let control = layout.control(atX: x, y: y) {
                 let row = rows[control]
                 writeGesture(row: row.row, row.stepped(values[row.row], by: event.button == 4 ? 1 : -1, duration: value(.duration)))
             }
+            return
+        }
+        if event.button == 2, layout.plot.contains(x, y) {
+            panning = (x, y, viewTime, viewPitch)
             return
         }
         guard event.button == 1 else { return }
@@ -287,6 +352,7 @@ public final class EditorWindow {
         toneshaper_ui_take_focus(display, Window(window))
         pressX = x
         pressY = y
+        pointer = (Double(x), Double(y))
         if let button = layout.button(atX: x, y: y) {
             pressButton(button)
             return
@@ -307,20 +373,34 @@ public final class EditorWindow {
         lastPress = (UInt(event.time), x, y)
         let (t, f) = snapped(layout, x, y)
         let radius = 7 * scale
-        let hit = editor.hit(
-            { p in
-                let dx = layout.x(time: p.time) - Double(x)
-                let dy = layout.y(frequency: p.frequency) - Double(y)
-                return (dx * dx + dy * dy).squareRoot()
-            }, radius: radius)
-        editor.press(time: t, frequency: f, hit: hit, doubleClick: doubleClick)
-        if doubleClick, hit != nil { pointsToSend = true }
+        let distance = { (p: CurvePoint) -> Double in
+            let dx = layout.x(time: p.time) - Double(x)
+            let dy = layout.y(frequency: p.frequency) - Double(y)
+            return (dx * dx + dy * dy).squareRoot()
+        }
+        let hit = editor.hit(distance, radius: radius)
         needsDraw = true
+        if doubleClick, let hit {
+            openEntry(hit)
+            return
+        }
+        if hit == nil, !shift, let edge = stretchEdge(layout, x, y) {
+            stretching = edge
+            editor.pressStretch()
+            return
+        }
+        if hit == nil, !shift, editor.points.count <= 400, let segment = editor.hitHandle(distance, radius: radius) {
+            editor.pressHandle(segment: segment, y: Double(y), reset: alt)
+            if alt, editor.release() { pointsToSend = true }
+            return
+        }
+        editor.press(time: t, frequency: f, hit: hit, shift: shift)
     }
 
     func snapped(_ layout: Layout, _ x: Int, _ y: Int) -> (Double, Double) {
         editor.snapped(
-            time: layout.time(x: Double(x)), frequency: layout.frequency(y: Double(y)), duration: value(.duration), range: pointRange)
+            time: layout.time(x: Double(x)), frequency: layout.frequency(y: Double(y)), duration: value(.duration), range: pointRange,
+            timeStep: timeGrid(layout).step, pitchLines: tuningGrid == nil ? nil : pitchLines(layout))
     }
 
     func motion(_ event: toneshaper_ui_event) {
@@ -333,17 +413,38 @@ public final class EditorWindow {
             if new != values[row.row] { writePort(row: row.row, new) }
             return
         }
+        if let pan = panning {
+            viewTime = EditorWindow.panned(pan.time, by: -Double(x - pan.x) / layout.plot.w * (pan.time.upperBound - pan.time.lowerBound))
+            viewPitch = EditorWindow.panned(pan.pitch, by: Double(y - pan.y) / layout.plot.h * (pan.pitch.upperBound - pan.pitch.lowerBound))
+            needsDraw = true
+            return
+        }
         guard editor.isGesturing else { return }
+        pointer = (Double(x), Double(y))
+        if let stretch = stretching {
+            let position = Double(stretch.horizontal ? x : y)
+            let factor = (position - stretch.centre) / stretch.reach
+            editor.stretch(
+                timeFactor: stretch.horizontal ? factor : 1, pitchFactor: stretch.horizontal ? 1 : factor, duration: value(.duration),
+                range: pointRange)
+            pointsToSend = true
+            needsDraw = true
+            return
+        }
         let (t, f) = snapped(layout, x, y)
         let far = abs(x - pressX) > Int(3 * scale) || abs(y - pressY) > Int(3 * scale)
-        if editor.drag(time: t, frequency: f, far: far) {
-            pointsToSend = true
+        let banding = editor.band != nil
+        if editor.drag(time: t, frequency: f, y: Double(y), far: far, scale: scale, duration: value(.duration), range: pointRange) {
+            if !banding { pointsToSend = true }
             needsDraw = true
         }
     }
 
     func release(_ event: toneshaper_ui_event) {
+        if event.button == 2 { panning = nil }
         guard event.button == 1 else { return }
+        pointer = nil
+        stretching = nil
         if let control = draggedControl {
             draggedControl = nil
             link.endGesture(row: rows[control].row)
@@ -353,16 +454,45 @@ public final class EditorWindow {
         needsDraw = true
     }
 
+    /// A key: the editor's own (undo, redo, select all, copy, cut, paste, delete, flips,
+    /// Enter to type a point, Escape, Ctrl+0 to see the whole curve); any other goes on to
+    /// the host's window (``toneshaper_ui_forward_key``), so its shortcuts work while the
+    /// window has the focus.
     func key(_ event: toneshaper_ui_event) {
+        if entry != nil {
+            entryKey(event)
+            needsDraw = true
+            return
+        }
         let control = event.modifiers & Int32(TONESHAPER_UI_CONTROL) != 0
         let shift = event.modifiers & Int32(TONESHAPER_UI_SHIFT) != 0
+        let chosen = !editor.selection.isEmpty
+        let duration = value(.duration)
+        let range = pointRange
+        var changed = false
         switch Int(event.keysym) {
-        case Int(XK_z) where control && shift: if editor.redo() { pointsToSend = true }
-        case Int(XK_z) where control: if editor.undo() { pointsToSend = true }
-        case Int(XK_y) where control: if editor.redo() { pointsToSend = true }
-        case Int(XK_Delete), Int(XK_BackSpace): if editor.deleteSelected() { pointsToSend = true }
-        default: return
+        case Int(XK_z) where control && shift: changed = editor.redo()
+        case Int(XK_z) where control: changed = editor.undo()
+        case Int(XK_y) where control: changed = editor.redo()
+        case Int(XK_a) where control: editor.selectAll()
+        case Int(XK_c) where control && chosen: copy()
+        case Int(XK_x) where control && chosen:
+            copy()
+            changed = editor.deleteSelected()
+        case Int(XK_v) where control: toneshaper_ui_request_paste(display, Window(window))
+        case Int(XK_0) where control:
+            viewTime = 0...1
+            viewPitch = 0...1
+        case Int(XK_Delete) where chosen, Int(XK_BackSpace) where chosen: changed = editor.deleteSelected()
+        case Int(XK_h) where !control && chosen: changed = editor.edit { $0.flipHorizontally($1, duration: duration, range: range) }
+        case Int(XK_v) where !control && chosen: changed = editor.edit { $0.flipVertically($1, duration: duration, range: range) }
+        case Int(XK_Return) where editor.selected != nil, Int(XK_KP_Enter) where editor.selected != nil: openEntry(editor.selected!)
+        case Int(XK_Escape) where chosen: editor.selectNone()
+        default:
+            toneshaper_ui_forward_key(display, Window(window), event.keycode, event.state, event.time)
+            return
         }
+        if changed { pointsToSend = true }
         needsDraw = true
     }
 
@@ -372,6 +502,12 @@ public final class EditorWindow {
         case .snapSemitones: editor.snapSemitones.toggle()
         case .undo: if editor.undo() { pointsToSend = true }
         case .redo: if editor.redo() { pointsToSend = true }
+        case .zoom:
+            let next = EditorWindow.zooms.firstIndex { $0 > zoom + 1e-9 } ?? 0
+            zoom = EditorWindow.zooms[next]
+            // The host is asked for the size at the new zoom (LV2's ui:resize); a host that
+            // keeps its size gets the window drawn larger in it.
+            link.requestSize(width: Int(EditorWindow.baseWidth * scale), height: Int(EditorWindow.baseHeight * scale))
         }
         needsDraw = true
     }
@@ -380,6 +516,7 @@ public final class EditorWindow {
 
     func draw() {
         needsDraw = false
+        playheadMoved = false
         let start = timing ? toneshaper_ui_seconds() : 0
         let cr = cairo_create(image)!
         Painter(self, cr).paint()
@@ -389,6 +526,10 @@ public final class EditorWindow {
         cairo_set_source_surface(window, image, 0, 0)
         cairo_set_operator(window, CAIRO_OPERATOR_SOURCE)
         cairo_paint(window)
+        cairo_set_operator(window, CAIRO_OPERATOR_OVER)
+        let painter = Painter(self, window)
+        shownPlayheadX = Painter.playheadX(self, painter.layout)
+        if let x = shownPlayheadX { painter.paintPlayhead(at: x) }
         cairo_destroy(window)
         cairo_surface_flush(surface)
         XFlush(display)
@@ -398,5 +539,45 @@ public final class EditorWindow {
                 "redraw of " + String(editor.points.count) + " points at " + String(width) + "x" + String(height) + ": "
                     + UIText.number(ms, decimals: 3, unit: "ms"))
         }
+    }
+
+    /// Only the playhead moved: the strip where it was is copied back from the picture and
+    /// it is drawn where it is now; nothing when it stays in its pixel column. This is what
+    /// the window does while nothing else changes (about 0.2 % of a core at 50 timer calls
+    /// a second, where drawing everything took several per cent).
+    func drawPlayhead() {
+        playheadMoved = false
+        let start = timing ? toneshaper_ui_seconds() : 0
+        defer { if timing { notePlayheadTime(toneshaper_ui_seconds() - start) } }
+        let window = cairo_create(surface)!
+        let painter = Painter(self, window)
+        let x = Painter.playheadX(self, painter.layout)
+        guard x != shownPlayheadX else {
+            cairo_destroy(window)
+            return
+        }
+        let plot = painter.layout.plot
+        let half = 2 * scale
+        for old in [shownPlayheadX, x] {
+            guard let old else { continue }
+            cairo_rectangle(window, old - half, plot.y, 2 * half, plot.h)
+        }
+        cairo_set_source_surface(window, image, 0, 0)
+        cairo_set_operator(window, CAIRO_OPERATOR_SOURCE)
+        cairo_fill(window)
+        cairo_set_operator(window, CAIRO_OPERATOR_OVER)
+        if let x { painter.paintPlayhead(at: x) }
+        shownPlayheadX = x
+        cairo_destroy(window)
+        cairo_surface_flush(surface)
+        XFlush(display)
+    }
+
+    func notePlayheadTime(_ seconds: Double) {
+        playheadTiming.count += 1
+        playheadTiming.seconds += seconds
+        guard playheadTiming.count == 500 else { return }
+        toneshaper_ui_stderr("playhead drawn 500 times in " + UIText.number(playheadTiming.seconds * 1000, decimals: 3, unit: " ms"))
+        playheadTiming = (0, 0)
     }
 }

@@ -24,9 +24,13 @@ struct Layout {
     let axis: ClosedRange<Double>
     let duration: Double
     let rowCount: Int
+    /// The part of the cycle shown across (fractions of it) and of the axis up (fractions of
+    /// its logarithm): zoomed and panned by the window.
+    let viewTime: ClosedRange<Double>
+    let viewPitch: ClosedRange<Double>
 
     enum Button: CaseIterable {
-        case snapTime, snapSemitones, undo, redo
+        case snapTime, snapSemitones, undo, redo, zoom
     }
 
     init(_ w: EditorWindow) {
@@ -41,26 +45,47 @@ struct Layout {
         axis = w.frequencyAxis
         duration = max(w.value(.duration), 1e-6)
         rowCount = w.rows.count
+        viewTime = w.viewTime
+        viewPitch = w.viewPitch
     }
 
-    func x(time: Double) -> Double { plot.x + min(max(time / duration, 0), 1) * plot.w }
+    func x(time: Double) -> Double {
+        let fraction = min(max(time / duration, 0), 1)
+        return plot.x + (fraction - viewTime.lowerBound) / (viewTime.upperBound - viewTime.lowerBound) * plot.w
+    }
 
     func y(frequency: Double) -> Double {
         let f = min(max(frequency, axis.lowerBound), axis.upperBound)
         let p = (log(f) - log(axis.lowerBound)) / (log(axis.upperBound) - log(axis.lowerBound))
-        return plot.y + plot.h - p * plot.h
+        return plot.y + plot.h - (p - viewPitch.lowerBound) / (viewPitch.upperBound - viewPitch.lowerBound) * plot.h
     }
 
-    func time(x: Double) -> Double { min(max((x - plot.x) / plot.w, 0), 1) * duration }
+    func time(x: Double) -> Double {
+        let fraction = viewTime.lowerBound + (x - plot.x) / plot.w * (viewTime.upperBound - viewTime.lowerBound)
+        return min(max(fraction, 0), 1) * duration
+    }
 
     func frequency(y: Double) -> Double {
-        let p = min(max((plot.y + plot.h - y) / plot.h, 0), 1)
+        let fraction = viewPitch.lowerBound + (plot.y + plot.h - y) / plot.h * (viewPitch.upperBound - viewPitch.lowerBound)
+        let p = min(max(fraction, 0), 1)
         return exp(log(axis.lowerBound) + p * (log(axis.upperBound) - log(axis.lowerBound)))
+    }
+
+    /// The times and frequencies the plot shows.
+    var visibleTimes: ClosedRange<Double> { viewTime.lowerBound * duration...viewTime.upperBound * duration }
+    var visibleFrequencies: ClosedRange<Double> { frequency(y: plot.y + plot.h)...frequency(y: plot.y) }
+
+    /// Pixels per second across.
+    var pixelsPerSecond: Double { plot.w / max(visibleTimes.upperBound - visibleTimes.lowerBound, 1e-9) }
+    /// Pixels per semitone up.
+    var pixelsPerSemitone: Double {
+        let visible = visibleFrequencies
+        return plot.h / max(12 * log2Value(visible.upperBound / visible.lowerBound), 1e-9)
     }
 
     func buttonBox(_ button: Button) -> Box {
         let index = Double(Layout.Button.allCases.firstIndex(of: button)!)
-        return Box(x: plot.x + index * 118 * scale, y: 5 * scale, w: 110 * scale, h: 21 * scale)
+        return Box(x: plot.x + index * 102 * scale, y: 5 * scale, w: 96 * scale, h: 21 * scale)
     }
 
     func button(atX x: Int, y: Int) -> Button? { Layout.Button.allCases.first { buttonBox($0).contains(x, y) } }
@@ -116,7 +141,6 @@ struct Painter {
         paintToolbar()
         paintGrid()
         paintCurve()
-        paintPlayhead()
         paintTuning()
         paintControls()
     }
@@ -140,6 +164,8 @@ struct Painter {
             case .redo:
                 label = "Redo"
                 enabled = w.editor.canRedo
+            case .zoom:
+                label = "Zoom " + String(Int((w.zoom * 100).rounded())) + " %"
             }
             if on { color(0.22, 0.45, 0.75) } else { color(0.2, 0.21, 0.25) }
             rectangle(b)
@@ -149,9 +175,10 @@ struct Painter {
         }
         let count = w.editor.points.count
         color(0.6, 0.62, 0.68)
-        text(
-            String(count) + (count == 1 ? " point" : " points"),
-            layout.buttonBox(.redo).x + 122 * s, 20 * s, size: 11)
+        var status = String(count) + (count == 1 ? " point" : " points")
+        if w.editor.selection.count > 0 { status += ", " + String(w.editor.selection.count) + " selected" }
+        if !w.status.isEmpty { status += " — " + w.status }
+        text(status, layout.buttonBox(.zoom).x + 104 * s, 20 * s, size: 11)
     }
 
     func paintGrid() {
@@ -159,6 +186,7 @@ struct Painter {
         color(0.07, 0.08, 0.09)
         rectangle(p)
         cairo_fill(cr)
+        paintPitchGrid()
         cairo_set_line_width(cr, 1)
         // Frequencies: the steps 1 to 9 of every decade within the axis, each labelled
         // where there is room; the decades stronger.
@@ -169,6 +197,7 @@ struct Painter {
                 let f = decade * Double(m)
                 guard f >= layout.axis.lowerBound && f <= layout.axis.upperBound else { continue }
                 let y = layout.y(frequency: f).rounded() + 0.5
+                guard y >= p.y - 0.5, y <= p.y + p.h + 0.5 else { continue }
                 color(1, 1, 1, m == 1 ? 0.16 : 0.07)
                 cairo_move_to(cr, p.x, y)
                 cairo_line_to(cr, p.x + p.w, y)
@@ -186,21 +215,42 @@ struct Painter {
         }
         // The range's ends, in Hz.
         color(0.85, 0.7, 0.35)
-        text(UIText.hertz(layout.axis.upperBound) + " Hz", 6 * s, p.y + 4 * s, size: 10, bold: true)
-        text(UIText.hertz(layout.axis.lowerBound) + " Hz", 6 * s, p.y + p.h, size: 10, bold: true)
-        // Time: the snap steps, every fourth stronger, the seconds below.
-        let steps = CurveEditor.timeSteps
-        for k in 0...steps {
-            let x = (p.x + Double(k) / Double(steps) * p.w).rounded() + 0.5
-            color(1, 1, 1, k % 4 == 0 ? 0.16 : 0.06)
+        text(UIText.hertz(layout.visibleFrequencies.upperBound) + " Hz", 6 * s, p.y + 4 * s, size: 10, bold: true)
+        text(UIText.hertz(layout.visibleFrequencies.lowerBound) + " Hz", 6 * s, p.y + p.h, size: 10, bold: true)
+        // Time: the snap steps at this zoom (sixteenths of the cycle, or beats when the
+        // shape follows the tempo, halved as the view narrows), every fourth stronger, its
+        // seconds below where there is room.
+        let grid = w.timeGrid(layout)
+        var lastTimeLabel = -Double.infinity
+        for t in grid.lines {
+            let x = layout.x(time: t).rounded() + 0.5
+            let strong = Int((t / grid.step).rounded()) % 4 == 0
+            color(1, 1, 1, strong ? 0.16 : 0.06)
             cairo_move_to(cr, x, p.y)
             cairo_line_to(cr, x, p.y + p.h)
             cairo_stroke(cr)
-            if k % 4 == 0 {
+            if strong && x - lastTimeLabel > 56 * s {
                 color(0.65, 0.67, 0.72)
-                let label = UIText.number(layout.duration * Double(k) / Double(steps), decimals: 2, unit: "s")
-                text(label, k == steps ? x - 36 * s : k == 0 ? x : x - 14 * s, p.y + p.h + 16 * s, size: 10)
+                let label = UIText.number(t, decimals: grid.step * 4 < 0.01 ? 4 : 2, unit: "s")
+                let end = x > p.x + p.w - 20 * s
+                text(label, end ? x - 36 * s : x <= p.x + 1 ? x : x - 14 * s, p.y + p.h + 16 * s, size: 10)
+                lastTimeLabel = x
             }
+        }
+    }
+
+    /// The pitch grid (semitones, or the tuning's degrees), under the decades' lines.
+    func paintPitchGrid() {
+        let p = layout.plot
+        cairo_set_line_width(cr, 1)
+        let tuned = w.tuningGrid != nil
+        for f in w.pitchLines(layout) {
+            let y = layout.y(frequency: f).rounded() + 0.5
+            guard y >= p.y, y <= p.y + p.h else { continue }
+            if tuned { color(0.55, 0.85, 0.6, 0.12) } else { color(1, 1, 1, 0.04) }
+            cairo_move_to(cr, p.x, y)
+            cairo_line_to(cr, p.x + p.w, y)
+            cairo_stroke(cr)
         }
     }
 
@@ -218,9 +268,21 @@ struct Painter {
         cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
         color(0.35, 0.8, 0.95)
         let columns = Int(p.w) + 1
+        let curvatures = w.editor.curve.curvatures
         if points.count <= columns * 2 {
             cairo_move_to(cr, layout.x(time: 0), layout.y(frequency: points[0].frequency))
-            for point in points { cairo_line_to(cr, layout.x(time: point.time), layout.y(frequency: point.frequency)) }
+            for (k, point) in points.enumerated() {
+                // A curved segment as it plays: its progress (SegmentCurvature) in Hz, in steps.
+                if k > 0, curvatures[k - 1] != 0 {
+                    let a = points[k - 1]
+                    for step in 1..<24 {
+                        let u = Double(step) / 24
+                        let f = a.frequency + (point.frequency - a.frequency) * SegmentCurvature.progress(u, curvatures[k - 1])
+                        cairo_line_to(cr, layout.x(time: a.time + (point.time - a.time) * u), layout.y(frequency: f))
+                    }
+                }
+                cairo_line_to(cr, layout.x(time: point.time), layout.y(frequency: point.frequency))
+            }
             cairo_line_to(cr, layout.x(time: layout.duration), layout.y(frequency: points[points.count - 1].frequency))
             cairo_stroke(cr)
         } else {
@@ -229,12 +291,11 @@ struct Painter {
             // the curve stays joined: a few hundred rectangles and one fill.
             var low = [Double](repeating: .infinity, count: columns)
             var high = [Double](repeating: -.infinity, count: columns)
-            let perSecond = p.w / layout.duration
             low.withUnsafeMutableBufferPointer { low in
                 high.withUnsafeMutableBufferPointer { high in
                     points.withUnsafeBufferPointer { points in
                         for point in points {
-                            let c = min(max(Int(point.time * perSecond), 0), columns - 1)
+                            let c = min(max(Int(layout.x(time: point.time) - p.x), 0), columns - 1)
                             let f = point.frequency
                             if f < low[c] { low[c] = f }
                             if f > high[c] { high[c] = f }
@@ -254,22 +315,84 @@ struct Painter {
             }
             cairo_fill(cr)
         }
-        // The points themselves, while they can be told apart.
+        // The points themselves and the segments' handles, while they can be told apart.
         if points.count <= 400 {
+            let selection = w.editor.selection
+            for k in curvatures.indices {
+                let handle = w.editor.curve.handle(ofSegment: k)
+                let x = layout.x(time: handle.time)
+                let y = layout.y(frequency: handle.frequency)
+                let r = 3.5 * s
+                cairo_move_to(cr, x, y - r)
+                cairo_line_to(cr, x + r, y)
+                cairo_line_to(cr, x, y + r)
+                cairo_line_to(cr, x - r, y)
+                cairo_close_path(cr)
+                if curvatures[k] != 0 { color(0.95, 0.55, 0.85) } else { color(0.55, 0.6, 0.7, 0.8) }
+                cairo_fill(cr)
+            }
             for (k, point) in points.enumerated() {
-                cairo_arc(
-                    cr, layout.x(time: point.time), layout.y(frequency: point.frequency), (k == w.editor.selected ? 6 : 4) * s, 0, 2 * Double.pi)
-                if k == w.editor.selected { color(1, 0.8, 0.3) } else { color(0.9, 0.95, 1) }
+                let chosen = selection.contains(k)
+                cairo_arc(cr, layout.x(time: point.time), layout.y(frequency: point.frequency), (chosen ? 6 : 4) * s, 0, 2 * Double.pi)
+                if chosen { color(1, 0.8, 0.3) } else { color(0.9, 0.95, 1) }
                 cairo_fill(cr)
             }
         }
+        paintSelectionBox()
+        if let band = w.editor.band, let pointer = w.pointer {
+            let x0 = layout.x(time: band.time)
+            let y0 = layout.y(frequency: band.frequency)
+            color(0.5, 0.7, 1, 0.15)
+            cairo_rectangle(cr, min(x0, pointer.x), min(y0, pointer.y), abs(pointer.x - x0), abs(pointer.y - y0))
+            cairo_fill_preserve(cr)
+            color(0.5, 0.7, 1, 0.8)
+            cairo_set_line_width(cr, 1)
+            cairo_stroke(cr)
+        }
         cairo_restore(cr)
+        paintEntry()
     }
 
-    func paintPlayhead() {
-        guard let phase = w.playhead else { return }
+    /// Around a selection of several points: its box and the handles on its edges that
+    /// stretch it (left and right in time, top and bottom in pitch).
+    func paintSelectionBox() {
+        guard let box = w.selectionBox(layout) else { return }
+        color(1, 0.8, 0.3, 0.6)
+        cairo_set_line_width(cr, 1)
+        cairo_rectangle(cr, box.x, box.y, box.w, box.h)
+        cairo_stroke(cr)
+        for handle in w.stretchHandles(box) {
+            cairo_rectangle(cr, handle.x - 3.5 * s, handle.y - 3.5 * s, 7 * s, 7 * s)
+            cairo_fill(cr)
+        }
+    }
+
+    /// The exact entry: a small text field by the point, what is typed, and a refusal.
+    func paintEntry() {
+        guard let entry = w.entry, let box = w.entryBox(layout) else { return }
+        color(0.05, 0.06, 0.08, 0.95)
+        rectangle(box)
+        cairo_fill_preserve(cr)
+        color(1, 0.8, 0.3)
+        cairo_set_line_width(cr, 1.5 * s)
+        cairo_stroke(cr)
+        color(1, 1, 1)
+        text(entry.text + "_", box.x + 6 * s, box.y + 16 * s, size: 12)
+        color(0.65, 0.67, 0.72)
+        text(entry.problem ?? "time (s)  frequency (Hz or A4+12): Enter, Esc", box.x + 6 * s, box.y + 32 * s, size: 9)
+    }
+
+    /// Where the playhead is across the window (nil: none, or outside the view).
+    static func playheadX(_ w: EditorWindow, _ layout: Layout) -> Double? {
+        guard let phase = w.playhead else { return nil }
+        let x = layout.x(time: phase * layout.duration).rounded()
+        return x >= layout.plot.x && x <= layout.plot.x + layout.plot.w ? x : nil
+    }
+
+    /// The playhead, drawn over the picture on the window itself (the picture in `image`
+    /// never holds it, so that moving it repaints two thin strips, not the window).
+    func paintPlayhead(at x: Double) {
         let p = layout.plot
-        let x = p.x + phase * p.w
         color(1, 0.45, 0.35, 0.9)
         cairo_set_line_width(cr, 1.5 * s)
         cairo_move_to(cr, x, p.y)

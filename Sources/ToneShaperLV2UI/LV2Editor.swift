@@ -42,8 +42,8 @@ final class LV2Link: EditorLink {
         write(controller, UInt32(portOfRow[row]), 4, 0, &float)
     }
 
-    func sendPoints(_ points: [CurvePoint]) {
-        var bytes = UIAtoms.setPoints(urids, points)
+    func sendPoints(_ points: [CurvePoint], curvatures: [Double]) {
+        var bytes = UIAtoms.setPoints(urids, points, curvatures: curvatures)
         bytes.withUnsafeMutableBytes {
             write(controller, LV2PortLayout.control, UInt32($0.count), urids.atomEventTransfer, $0.baseAddress)
         }

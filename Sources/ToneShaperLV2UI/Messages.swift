@@ -19,9 +19,11 @@ enum UIAtoms {
         [8, u.atomObject, 0, u.patchGet]
     }
 
-    /// patch:Set of the points property to an atom:Vector of atom:Double (t0, f0, ...).
-    static func setPoints(_ u: LV2URIDs, _ points: [CurvePoint]) -> [UInt8] {
-        let count = points.count * 2
+    /// patch:Set of the points property to an atom:Vector of atom:Double (t0, f0, ..., and
+    /// the curvatures after a NaN when a segment is curved: ``PluginPoints/flat(_:curvatures:)``).
+    static func setPoints(_ u: LV2URIDs, _ points: [CurvePoint], curvatures: [Double]) -> [UInt8] {
+        let numbers = PluginPoints.flat(points, curvatures: curvatures)
+        let count = numbers.count
         let objectSize = 8 + 24 + 16 + 8 + 8 * count
         var bytes = [UInt8](repeating: 0, count: 8 + objectSize)
         bytes.withUnsafeMutableBytes { raw in
@@ -41,12 +43,7 @@ enum UIAtoms {
             b.storeBytes(of: u.atomVector, toByteOffset: 52, as: UInt32.self)
             b.storeBytes(of: UInt32(8), toByteOffset: 56, as: UInt32.self)
             b.storeBytes(of: u.atomDouble, toByteOffset: 60, as: UInt32.self)
-            var offset = 64
-            for p in points {
-                b.storeBytes(of: p.time, toByteOffset: offset, as: Double.self)
-                b.storeBytes(of: p.frequency, toByteOffset: offset + 8, as: Double.self)
-                offset += 16
-            }
+            for (k, number) in numbers.enumerated() { b.storeBytes(of: number, toByteOffset: 64 + 8 * k, as: Double.self) }
         }
         return bytes
     }
@@ -84,7 +81,8 @@ enum UIAtoms {
         let childType = value.body.loadUnaligned(fromByteOffset: 4, as: UInt32.self)
         guard childSize == 8, childType == u.atomDouble else { return nil }
         let count = (value.size - 8) / 8
-        guard count >= 2, count % 2 == 0 else { return nil }
+        // Pairs, and the curvatures after a NaN: the window checks them (PluginPoints.curve).
+        guard count >= 2 else { return nil }
         // The host's buffer may not be aligned for Double: the numbers are read through a copy.
         return .points(UnsafeBufferPointer(start: nil, count: 0)).withNumbers(value.body + 8, count: count)
     }

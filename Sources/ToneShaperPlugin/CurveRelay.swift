@@ -37,13 +37,15 @@ public struct CurveRelay {
         staging.deallocate()
     }
 
-    /// The editor's points as numbers (t0, f0, t1, f1, ...: seconds and Hz as heard), copied;
-    /// false (nothing kept) for an odd count, fewer than one point or more than the mailbox holds.
+    /// The editor's points as numbers (t0, f0, t1, f1, ...: seconds and Hz as heard, then
+    /// the curvatures after a NaN, ``PluginPoints/flat(_:curvatures:)``), copied; false
+    /// (nothing kept) for fewer than one point or more than the mailbox holds. The work
+    /// thread checks the rest (``PluginPoints/curve(flat:duration:)``).
     #if REALTIME_PROOF
         @_noLocks @_noAllocation
     #endif
     public mutating func receive(_ numbers: UnsafeRawPointer, count: Int) -> Bool {
-        guard count >= 2, count % 2 == 0, count <= PointsMailbox.capacity else { return false }
+        guard count >= 2, count <= PointsMailbox.capacity else { return false }
         UnsafeMutableRawPointer(staging).copyMemory(from: numbers, byteCount: count * 8)
         stagingCount = count
         stagingFull = true

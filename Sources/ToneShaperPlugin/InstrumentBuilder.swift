@@ -71,9 +71,10 @@ public struct InstrumentBuilder: ~Copyable {
         return owedPlan()
     }
 
-    /// Replaces the curve's points (an editor window's, as heard now): a plan is owed.
-    public mutating func setPoints(_ new: [CurvePoint]) -> InstrumentResponse? {
-        shape.setPoints(new)
+    /// Replaces the curve's points (an editor window's, as heard now), and the segments'
+    /// curvatures when given: a plan is owed.
+    public mutating func setPoints(_ new: [CurvePoint], curvatures: [Double]? = nil) -> InstrumentResponse? {
+        shape.setPoints(new, curvatures: curvatures)
         if owed == .nothing { owed = .plan }
         return owedPlan()
     }

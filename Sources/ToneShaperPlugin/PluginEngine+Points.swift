@@ -64,15 +64,14 @@ public struct PointsMailbox: ~Copyable {
     /// Off the audio thread, the writer's whole turn: `points` (at most
     /// ``PluginPoints/maximumSent`` of them) as t0, f0, t1, f1, ...; false while the reader
     /// reads (nothing written).
-    public mutating func fill(with points: [CurvePoint]) -> Bool {
+    /// With `curvatures` (one a segment), a curved curve of at most
+    /// ``PluginPoints/maximumCurvedSent`` points carries them too (``PluginPoints/flat(_:curvatures:)``).
+    public mutating func fill(with points: [CurvePoint], curvatures: [Double] = []) -> Bool {
         guard beginFill() else { return false }
-        var k = 0
-        for point in points.prefix(PluginPoints.maximumSent) {
-            numbers[k] = point.time
-            numbers[k + 1] = point.frequency
-            k += 2
-        }
-        endFill(count: k)
+        let flat = PluginPoints.flat(
+            Array(points.prefix(PluginPoints.maximumSent)), curvatures: points.count <= PluginPoints.maximumSent ? curvatures : [])
+        for (k, number) in flat.prefix(PointsMailbox.capacity).enumerated() { numbers[k] = number }
+        endFill(count: min(flat.count, PointsMailbox.capacity))
         return true
     }
 
@@ -111,14 +110,15 @@ extension PluginEngine {
         box.pointee.endRead(taken: true)
         let response: InstrumentResponse?? = BuilderSide.with(side) { side in
             let duration = side.builder.shape.value(.duration)
-            let points = numbers.withUnsafeBufferPointer { PluginPoints.points(flat: $0, duration: duration) }
-            guard let points else { return nil }
-            return .some(side.builder.setPoints(points))
+            let curve = numbers.withUnsafeBufferPointer { PluginPoints.curve(flat: $0, duration: duration) }
+            guard let curve else { return nil }
+            return .some(side.builder.setPoints(curve.points, curvatures: curve.curvatures))
         }
         guard let response else {
             host.log(
                 .error,
-                "the editor's points were refused (not pairs of a time within the cycle and a frequency, in time order); the sound is unchanged")
+                "the editor's points were refused (not pairs of a time within the cycle and a frequency, in time order, or not one curvature in -1...1 a segment); the sound is unchanged"
+            )
             return false
         }
         if let response { respond(response, answer) }
@@ -130,7 +130,12 @@ extension PluginEngine {
     /// ``PluginPoints/reduced(_:to:)``) into `box`, for the audio thread to send to an
     /// editor window. Waits while the audio thread is reading the box (a bounded copy).
     public func sendPoints(into box: UnsafeMutablePointer<PointsMailbox>) {
-        let points = BuilderSide.with(side) { side in PluginPoints.reduced(side.builder.shape.playedPoints) }
-        while !box.pointee.fill(with: points) {}
+        let (points, curvatures) = BuilderSide.with(side) { side in
+            let played = side.builder.shape.playedPoints
+            let reduced = PluginPoints.reduced(played)
+            // A curve sent as its outline goes straight: its segments are not the curve's.
+            return (reduced, reduced.count == played.count ? side.builder.shape.curvatures : [])
+        }
+        while !box.pointee.fill(with: points, curvatures: curvatures) {}
     }
 }

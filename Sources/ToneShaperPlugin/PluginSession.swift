@@ -352,10 +352,11 @@ public struct PluginSession<Host: ThreadedPluginHost, Problem: ParameterProblem>
         if !active { takeAnswers() }
     }
 
-    /// The window's edited curve (main thread): into the inbox, then to the engine.
-    public mutating func takeEditorPoints(_ points: [CurvePoint]) {
+    /// The window's edited curve and its segments' curvatures (main thread): into the
+    /// inbox, then to the engine.
+    public mutating func takeEditorPoints(_ points: [CurvePoint], curvatures: [Double] = []) {
         // The main thread is the inbox's only writer and reader: it is never busy here.
-        guard !points.isEmpty, editorChannel.inbox.pointee.fill(with: points) else { return }
+        guard !points.isEmpty, editorChannel.inbox.pointee.fill(with: points, curvatures: curvatures) else { return }
         takeEditorPoints()
     }
 

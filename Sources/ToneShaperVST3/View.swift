@@ -136,7 +136,9 @@ final class VST3EditorLink: EditorLink {
         held = max(0, held - 1)
         edit(row: row) { table, handler, id in _ = table.end_edit?(handler, id) }
     }
-    func sendPoints(_ points: [CurvePoint]) { component.pointee.plugin?.pointee.session.takeEditorPoints(points) }
+    func sendPoints(_ points: [CurvePoint], curvatures: [Double]) {
+        component.pointee.plugin?.pointee.session.takeEditorPoints(points, curvatures: curvatures)
+    }
     func requestPoints() { component.pointee.plugin?.pointee.session.sendCurveToEditor() }
     func loadTuningFile(path: String, keyboardMap: Bool) {
         component.pointee.plugin?.pointee.session.loadTuningFile(path, keyboardMap ? .keyboardMap : .scale)

@@ -109,10 +109,16 @@ public struct InstrumentShape: Sendable {
 
     /// Replaces the points (times in seconds within the cycle, frequencies in Hz, as heard
     /// now): they are drawn over the range played now; the ports stay as they are.
-    public mutating func setPoints(_ new: [CurvePoint]) {
+    /// `curvatures`, when given, are the segments' (one a segment, or empty for straight);
+    /// else moved points keep their segments' bends and another number of points starts
+    /// straight.
+    public mutating func setPoints(_ new: [CurvePoint], curvatures given: [Double]? = nil) {
         precondition(!new.isEmpty, "a shape needs at least one point")
-        // Moved points keep their segments' bends; another number of points starts straight.
-        if new.count != points.count { curvatures = [] }
+        if let given {
+            curvatures = given.count == new.count - 1 && given.contains { $0 != 0 } ? given : []
+        } else if new.count != points.count {
+            curvatures = []
+        }
         points = new
         drawnRange = playedRange
     }
