@@ -53,7 +53,8 @@ struct AtomSequenceReader {
             problems.note(.sequenceLongerThanBuffer)
             return nil
         }
-        if atomSize < sequenceHeader { return nil }  // an empty sequence
+        // An empty sequence (a header alone, what most blocks bring): no events to read.
+        if atomSize <= sequenceHeader { return nil }
         let unit = buffer.loadUnaligned(fromByteOffset: header, as: UInt32.self)
         // 0 is never a mapped URID, so an unset unit of 0 is never taken for beats.
         inBeats = unit != 0 && (unit == beatUnits.0 || unit == beatUnits.1)

@@ -324,6 +324,7 @@ struct Plugin {
         @_noLocks @_noAllocation
     #endif
     private mutating func reportProblems() {
+        guard problems.any() else { return }  // nearly every block: no copy of the scheduler for the closure
         let scheduler = self.scheduler
         problems.handOff { scheduler.schedule(.problems, $0) }
     }

@@ -280,9 +280,11 @@ public struct PluginSession<Host: ThreadedPluginHost, Problem: ParameterProblem>
     /// At a block's end: its problems to the work thread, which is woken when anything was
     /// queued for it (offline: and waited for); the playhead for the window.
     public mutating func finishBlock(pushedBefore: Int) {
-        let work = self.work
-        problems.handOff { work.push(PluginWork.problems.rawValue, $0) }
-        work.finishBlock(pushedBefore: pushedBefore, offline: offline)
+        if problems.any() {  // nearly every block has none: no copy of the work thread for the closure
+            let work = self.work
+            problems.handOff { work.push(PluginWork.problems.rawValue, $0) }
+        }
+        services.work.finishBlock(pushedBefore: pushedBefore, offline: offline)
         editorChannel.playhead.pointee.store(engine.cyclePosition.bitPattern, ordering: .relaxed)
     }
 
