@@ -16,11 +16,7 @@ struct CLAPServices: ThreadedPluginHost {
         case .warning: severity = Int32(TONESHAPER_CLAP_LOG_WARNING)
         case .note: severity = Int32(TONESHAPER_CLAP_LOG_INFO)
         }
-        var bytes = Array(("toneshaper.clap: " + message).utf8)
-        bytes.append(0)
-        bytes.withUnsafeBufferPointer { buffer in
-            buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) { toneshaper_clap_log(host, hostLog, severity, $0) }
-        }
+        ("toneshaper.clap: " + message).withCString { toneshaper_clap_log(host, hostLog, severity, $0) }
     }
 
     func builtInDocument(_ index: Int) -> [UInt8]? {

@@ -51,7 +51,7 @@ struct Plugin {
         let host = plugin.pointee.host
         plugin.pointee.session.work.serve { kind, payload in
             plugin.pointee.session.work(kind, payload)
-            if plugin.pointee.session.rescanWanted.pointee.load(ordering: .acquiring) { host.pointee.request_callback?(host) }
+            if plugin.pointee.session.rescanWanted.isRaised { host.pointee.request_callback?(host) }
         }
         return nil
     }

@@ -1,5 +1,4 @@
 import CLV2
-import Synchronization
 import ToneShaperLV2Layout
 import ToneShaperPlugin
 
@@ -14,12 +13,8 @@ struct InlineDisplay {
         surface.initialize(to: toneshaper_inline_display_surface(data: nil, width: 0, height: 0, stride: 0))
         return surface
     }()
-    /// Set by the worker when the curve changed; the audio thread then asks for a redraw.
-    let changed: UnsafeMutablePointer<Atomic<Bool>> = {
-        let flag = UnsafeMutablePointer<Atomic<Bool>>.allocate(capacity: 1)
-        flag.initialize(to: Atomic(true))
-        return flag
-    }()
+    /// Raised by the worker when the curve changed; the audio thread then asks for a redraw.
+    let changed = ChangeFlag(raised: true)
     /// The host's queue_draw feature, if it has one.
     var queue: UnsafePointer<toneshaper_inline_display_queue>?
 
@@ -33,12 +28,11 @@ struct InlineDisplay {
     func free() {
         picture.free()
         surface.deallocate()
-        changed.deinitialize(count: 1)
-        changed.deallocate()
+        changed.free()
     }
 
     /// The worker's: the curve changed.
-    func curveChanged() { changed.pointee.store(true, ordering: .releasing) }
+    func curveChanged() { changed.raise() }
 
     /// The audio thread's: asks the host for a redraw when the curve changed.
     #if REALTIME_PROOF
@@ -46,7 +40,7 @@ struct InlineDisplay {
     #endif
     func queueDrawIfChanged() {
         guard let queue, let draw = queue.pointee.queue_draw else { return }
-        guard changed.pointee.exchange(false, ordering: .acquiring) else { return }
+        guard changed.take() else { return }
         _unsafePerformance { draw(queue.pointee.handle) }
     }
 

@@ -21,19 +21,7 @@ struct Log {
             toneshaper_lv2_stderr(message)
             return
         }
-        let type: LV2_URID
-        switch level {
-        case .error: type = error
-        case .warning: type = warning
-        case .note: type = note
-        }
-        toneshaper_lv2_log(feature, type, message)
-    }
-
-    /// Writes `message` with how many times it happened ("(3 times)" when more than once).
-    func write(_ level: Level, _ message: StaticString, count: UInt32) {
-        let text = UnsafeRawPointer(message.utf8Start).assumingMemoryBound(to: CChar.self)
-        toneshaper_lv2_log_counted(feature, type(level), text, count)
+        toneshaper_lv2_log(feature, type(level), message)
     }
 
     private func type(_ level: Level) -> LV2_URID {
@@ -48,15 +36,6 @@ struct Log {
 
     /// Writes text made at run time (a document's problem), off the audio thread.
     func write(_ level: Level, _ message: String) {
-        var bytes = Array(message.utf8)
-        bytes.append(0)
-        bytes.withUnsafeBufferPointer { buffer in
-            buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) { write(level, $0) }
-        }
+        message.withCString { write(level, $0) }
     }
-}
-
-/// Before the URIDs are mapped (instantiate refusing a host): standard error only.
-func logWithoutHost(_ message: StaticString) {
-    toneshaper_lv2_stderr(UnsafeRawPointer(message.utf8Start).assumingMemoryBound(to: CChar.self))
 }

@@ -33,9 +33,11 @@ extension Plugin {
         @_noLocks @_noAllocation
     #endif
     mutating func forwardPoints() {
-        let scheduler = self.scheduler
-        let empty = UnsafeRawBufferPointer(start: nil, count: 0)
-        points.forward { work in scheduler.schedule(work == .take ? .points : .sendPoints, empty) }
+        if points.owesWork {  // nearly every block owes none: no copy of the scheduler for the closure
+            let scheduler = self.scheduler
+            let empty = UnsafeRawBufferPointer(start: nil, count: 0)
+            points.forward { work in scheduler.schedule(work == .take ? .points : .sendPoints, empty) }
+        }
         inline.queueDrawIfChanged()
     }
 

@@ -12,18 +12,17 @@ enum State {
             guard let instance, let store else { return LV2_STATE_ERR_UNKNOWN }
             let plugin = instance.assumingMemoryBound(to: Plugin.self)
             let json = plugin.pointee.engine.documentForSaving()
-            guard let source = json.baseAddress, json.count > 0 else { return LV2_STATE_SUCCESS }
-            guard json.count < PluginLimits.maximumDocumentSize else {
+            guard json.count > 0 else { return LV2_STATE_SUCCESS }
+            let flags = UInt32(LV2_STATE_IS_POD.rawValue | LV2_STATE_IS_PORTABLE.rawValue)
+            // An atom:String carries its NUL.
+            let stored = DocumentText.withNUL(json) { text, size in
+                store(handle, plugin.pointee.urids.document, text, size, plugin.pointee.urids.atomString, flags)
+            }
+            guard let stored else {
                 plugin.pointee.log.write(.error, "the document is larger than 16 MB; not saved")
                 return LV2_STATE_ERR_UNKNOWN
             }
-            // An atom:String carries its NUL.
-            let text = UnsafeMutableRawPointer.allocate(byteCount: json.count + 1, alignment: 8)
-            defer { text.deallocate() }
-            text.copyMemory(from: source, byteCount: json.count)
-            text.storeBytes(of: UInt8(0), toByteOffset: json.count, as: UInt8.self)
-            let flags = UInt32(LV2_STATE_IS_POD.rawValue | LV2_STATE_IS_PORTABLE.rawValue)
-            return store(handle, plugin.pointee.urids.document, text, json.count + 1, plugin.pointee.urids.atomString, flags)
+            return stored
         }
 
     static let restore:
@@ -47,19 +46,14 @@ enum State {
                 log.write(.error, "the state's document is not an atom:String; the sound is unchanged")
                 return LV2_STATE_ERR_BAD_TYPE
             }
-            guard size > 1 else {
-                log.write(.error, "the state's document is empty; the sound is unchanged")
+            let document: UnsafeRawBufferPointer
+            do throws(DocumentFile.Refusal) {
+                document = try DocumentText.document(value, size: size)
+            } catch {
+                log.write(.error, "the state's document " + error.reason + "; the sound is unchanged")
                 return LV2_STATE_ERR_UNKNOWN
             }
-            guard size <= PluginLimits.maximumDocumentSize else {
-                log.write(.error, "the state's document is larger than 16 MB; the sound is unchanged")
-                return LV2_STATE_ERR_UNKNOWN
-            }
-            guard value.load(fromByteOffset: size - 1, as: UInt8.self) == 0 else {
-                log.write(.error, "the state's document does not end with its NUL (truncated?); the sound is unchanged")
-                return LV2_STATE_ERR_UNKNOWN
-            }
-            let accepted = plugin.pointee.engine.restore(document: UnsafeRawBufferPointer(start: value, count: size - 1))
+            let accepted = plugin.pointee.engine.restore(document: document)
             if accepted { Worker.sendPoints(plugin: plugin, always: false) }
             return accepted ? LV2_STATE_SUCCESS : LV2_STATE_ERR_UNKNOWN
         }

@@ -19,28 +19,22 @@ enum WorkKind: UInt32 {
     case loadKeyboardMap = 7
 }
 
-/// worker:schedule, as run() uses it: a message of a kind and a payload, copied by the host.
-/// Assembled in a buffer allocated in instantiate (`Plugin.maximumWorkMessage` bytes).
-/// A host without a worker gets the core's own ``WorkThread`` instead, which runs the same
-/// work() and hands its answers to run() (``Worker/ownThreadBody``).
-struct WorkScheduler {
-    /// nil when the host has no worker: the messages go to `ownThread`.
-    let feature: UnsafePointer<LV2_Worker_Schedule>?
-    let ownThread: WorkThread?
-    let scratch: UnsafeMutableRawPointer
-    let capacity: Int
+/// run()'s messages of a kind and a payload (``KindedWork``, `Plugin.maximumWorkMessage`
+/// bytes at most): to the host's worker:schedule, or without one to the core's own
+/// ``WorkThread``, which runs the same work() and hands its answers to run() (``Worker/ownThreadBody``).
+typealias WorkScheduler = KindedWork<HostSchedule, WorkKind>
 
-    /// Queues `payload` for the worker; false when it is too large or the host's queue is full.
+/// worker:schedule, as run() uses it: the host copies the message.
+struct HostSchedule: HostWorker {
+    let feature: UnsafePointer<LV2_Worker_Schedule>
+
     #if REALTIME_PROOF
         @_noLocks @_noAllocation
     #endif
-    func schedule(_ kind: WorkKind, _ payload: UnsafeRawBufferPointer) -> Bool {
-        let scratch = self.scratch
-        guard let size = KindedMessage.write(kind.rawValue, payload, into: scratch, capacity: capacity) else { return false }
-        guard let feature else { return ownThread?.push(0, UnsafeRawBufferPointer(start: scratch, count: size)) ?? false }
+    func schedule(_ message: UnsafeRawBufferPointer) -> Bool {
         var status = LV2_WORKER_SUCCESS
         // The host's schedule_work is for the audio thread by the worker spec.
-        _unsafePerformance { status = feature.pointee.schedule_work(feature.pointee.handle, UInt32(size), scratch) }
+        _unsafePerformance { status = feature.pointee.schedule_work(feature.pointee.handle, UInt32(message.count), message.baseAddress) }
         return status == LV2_WORKER_SUCCESS
     }
 }
@@ -127,10 +121,8 @@ enum Worker {
 
     /// The own thread's respond function: the answer (copied) on the queue run() drains.
     static let ownRespond: @convention(c) (LV2_Worker_Respond_Handle?, UInt32, UnsafeRawPointer?) -> LV2_Worker_Status = { handle, size, data in
-        guard let plugin = handle?.assumingMemoryBound(to: Plugin.self), let own = plugin.pointee.scheduler.ownThread else {
-            return LV2_WORKER_ERR_UNKNOWN
-        }
-        return own.answers.push(0, UnsafeRawBufferPointer(start: data, count: Int(size))) ? LV2_WORKER_SUCCESS : LV2_WORKER_ERR_NO_SPACE
+        guard let plugin = handle?.assumingMemoryBound(to: Plugin.self) else { return LV2_WORKER_ERR_UNKNOWN }
+        return plugin.pointee.scheduler.answer(UnsafeRawBufferPointer(start: data, count: Int(size))) ? LV2_WORKER_SUCCESS : LV2_WORKER_ERR_NO_SPACE
     }
 
     static let endRun: @convention(c) (LV2_Handle?) -> LV2_Worker_Status = { instance in
@@ -147,20 +139,7 @@ enum Worker {
 
     /// Reads a document file for a patch:Set of urn:toneshaper:file and hands it to the engine.
     static func loadFile(_ payload: UnsafeRawBufferPointer, plugin: UnsafeMutablePointer<Plugin>, responder: WorkResponder) {
-        let log = plugin.pointee.log
-        guard let base = payload.baseAddress, payload.count >= 2, payload.last == 0 else {
-            log.write(.error, "a document path reached the worker without its NUL; ignored")
-            return
-        }
-        let path = base.assumingMemoryBound(to: CChar.self)
-        let bytes: [UInt8]
-        do throws(DocumentFile.Refusal) {
-            bytes = try DocumentFile.read(path)
-        } catch {
-            log.write(.error, "the document file " + error.reason + "; the sound is unchanged")
-            return
-        }
-        if bytes.withUnsafeBytes({ plugin.pointee.engine.load(document: $0, answer: responder) }) {
+        if PlayingFile.load(payload, into: plugin.pointee.engine, answer: responder) {
             // After the engine's own answers: the notify port then says which file plays.
             _ = responder.respond(.fileAccepted, payload)
         }

@@ -43,6 +43,20 @@ public enum LV2PortLayout {
             + added.map { .parameter(row: $0) }
     }
 
+    /// The table's row of each port, by index (nil: a port that is no control).
+    public static func rows(stereo: Bool) -> [Int?] {
+        ports(stereo: stereo).map { port in
+            guard case .parameter(let row) = port else { return nil }
+            return row
+        }
+    }
+
+    /// The audio outputs' port indices (left or mono, then right).
+    public static func audioPorts(stereo: Bool) -> [UInt32] {
+        let layout = ports(stereo: stereo)
+        return layout.indices.filter { if case .audio = layout[$0] { true } else { false } }.map { UInt32($0) }
+    }
+
     /// The plugin's minor version (lv2:minorVersion): the version of the newest row. Even,
     /// as lv2core asks of a release.
     public static var minorVersion: Int { ParameterTable.all.map { $0.addedIn }.max() ?? ParameterTable.firstRelease }

@@ -27,8 +27,8 @@ final class LV2Link: EditorLink {
         self.urids = urids
         self.resize = resize
         var ports = [Int](repeating: -1, count: ParameterTable.all.count)
-        for (index, port) in LV2PortLayout.ports(stereo: stereo).enumerated() {
-            if case .parameter(let row) = port { ports[row] = index }
+        for (index, row) in LV2PortLayout.rows(stereo: stereo).enumerated() {
+            if let row { ports[row] = index }
         }
         portOfRow = ports
     }

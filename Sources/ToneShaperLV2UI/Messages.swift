@@ -24,26 +24,17 @@ enum UIAtoms {
     static func setPoints(_ u: LV2URIDs, _ points: [CurvePoint], curvatures: [Double]) -> [UInt8] {
         let numbers = PluginPoints.flat(points, curvatures: curvatures)
         let count = numbers.count
-        let objectSize = 8 + 24 + 16 + 8 + 8 * count
+        let objectSize = PatchSetAtom.bodySize(valueSize: 8 + 8 * count)
         var bytes = [UInt8](repeating: 0, count: 8 + objectSize)
         bytes.withUnsafeMutableBytes { raw in
             let b = raw.baseAddress!
             b.storeBytes(of: UInt32(objectSize), as: UInt32.self)
             b.storeBytes(of: u.atomObject, toByteOffset: 4, as: UInt32.self)
-            b.storeBytes(of: UInt32(0), toByteOffset: 8, as: UInt32.self)
-            b.storeBytes(of: u.patchSet, toByteOffset: 12, as: UInt32.self)
-            // patch:property: a URID
-            b.storeBytes(of: u.patchProperty, toByteOffset: 16, as: UInt32.self)
-            b.storeBytes(of: UInt32(4), toByteOffset: 24, as: UInt32.self)
-            b.storeBytes(of: u.atomURID, toByteOffset: 28, as: UInt32.self)
-            b.storeBytes(of: u.points, toByteOffset: 32, as: UInt32.self)
-            // patch:value: a vector of doubles
-            b.storeBytes(of: u.patchValue, toByteOffset: 40, as: UInt32.self)
-            b.storeBytes(of: UInt32(8 + 8 * count), toByteOffset: 48, as: UInt32.self)
-            b.storeBytes(of: u.atomVector, toByteOffset: 52, as: UInt32.self)
-            b.storeBytes(of: UInt32(8), toByteOffset: 56, as: UInt32.self)
-            b.storeBytes(of: u.atomDouble, toByteOffset: 60, as: UInt32.self)
-            for (k, number) in numbers.enumerated() { b.storeBytes(of: number, toByteOffset: 64 + 8 * k, as: Double.self) }
+            // patch:value: a vector of doubles (its element size and type, then the numbers)
+            let vector = PatchSetAtom.write(at: b + 8, property: u.points, valueType: u.atomVector, valueSize: 8 + 8 * count, u)
+            vector.storeBytes(of: UInt32(8), as: UInt32.self)
+            vector.storeBytes(of: u.atomDouble, toByteOffset: 4, as: UInt32.self)
+            for (k, number) in numbers.enumerated() { vector.storeBytes(of: number, toByteOffset: 8 + 8 * k, as: Double.self) }
         }
         return bytes
     }
@@ -55,36 +46,23 @@ enum UIAtoms {
         let bodySize = Int(atom.loadUnaligned(as: UInt32.self))
         let type = atom.loadUnaligned(fromByteOffset: 4, as: UInt32.self)
         guard type == u.atomObject || type == u.atomBlank, bodySize >= 8, bodySize <= size - 8 else { return nil }
-        guard atom.loadUnaligned(fromByteOffset: 12, as: UInt32.self) == u.patchSet else { return nil }
+        guard let object = AtomObject(UnsafeRawBufferPointer(start: atom + 8, count: bodySize)), object.otype == u.patchSet,
+            let value = object.property(u.patchValue), let body = value.body.baseAddress
+        else { return nil }
         var property: UInt32 = 0
-        var value: (type: UInt32, body: UnsafeRawPointer, size: Int)?
-        var offset = 16
-        let end = 8 + bodySize
-        while offset + 16 <= end {
-            let key = atom.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
-            let valueSize = Int(atom.loadUnaligned(fromByteOffset: offset + 8, as: UInt32.self))
-            let valueType = atom.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self)
-            guard valueSize <= end - (offset + 16) else { return nil }
-            let body = atom + offset + 16
-            if key == u.patchProperty, valueType == u.atomURID, valueSize >= 4 { property = body.loadUnaligned(as: UInt32.self) }
-            if key == u.patchValue { value = (valueType, body, valueSize) }
-            offset += 16 + ((valueSize + 7) & ~7)
+        if let named = object.property(u.patchProperty), named.type == u.atomURID, named.body.count >= 4 {
+            property = named.body.loadUnaligned(as: UInt32.self)
         }
-        guard let value else { return nil }
-        if property == u.playhead {
-            guard value.type == u.atomFloat, value.size >= 4 else { return nil }
-            let phase = Double(value.body.loadUnaligned(as: Float.self))
-            return phase.isFinite ? .playhead(phase) : nil
-        }
-        guard property == u.points, value.type == u.atomVector, value.size >= 8 else { return nil }
-        let childSize = value.body.loadUnaligned(as: UInt32.self)
-        let childType = value.body.loadUnaligned(fromByteOffset: 4, as: UInt32.self)
+        if property == u.playhead { return AtomObject.number(value, u).map { .playhead($0) } }
+        guard property == u.points, value.type == u.atomVector, value.body.count >= 8 else { return nil }
+        let childSize = body.loadUnaligned(as: UInt32.self)
+        let childType = body.loadUnaligned(fromByteOffset: 4, as: UInt32.self)
         guard childSize == 8, childType == u.atomDouble else { return nil }
-        let count = (value.size - 8) / 8
+        let count = (value.body.count - 8) / 8
         // Pairs, and the curvatures after a NaN: the window checks them (PluginPoints.curve).
         guard count >= 2 else { return nil }
         // The host's buffer may not be aligned for Double: the numbers are read through a copy.
-        return .points(UnsafeBufferPointer(start: nil, count: 0)).withNumbers(value.body + 8, count: count)
+        return .points(UnsafeBufferPointer(start: nil, count: 0)).withNumbers(body + 8, count: count)
     }
 }
 

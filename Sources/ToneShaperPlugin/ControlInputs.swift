@@ -13,10 +13,14 @@ public struct ControlInputs {
     public let count: Int
     private let sources: UnsafeMutablePointer<UnsafePointer<Float>>
     private let last: UnsafeMutablePointer<Float>
+    /// The row of each of the host's ports (its index), -1 for a port that is no control.
+    private let rowOfPort: UnsafeMutablePointer<Int>
+    private let portCount: Int
 
     /// Every control at the default shape's value, where the host's description puts it: a
-    /// control the host leaves there is not a move.
-    public init() {
+    /// control the host leaves there is not a move. `rowOfPort`: the table's row of each of
+    /// the host's ports, by index (nil: a port that is no control).
+    public init(rowOfPort rows: [Int?]) {
         count = ParameterTable.all.count
         last = .allocate(capacity: count)
         sources = .allocate(capacity: count)
@@ -24,17 +28,27 @@ public struct ControlInputs {
             (last + row).initialize(to: Float(spec.portValue(in: ToneShape.defaultShape)))
             (sources + row).initialize(to: UnsafePointer(last + row))
         }
+        portCount = rows.count
+        rowOfPort = .allocate(capacity: rows.count)
+        for (port, row) in rows.enumerated() { (rowOfPort + port).initialize(to: row ?? -1) }
     }
 
     public func free() {
         sources.deallocate()
         last.deallocate()
+        rowOfPort.deallocate()
     }
 
     /// Where the host keeps row `row`'s value (nil: disconnected, it keeps its last value).
     public func connect(row: Int, to value: UnsafePointer<Float>?) {
         guard row >= 0, row < count else { return }
         sources[row] = value ?? UnsafePointer(last + row)
+    }
+
+    /// Where the host keeps the value of its port `port`, when that port is a control.
+    public func connect(port: Int, to value: UnsafePointer<Float>?) {
+        guard port >= 0, port < portCount else { return }
+        connect(row: rowOfPort[port], to: value)
     }
 
     /// At a block's start: every control that moved, handed to `engine` (whose row's rule

@@ -78,6 +78,10 @@ public struct CurveRelay {
         if sendOwed, schedule(.send) { sendOwed = false }
     }
 
+    /// Points wait for the inbox, or work is owed: ``forward(_:)`` has something to do.
+    @inline(__always)
+    public var owesWork: Bool { stagingFull || takeOwed || sendOwed }
+
     /// Whether the playhead is due this block (an editor listens and about 1/30 s passed);
     /// the shell then sends it, or, with no room, calls again at the next block.
     #if REALTIME_PROOF

@@ -69,7 +69,7 @@ public struct PluginSession<Host: ThreadedPluginHost, Problem: ParameterProblem>
     public let editorChannel: EditorChannel
     /// The work thread asked the main thread to read the parameters again (a program
     /// change, a mapped controller), for the shell to tell its host.
-    public let rescanWanted: UnsafeMutablePointer<Atomic<Bool>>
+    public let rescanWanted: ChangeFlag
     public var active = false
     /// The host renders offline: each block waits for the work thread's plans.
     public var offline = false
@@ -86,8 +86,7 @@ public struct PluginSession<Host: ThreadedPluginHost, Problem: ParameterProblem>
         problems = Problems()
         heldProblems = HeldProblems()
         editorChannel = EditorChannel.make()
-        rescanWanted = .allocate(capacity: 1)
-        rescanWanted.initialize(to: Atomic(false))
+        rescanWanted = ChangeFlag()
     }
 
     /// Frees everything (the work thread stopped first).
@@ -101,8 +100,7 @@ public struct PluginSession<Host: ThreadedPluginHost, Problem: ParameterProblem>
         problems.free()
         heldProblems.free()
         editorChannel.free()
-        rescanWanted.deinitialize(count: 1)
-        rescanWanted.deallocate()
+        rescanWanted.free()
     }
 
     // MARK: - The work thread
@@ -125,7 +123,7 @@ public struct PluginSession<Host: ThreadedPluginHost, Problem: ParameterProblem>
         case .engine:
             shared.work(payload, answer: RingAnswer(ring: work.answers))
             if PluginSession.changes(payload, document: true) {
-                rescanWanted.pointee.store(true, ordering: .releasing)
+                rescanWanted.raise()
                 publishTuning()  // a program brings its document's tuning
             }
             if PluginSession.changes(payload, document: false) { sendPointsToEditor(always: false) }
@@ -153,7 +151,7 @@ public struct PluginSession<Host: ThreadedPluginHost, Problem: ParameterProblem>
     /// document as it now plays; true when the shell should tell its host.
     public mutating func rescanIfWanted() -> Bool {
         waitForWorker()  // a request the audio thread queued may be on its way (it returns at once when none is)
-        guard rescanWanted.pointee.exchange(false, ordering: .acquiringAndReleasing) else { return false }
+        guard rescanWanted.take() else { return false }
         params.refresh(from: shared)
         return true
     }
@@ -285,9 +283,11 @@ public struct PluginSession<Host: ThreadedPluginHost, Problem: ParameterProblem>
     /// At a block's end: its problems to the work thread, which is woken when anything was
     /// queued for it (offline: and waited for); the playhead for the window.
     public mutating func finishBlock(pushedBefore: Int) {
-        let work = self.work
-        problems.handOff { work.push(PluginWork.problems.rawValue, $0) }
-        work.finishBlock(pushedBefore: pushedBefore, offline: offline)
+        if problems.any() {  // nearly every block has none: no copy of the work thread for the closure
+            let work = self.work
+            problems.handOff { work.push(PluginWork.problems.rawValue, $0) }
+        }
+        services.work.finishBlock(pushedBefore: pushedBefore, offline: offline)
         editorChannel.playhead.pointee.store(engine.cyclePosition.bitPattern, ordering: .relaxed)
     }
 

@@ -21,19 +21,19 @@ extension Tables {
                 return Parameters.info(Int(index), into: &info.pointee) ? TONESHAPER_VST3_OK : TONESHAPER_VST3_INVALID_ARGUMENT
             },
             get_param_string_by_value: { _, id, normalized, string in
-                guard let string, let text = Parameters.text(id, normalized) else { return TONESHAPER_VST3_FALSE }
+                guard let string, let text = ParameterValues.text(id, normalized) else { return TONESHAPER_VST3_FALSE }
                 Text16.copy(text, into: string)
                 return TONESHAPER_VST3_OK
             },
             get_param_value_by_string: { _, id, string, normalized in
-                guard let normalized, let text = Text16.string(string), let value = Parameters.value(id, text: text) else {
+                guard let normalized, let text = Text16.string(string), let value = ParameterValues.value(id, text: text) else {
                     return TONESHAPER_VST3_FALSE
                 }
                 normalized.pointee = value
                 return TONESHAPER_VST3_OK
             },
-            normalized_param_to_plain: { _, id, normalized in Parameters.plain(id, normalized) ?? normalized },
-            plain_param_to_normalized: { _, id, plain in Parameters.normalized(id, plain: plain) ?? 0 },
+            normalized_param_to_plain: { _, id, normalized in ParameterValues.plain(id, normalized) ?? normalized },
+            plain_param_to_normalized: { _, id, plain in ParameterValues.normalized(id, plain: plain) ?? 0 },
             get_param_normalized: { this, id in Component.plugin(this)?.pointee.normalized(id) ?? 0 },
             set_param_normalized: { this, id, value in Component.plugin(this)?.pointee.setNormalized(id, value).result ?? TONESHAPER_VST3_FALSE },
             set_component_handler: { this, handler in

@@ -115,34 +115,14 @@ extension Plugin {
                 // In the block (past its end: at its last frame); a flush's MIDI waits for the next block.
                 let frame = min(max(0, Int(offset)), max(0, frames - 1))
                 // Checked first: a refused point leaves the block as it would be without it.
-                guard accepts(id, normalized: value) else { continue }
+                guard session.accepts(id, normalized: value) else { continue }
                 if let output { session.renderUpTo(frame, output: output, rendered: &done) }
                 parameter(id, normalized: value, at: output == nil ? 0 : frame - done)
             }
         }
     }
 
-    /// Whether a parameter point can be taken: a finite value in 0...1 of one of the plugin's
-    /// ids; else the problem is noted.
-    #if REALTIME_PROOF
-        @_noLocks @_noAllocation
-    #endif
-    mutating func accepts(_ id: UInt32, normalized: Double) -> Bool {
-        let problem: VST3Problem
-        if !normalized.isFinite {
-            problem = .parameterNotFinite
-        } else if normalized < 0 || normalized > 1 {
-            problem = .parameterOutOfRange
-        } else if session.params.row(id) == nil && id != MIDIParameters.programID && MIDIParameters.index(of: id) == nil {
-            problem = .unknownParameter
-        } else {
-            return true
-        }
-        session.problems.note(problem)
-        return false
-    }
-
-    /// One parameter point (``accepts(_:normalized:)`` already): a row of the table at its
+    /// One parameter point (``PluginSession/accepts(_:normalized:)`` already): a row of the table at its
     /// plain value, the program, or a MIDI parameter.
     #if REALTIME_PROOF
         @_noLocks @_noAllocation

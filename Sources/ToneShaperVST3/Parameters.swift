@@ -1,4 +1,3 @@
-import CPluginSupport
 import CVST3
 import ToneShaperPlugin
 
@@ -37,38 +36,13 @@ enum Parameters {
         Text16.copy(title, into: &info.short_title)
         return true
     }
-
-    /// The plain value at `normalized`: a row's value, a program's index, a controller's 0...127.
-    static func plain(_ id: UInt32, _ normalized: Double) -> Double? {
-        if let row = HostParameter.row(of: id) { return HostParameter.plain(row, normalized: normalized) }
-        if id == MIDIParameters.programID { return Double(MIDIParameters.program(normalized, of: BuiltIns.count)) }
-        return MIDIParameters.index(of: id).map { Double(MIDIParameters.value($0, normalized)) }
-    }
-
-    static func normalized(_ id: UInt32, plain: Double) -> Double? {
-        guard plain.isFinite else { return nil }
-        if let row = HostParameter.row(of: id) { return HostParameter.normalized(row, plain) }
-        if id == MIDIParameters.programID { return MIDIParameters.normalized(program: Int(plain.rounded()), of: BuiltIns.count) }
-        return MIDIParameters.index(of: id).map { MIDIParameters.normalized($0, value: plain) }
-    }
-
-    static func text(_ id: UInt32, _ normalized: Double) -> String? {
-        guard normalized.isFinite else { return nil }
-        if let row = HostParameter.row(of: id) { return HostParameter.text(row, HostParameter.plain(row, normalized: normalized)) }
-        if id == MIDIParameters.programID { return BuiltIns.name(MIDIParameters.program(normalized, of: BuiltIns.count)) }
-        return plain(id, normalized).map { String(Int($0)) }
-    }
-
-    static func value(_ id: UInt32, text: String) -> Double? {
-        if let row = HostParameter.row(of: id) { return HostParameter.value(row, text: text).map { HostParameter.normalized(row, $0) } }
-        if id == MIDIParameters.programID {
-            return (0..<BuiltIns.count).first { BuiltIns.name($0) == text }.map { MIDIParameters.normalized(program: $0, of: BuiltIns.count) }
-        }
-        var number = 0.0
-        guard text.withCString({ toneshaper_plugin_parse_number($0, &number) }) != 0 else { return nil }
-        return normalized(id, plain: number)
-    }
 }
+
+/// The built-in shapes are the program list (IUnitInfo) and the program parameter's values.
+extension BuiltIns: ProgramList {}
+
+/// The parameters by id between normalized values, plain values and text (the core's).
+typealias ParameterValues = NormalizedParameters<BuiltIns>
 
 extension Plugin {
     /// getParamNormalized: the value as the host last set it (the table's rows as they play:

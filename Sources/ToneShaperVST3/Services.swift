@@ -9,10 +9,7 @@ struct VST3Services: ThreadedPluginHost {
 
     func log(_ level: PluginLogLevel, _ message: String) {
         guard level != .note else { return }  // a host's terminal is no place for progress
-        let bytes = Array(message.utf8) + [0]
-        bytes.withUnsafeBufferPointer { buffer in
-            buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) { toneshaper_vst3_log($0) }
-        }
+        message.withCString { toneshaper_vst3_log($0) }
     }
 
     func builtInDocument(_ index: Int) -> [UInt8]? { BuiltIns.document(index) }

@@ -42,7 +42,6 @@ typedef struct {
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <dirent.h>
 
 /// Logs `message` through the host's log feature (its printf is variadic).
 static inline void toneshaper_lv2_log(const LV2_Log_Log *log, LV2_URID type, const char *message) {
@@ -66,32 +65,5 @@ static inline void toneshaper_lv2_stderr(const char *message) {
 }
 
 
-/// Only the files a document library holds: names ending in ".toneshaper".
-static inline int toneshaper_lv2_is_document(const struct dirent *entry) {
-    size_t length = strlen(entry->d_name);
-    return entry->d_name[0] != '.' && length > 11 && strcmp(entry->d_name + length - 11, ".toneshaper") == 0;
-}
-
-/// Byte order of names, as the node lists its documents (not the locale's collation).
-static inline int toneshaper_lv2_by_name(const struct dirent **a, const struct dirent **b) {
-    return strcmp((*a)->d_name, (*b)->d_name);
-}
-
-/// Writes the path of the `index`th document (by name) of directory `directory` into `path`
-/// (`capacity` bytes): 1 when there is one, 0 when not (or the path would not fit). Off the
-/// audio thread only.
-static inline int toneshaper_lv2_nth_document(const char *directory, int index, char *path, size_t capacity) {
-    struct dirent **entries = NULL;
-    int count = scandir(directory, &entries, toneshaper_lv2_is_document, toneshaper_lv2_by_name);
-    if (count < 0) return 0;
-    int found = 0;
-    if (index >= 0 && index < count) {
-        int written = snprintf(path, capacity, "%s/%s", directory, entries[index]->d_name);
-        found = written > 0 && (size_t)written < capacity;
-    }
-    for (int i = 0; i < count; i++) free(entries[i]);
-    free(entries);
-    return found;
-}
 
 #endif

@@ -1,7 +1,8 @@
 // What every plugin format's shell needs of C and Embedded Swift cannot call itself (it
 // imports no Glibc): string equality, a monotonic clock, a short pause, reading a whole
-// file, standard error, and a work thread of the plugin's own. Header-only (static
-// inline): each shell's build includes it; nothing here is exported from a plugin.
+// file, the documents of a folder, standard error, and a work thread of the plugin's own.
+// Header-only (static inline): each shell's build includes it; nothing here is exported
+// from a plugin.
 #ifndef TONESHAPER_PLUGIN_SUPPORT_H
 #define TONESHAPER_PLUGIN_SUPPORT_H
 
@@ -11,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <dirent.h>
 
 /// strcmp of two NUL-terminated strings, either of which may be NULL (then unequal).
 static inline int toneshaper_plugin_equal(const char *a, const char *b) { return a && b && strcmp(a, b) == 0; }
@@ -138,6 +140,34 @@ static inline void toneshaper_plugin_thread_join(toneshaper_plugin_thread *worke
     pthread_join(worker->thread, NULL);
     sem_destroy(&worker->wake);
     worker->started = 0;
+}
+
+/// Only the files a document library holds: names ending in ".toneshaper".
+static inline int toneshaper_plugin_is_document(const struct dirent *entry) {
+    size_t length = strlen(entry->d_name);
+    return entry->d_name[0] != '.' && length > 11 && strcmp(entry->d_name + length - 11, ".toneshaper") == 0;
+}
+
+/// Byte order of names, as the node lists its documents (not the locale's collation).
+static inline int toneshaper_plugin_by_name(const struct dirent **a, const struct dirent **b) {
+    return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+/// Writes the path of the `index`th document (by name) of directory `directory` into `path`
+/// (`capacity` bytes): 1 when there is one, 0 when not (or the path would not fit). Off the
+/// audio thread only.
+static inline int toneshaper_plugin_nth_document(const char *directory, int index, char *path, size_t capacity) {
+    struct dirent **entries = NULL;
+    int count = scandir(directory, &entries, toneshaper_plugin_is_document, toneshaper_plugin_by_name);
+    if (count < 0) return 0;
+    int found = 0;
+    if (index >= 0 && index < count) {
+        int written = snprintf(path, capacity, "%s/%s", directory, entries[index]->d_name);
+        found = written > 0 && (size_t)written < capacity;
+    }
+    for (int i = 0; i < count; i++) free(entries[i]);
+    free(entries);
+    return found;
 }
 
 #endif
