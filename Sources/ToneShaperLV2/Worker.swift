@@ -84,10 +84,10 @@ enum Worker {
         guard let (kind, payload) = KindedMessage.read(message) else { return LV2_WORKER_ERR_UNKNOWN }
         let responder = WorkResponder(respond: respond, handle: respondHandle, scratch: plugin.pointee.responseScratch)
         switch WorkKind(rawValue: kind) {
-        case .problems:
-            logProblems(payload, plugin: plugin)
-        case .loadFile:
-            loadFile(payload, plugin: plugin, responder: responder)
+        case .problems:  // a line per kind (a kind logged less than a second ago waits: HeldProblems)
+            plugin.pointee.heldProblems.take(payload, now: toneshaper_plugin_monotonic_seconds(), host: plugin.pointee.engine.host)
+        case .loadFile:  // then, after the engine's own answers, the notify port says which file plays
+            if PlayingFile.load(payload, into: plugin.pointee.engine, answer: responder) { _ = responder.respond(.fileAccepted, payload) }
             sendPoints(plugin: plugin, always: false)
         case .engine:
             plugin.pointee.engine.work(payload, answer: responder)
@@ -129,19 +129,5 @@ enum Worker {
         guard let instance else { return LV2_WORKER_ERR_UNKNOWN }
         instance.assumingMemoryBound(to: Plugin.self).pointee.engine.endRun()
         return LV2_WORKER_SUCCESS
-    }
-
-    /// One log line per kind of problem run() counted (`HeldProblems.take`: a kind logged
-    /// less than a second ago is held back and counted into its next line).
-    static func logProblems(_ payload: UnsafeRawBufferPointer, plugin: UnsafeMutablePointer<Plugin>) {
-        plugin.pointee.heldProblems.take(payload, now: toneshaper_plugin_monotonic_seconds(), host: plugin.pointee.engine.host)
-    }
-
-    /// Reads a document file for a patch:Set of urn:toneshaper:file and hands it to the engine.
-    static func loadFile(_ payload: UnsafeRawBufferPointer, plugin: UnsafeMutablePointer<Plugin>, responder: WorkResponder) {
-        if PlayingFile.load(payload, into: plugin.pointee.engine, answer: responder) {
-            // After the engine's own answers: the notify port then says which file plays.
-            _ = responder.respond(.fileAccepted, payload)
-        }
     }
 }
