@@ -1,5 +1,6 @@
 import CEditor
 import ToneShaperModel
+import ToneShaperPlugin
 
 /// What the window shows of the MIDI keys' tuning, and the user's tuning files to choose
 /// from. A window has no file dialog: it lists the Scala files (`.scl`, `.kbm`) in
@@ -12,7 +13,7 @@ import ToneShaperModel
 struct TuningPanel {
     var open = false
     /// The scale's description line ("12-TET" without a tuning); nil until the plugin tells
-    /// it (the LV2 window is not told: it lists and loads files only).
+    /// it (in process through ``TuningNotice``, to the LV2 window as a ``TuningSummary``'s text).
     var name: String?
     /// The degrees in cents above the unison, the period last (none without a tuning).
     var cents: [Double] = []
@@ -47,10 +48,13 @@ struct TuningPanel {
 
 extension EditorWindow {
     /// The tuning playing (nil: 12-TET), as the plugin tells it.
-    public func tuningChanged(_ tuning: Tuning?) {
-        tuningPanel.name = tuning.map { $0.scale.description.isEmpty ? "(a scale without a description)" : $0.scale.description } ?? "12-TET"
-        tuningPanel.cents = tuning?.scale.cents ?? []
-        tuningPanel.mapSize = tuning?.mapping.map { $0.size }
+    public func tuningChanged(_ tuning: Tuning?) { tuningChanged(TuningSummary(tuning)) }
+
+    /// The tuning playing as the plugin sums it up (what an LV2 plugin sends its window).
+    public func tuningChanged(_ summary: TuningSummary) {
+        tuningPanel.name = summary.name
+        tuningPanel.cents = summary.cents
+        tuningPanel.mapSize = summary.mapSize
         if trace { toneshaper_ui_stderr("shows tuning " + (tuningPanel.name ?? "") + ", " + String(tuningPanel.cents.count) + " degrees") }
         needsDraw = true
     }

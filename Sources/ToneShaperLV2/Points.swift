@@ -64,6 +64,11 @@ extension Plugin {
             (body + 8).copyMemory(from: numbers, byteCount: count * 8)
             return true
         }
+        relay.tuningOutbox.pointee.send { text, count in  // the tuning, an atom:String
+            guard let body = appendPatchSet(property: urids.tuning, valueType: urids.atomString, valueSize: count) else { return false }
+            body.copyMemory(from: text, byteCount: count)
+            return true
+        }
     }
 }
 
@@ -73,11 +78,12 @@ extension Worker {
         if plugin.pointee.engine.takePoints(from: plugin.pointee.points.inbox, answer: responder) { plugin.pointee.inline.curveChanged() }
     }
 
-    /// The curve as it plays, into the outbox, when an editor window listens; the mixer
-    /// strip's picture is drawn again.
+    /// The curve as it plays and the tuning, into the outboxes, when an editor window
+    /// listens; the mixer strip's picture is drawn again.
     static func sendPoints(plugin: UnsafeMutablePointer<Plugin>, always: Bool) {
         plugin.pointee.inline.curveChanged()
         guard always || plugin.pointee.points.outbox.pointee.isListening else { return }
         plugin.pointee.engine.sendPoints(into: plugin.pointee.points.outbox)
+        plugin.pointee.engine.sendTuning(to: plugin.pointee.points, always: true)
     }
 }

@@ -97,7 +97,9 @@ enum Worker {
         case .sendPoints:
             sendPoints(plugin: plugin, always: true)
         case .loadScale, .loadKeyboardMap:
-            _ = plugin.pointee.engine.loadTuning(kind == WorkKind.loadScale.rawValue ? .scale : .keyboardMap, path: payload, answer: responder)
+            if plugin.pointee.engine.loadTuning(kind == WorkKind.loadScale.rawValue ? .scale : .keyboardMap, path: payload, answer: responder) {
+                plugin.pointee.engine.sendTuning(to: plugin.pointee.points)
+            }
         case nil:
             plugin.pointee.log.write(.error, "the worker was given a message of an unknown kind; ignored")
             return LV2_WORKER_ERR_UNKNOWN

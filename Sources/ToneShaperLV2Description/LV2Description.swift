@@ -32,6 +32,8 @@ public enum LV2Description {
     /// atom:Vector of atom:Double) and the playhead the plugin reports.
     public static let pointsURI = "\(LV2Identity.pointsURI)"
     public static let playheadURI = "\(LV2Identity.playheadURI)"
+    /// The tuning playing, as the plugin tells its editor window (an atom:String).
+    public static let tuningURI = "\(LV2Identity.tuningURI)"
     /// The lowest frequency the range ports show: their scale is logarithmic
     /// (pprops:logarithmic), which needs a minimum above 0. A saved project, preset or
     /// document below it plays as before: the plugin takes every value of the table's
@@ -290,6 +292,10 @@ public enum LV2Description {
         text +=
             "<\(playheadURI)>\n    a rdf:Property ;\n    rdfs:label \"Playhead\" ;\n"
             + "    rdfs:comment \"Where the cycle is now, 0 to 1.\" ;\n    rdfs:range atom:Float .\n\n"
+        text +=
+            "<\(tuningURI)>\n    a rdf:Property ;\n    rdfs:label \"Tuning playing\" ;\n"
+            + "    rdfs:comment \"The tuning the MIDI keys play, for the editor window: a Scala scale in cents after a comment naming the keyboard map; empty for 12-TET.\" ;\n"
+            + "    rdfs:range atom:String .\n\n"
         // Ardour's inline display has no schema in lv2-dev: its two URIs declared here.
         text += "<\(inlineDisplayInterface)>\n    a lv2:ExtensionData .\n\n<\(inlineDisplayQueueDraw)>\n    a lv2:Feature .\n\n"
         for group in PortGroup.allCases {

@@ -37,7 +37,7 @@ public struct LV2URIDs {
     public let atomInt, atomLong, atomFloat, atomDouble, atomVector, atomBeatTime, atomEventTransfer: UInt32
     public let unitsBeat, midiEvent: UInt32
     public let patchSet, patchGet, patchProperty, patchValue: UInt32
-    public let document, file, points, playhead: UInt32
+    public let document, file, points, playhead, tuning: UInt32
     /// The tuning's file parameters (``LV2Identity/scaleFileURI``, ``LV2Identity/keyboardMapFileURI``).
     public let scaleFile, keyboardMapFile: UInt32
     public let logError, logWarning, logNote: UInt32
@@ -77,6 +77,7 @@ public struct LV2URIDs {
         keyboardMapFile = id(LV2Identity.keyboardMapFileURI)
         points = id(LV2Identity.pointsURI)
         playhead = id(LV2Identity.playheadURI)
+        tuning = id(LV2Identity.tuningURI)
         logError = id("http://lv2plug.in/ns/ext/log#Error")
         logWarning = id("http://lv2plug.in/ns/ext/log#Warning")
         logNote = id("http://lv2plug.in/ns/ext/log#Note")

@@ -83,6 +83,9 @@ public enum LV2Identity {
     public static let pointsURI: StaticString = "urn:toneshaper:points"
     /// Where the cycle is now (atom:Float, 0..<1): the plugin tells its editor window.
     public static let playheadURI: StaticString = "urn:toneshaper:playhead"
+    /// The tuning playing (atom:String, the core's `TuningSummary` text): the plugin tells its
+    /// editor window when it changes and when the window asks (patch:Get).
+    public static let tuningURI: StaticString = "urn:toneshaper:tuning"
     /// The editor window (ui:X11UI) of both plugins.
     public static let uiURI: StaticString = "urn:toneshaper:ui"
     /// Its shared object in the bundle.

@@ -82,6 +82,7 @@ final class LV2Editor {
         switch UIAtoms.read(link.urids, buffer, size: Int(size)) {
         case .points(let flat): window.pointsChanged(flat)
         case .playhead(let phase): window.playheadMoved(phase)
+        case .tuning(let summary): window.tuningChanged(summary)
         case nil: window.refused += 1
         }
     }

@@ -2,6 +2,7 @@ import CLV2UI
 import ToneShaperLV2Layout
 import ToneShaperModel
 import ToneShaperParameters
+import ToneShaperPlugin
 
 /// What a message from the plugin said, if the editor understood it.
 enum PluginMessage {
@@ -9,6 +10,8 @@ enum PluginMessage {
     case points(UnsafeBufferPointer<Double>)
     /// Where the cycle is now, 0..<1.
     case playhead(Double)
+    /// The tuning playing.
+    case tuning(TuningSummary)
 }
 
 /// Reads and writes the atoms the editor and the plugin exchange, by hand (no forge: the
@@ -54,6 +57,10 @@ enum UIAtoms {
             property = named.body.loadUnaligned(as: UInt32.self)
         }
         if property == u.playhead { return AtomObject.number(value, u).map { .playhead($0) } }
+        if property == u.tuning {  // an atom:String: its text, then a NUL
+            guard value.type == u.atomString, let end = value.body.firstIndex(of: 0) else { return nil }
+            return TuningSummary(text: String(decoding: value.body[..<end], as: UTF8.self)).map { .tuning($0) }
+        }
         guard property == u.points, value.type == u.atomVector, value.body.count >= 8 else { return nil }
         let childSize = body.loadUnaligned(as: UInt32.self)
         let childType = body.loadUnaligned(fromByteOffset: 4, as: UInt32.self)

@@ -1,7 +1,8 @@
 /// The audio thread's side of the curve shared with an editor that lives in another
 /// process or thread and speaks through messages (LV2's UI): the editor's points as they
 /// come, handed to the work thread through `inbox`; the curve for the editor from the work
-/// thread through `outbox`; and the playhead about 30 times a second while an editor listens.
+/// thread through `outbox`; the playhead about 30 times a second while an editor listens;
+/// and the tuning playing (``TuningSummary``) from the work thread through `tuningOutbox`.
 ///
 /// The audio thread never waits and never allocates here: points go into `staging` as they
 /// come, then into the inbox when the work thread is not reading it, with a ``Work/take``
@@ -17,6 +18,7 @@ public struct CurveRelay {
 
     public let inbox: UnsafeMutablePointer<PointsMailbox>
     public let outbox: UnsafeMutablePointer<PointsMailbox>
+    public let tuningOutbox: UnsafeMutablePointer<TextMailbox>
     private let staging: UnsafeMutablePointer<Double>
     private var stagingCount = 0
     /// `staging` holds points the inbox has not taken yet.
@@ -28,12 +30,14 @@ public struct CurveRelay {
     public init() {
         inbox = PointsMailbox.make()
         outbox = PointsMailbox.make()
+        tuningOutbox = TextMailbox.make()
         staging = .allocate(capacity: PointsMailbox.capacity)
     }
 
     public func free() {
         PointsMailbox.destroy(inbox)
         PointsMailbox.destroy(outbox)
+        TextMailbox.destroy(tuningOutbox)
         staging.deallocate()
     }
 
