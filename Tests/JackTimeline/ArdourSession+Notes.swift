@@ -62,6 +62,11 @@ extension ArdourSession {
     public static func roundTrip(
         jack: PrivateJackServer, directory: URL, format: Format, pluginName: String, environment: [String: String] = [:]
     ) async throws -> RoundTrip {
+        // One Ardour round trip at a time: with two running at once (the LV2 and VST3 tests,
+        // each on its own server), a reopened Ardour was seen to report its session ready with
+        // no port on its server, and the note could not be sent (2 of 4 runs).
+        await ArdourTurn.shared.take()
+        defer { Task { await ArdourTurn.shared.give() } }
         let folder = directory.appendingPathComponent("session")
         let first = try ArdourSession(
             jack: jack, folder: folder, home: directory, create: true, format: format, pluginName: pluginName, values: roundTripValues,
@@ -76,5 +81,25 @@ extension ArdourSession {
         let after = try await second.play(key: 81, jack: jack, name: "ard2")
         try second.quit()
         return RoundTrip(shown: first.pluginShown, before: before, valuesReopened: values, after: after)
+    }
+}
+
+/// Lets one Ardour round trip run at a time in the test process (waiting without holding a
+/// thread of the cooperative pool, which a 2-core machine has two of).
+actor ArdourTurn {
+    static let shared = ArdourTurn()
+    private var taken = false
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    func take() async {
+        if !taken {
+            taken = true
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    func give() {
+        if waiting.isEmpty { taken = false } else { waiting.removeFirst().resume() }
     }
 }

@@ -26,6 +26,8 @@ public final class ArdourSession {
     /// The name of Ardour's JACK client.
     public let client: String
     public let tool: RunningTool
+    /// The server it plays on (``quit()`` waits there for its client to go).
+    let jack: PrivateJackServer
 
     /// The track's MIDI input and its first audio output, as JACK names them.
     public var midiInput: String { "\(client):Synth/midi_in 1" }
@@ -40,6 +42,7 @@ public final class ArdourSession {
         environment: [String: String] = [:]
     ) throws {
         client = "ardour-\(jack.name)"
+        self.jack = jack
         let script = folder.deletingLastPathComponent().appendingPathComponent("\(folder.lastPathComponent)-\(create ? "create" : "open").lua")
         try Self.script(folder: folder, create: create, format: format, pluginName: pluginName, values: values, rate: jack.rate)
             .write(to: script, atomically: true, encoding: .utf8)
@@ -100,11 +103,18 @@ public final class ArdourSession {
         try tool.waitForReport("saved", count: count + 1)
     }
 
-    /// Closes the session and ends Ardour.
+    /// Closes the session and ends Ardour, and returns once JACK has forgotten its client.
+    /// JACK drops the client of a process that ended when it notices the socket closed; an
+    /// Ardour started on the same server before then gets a client renamed (`…-01`), whose
+    /// ports are not where ``midiInput`` says (a reopening test then failed to connect).
     @discardableResult
     public func quit() throws -> ToolResult {
         try? tool.send("close_session(); os.exit(0)")
-        return try tool.finish()
+        let result = try tool.finish()
+        let prefix = client + ":"
+        let gone = jack.waitFor({ jack.ports().map { ports in !ports.contains { $0.hasPrefix(prefix) } } ?? false }, seconds: 120)
+        guard gone else { throw TestToolError("Ardour's JACK client \(client) was still on the server 120 s after Ardour ended") }
+        return result
     }
 
     private static func lua(_ text: String) -> String {
