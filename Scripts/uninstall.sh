@@ -2,7 +2,7 @@
 # Removes what Scripts/install.sh installed under PREFIX (default /usr/local), and nothing
 # else: the files its manifest (PREFIX/share/toneshaper/install-manifest) lists, then the
 # directories the install created, each only if it is empty. DESTDIR is honoured as by
-# install.sh. Your own library (~/.local/share/toneshaper/library) is never touched.
+# install.sh. Your own shapes (~/.local/share/toneshaper/shapes, and the older ~/.local/share/toneshaper/library) are never touched.
 #
 # Usage: Scripts/uninstall.sh [PREFIX]
 set -euo pipefail

@@ -105,6 +105,7 @@ extension EditorWindow {
         clipboard = editor.curve.copy(editor.selection)
         toneshaper_ui_own_clipboard(display, Window(window))
         status = "copied " + String(editor.selection.count) + " points"
+        if trace { toneshaper_ui_stderr("owns the CLIPBOARD: " + status) }
     }
 
     /// The CLIPBOARD's text came: its points pasted at their own times (one undo step), or
@@ -119,6 +120,7 @@ extension EditorWindow {
             clip = try PointsText.curve(text)
         } catch {
             status = "not pasted: " + error.description
+            if trace { toneshaper_ui_stderr(status) }
             needsDraw = true
             return
         }

@@ -4,10 +4,10 @@ import ToneShaperModel
 
 /// Finds, reads and saves tone-shape documents by name or path (SPEC 2, 10).
 ///
-/// A name (`siren`) is looked up in the user's library first, then among the built-ins in
-/// `Sessions/`; a path (anything with a slash, or ending in .toneshaper or .json) is read
-/// as given. Saving goes to the user's library only, atomically, and never under the name
-/// of a built-in.
+/// A name (`siren`) is looked up in the user's folder of shapes first, then in the folder
+/// earlier versions saved into (read only), then among the built-ins in `Sessions/`; a path
+/// (anything with a slash, or ending in .toneshaper or .json) is read as given. Saving goes
+/// to the user's folder of shapes only, atomically, and never under the name of a built-in.
 public struct DocumentLibrary: Sendable {
     public static let fileExtension = ".toneshaper"
     public static let maximumNameLength = 64
@@ -24,6 +24,8 @@ public struct DocumentLibrary: Sendable {
         public var name: String
         public var path: String
         public var origin: Origin
+        /// In the folder earlier versions saved into: read, never written (so not renamed).
+        public var inOlderFolder = false
         /// The document, or why it could not be used.
         public var shape: Result<ToneShape, LibraryError>
     }
@@ -47,7 +49,7 @@ public struct DocumentLibrary: Sendable {
     /// The file of a library name; never a path, so a name cannot reach outside the
     /// library directories.
     public func locate(named name: String) throws(LibraryError) -> String {
-        let notFound = LibraryError.notFound(name: name, searched: [locations.userDirectory] + locations.sessionsCandidates)
+        let notFound = LibraryError.notFound(name: name, searched: userDirectories + locations.sessionsCandidates)
         guard (try? DocumentLibrary.checkName(name)) != nil else { throw notFound }
         for directory in searchDirectories {
             let path = AtomicFile.join(directory, name + DocumentLibrary.fileExtension)
@@ -81,7 +83,8 @@ public struct DocumentLibrary: Sendable {
         loaded(entries(.builtIn))
     }
 
-    /// The documents in the user's library that load, sorted by name.
+    /// The documents in the user's folders that load: the shapes folder's by name, then those
+    /// of the older folder it does not hide.
     public func listUserLibrary() -> [(name: String, shape: ToneShape)] {
         loaded(entries(.user))
     }
@@ -89,31 +92,42 @@ public struct DocumentLibrary: Sendable {
     /// Every document of one library that can be asked for by name, including those that
     /// fail to load, sorted by name. Files whose names are not library names ("with
     /// space.toneshaper") are left out: `load` could never find them (see
-    /// `unnamedFiles`).
+    /// `unnamedFiles`). The user's are the shapes folder's, then the older folder's whose
+    /// names the shapes folder does not have (a name finds the shapes folder's first).
     public func entries(_ origin: Entry.Origin) -> [Entry] {
-        guard let directory = directory(of: origin) else { return [] }
-        return documentFiles(in: directory)
-            .filter { (try? DocumentLibrary.checkName(String($0.dropLast(DocumentLibrary.fileExtension.count)))) != nil }
-            .map { file in
-                let path = AtomicFile.join(directory, file)
-                let shape = Result { () throws(LibraryError) in try DocumentLibrary.read(path: path) }
-                return Entry(
-                    name: String(file.dropLast(DocumentLibrary.fileExtension.count)), path: path,
-                    origin: origin, shape: shape)
-            }
+        var listed: [Entry] = []
+        for directory in directories(of: origin) {
+            let taken = Set(listed.map(\.name))
+            listed += documentFiles(in: directory)
+                .map { String($0.dropLast(DocumentLibrary.fileExtension.count)) }
+                .filter { (try? DocumentLibrary.checkName($0)) != nil && !taken.contains($0) }
+                .map { name in
+                    let path = AtomicFile.join(directory, name + DocumentLibrary.fileExtension)
+                    let shape = Result { () throws(LibraryError) in try DocumentLibrary.read(path: path) }
+                    var entry = Entry(name: name, path: path, origin: origin, shape: shape)
+                    entry.inOlderFolder = directory == locations.olderUserDirectory
+                    return entry
+                }
+        }
+        return listed
     }
 
     /// The document files of one library whose names cannot be used as library names
     /// (spaces, other characters): loadable only by path.
     public func unnamedFiles(_ origin: Entry.Origin) -> [String] {
-        guard let directory = directory(of: origin) else { return [] }
-        return documentFiles(in: directory)
-            .filter { (try? DocumentLibrary.checkName(String($0.dropLast(DocumentLibrary.fileExtension.count)))) == nil }
-            .map { AtomicFile.join(directory, $0) }
+        directories(of: origin).flatMap { directory in
+            documentFiles(in: directory)
+                .filter { (try? DocumentLibrary.checkName(String($0.dropLast(DocumentLibrary.fileExtension.count)))) == nil }
+                .map { AtomicFile.join(directory, $0) }
+        }
     }
 
-    private func directory(of origin: Entry.Origin) -> String? {
-        origin == .builtIn ? locations.sessionsDirectory : locations.userDirectory
+    /// The user's folders, in the order names are looked up: the shapes folder, then the
+    /// older one (read only).
+    public var userDirectories: [String] { [locations.userDirectory] + (locations.olderUserDirectory.map { [$0] } ?? []) }
+
+    private func directories(of origin: Entry.Origin) -> [String] {
+        origin == .builtIn ? (locations.sessionsDirectory.map { [$0] } ?? []) : userDirectories
     }
 
     private func documentFiles(in directory: String) -> [String] {
@@ -195,10 +209,8 @@ public struct DocumentLibrary: Sendable {
 
     // MARK: Private
 
-    /// Where names are looked up, in order: the user's library wins.
-    private var searchDirectories: [String] {
-        [locations.userDirectory] + (locations.sessionsDirectory.map { [$0] } ?? [])
-    }
+    /// Where names are looked up, in order: the user's folders win.
+    private var searchDirectories: [String] { directories(of: .user) + directories(of: .builtIn) }
 
     private func loaded(_ entries: [Entry]) -> [(name: String, shape: ToneShape)] {
         entries.compactMap { entry in (try? entry.shape.get()).map { (entry.name, $0) } }
@@ -216,10 +228,17 @@ extension DocumentLibrary {
         try DocumentLibrary.checkName(newName)
         let old = AtomicFile.join(locations.userDirectory, name + DocumentLibrary.fileExtension)
         guard FileManager.default.fileExists(atPath: old) else {
+            if let older = locations.olderUserDirectory,
+                FileManager.default.fileExists(atPath: AtomicFile.join(older, name + DocumentLibrary.fileExtension))
+            {
+                throw .renameRefused(
+                    name,
+                    reason: "it is in \(older), the folder earlier versions saved into, which is only read; open it and save it under another name")
+            }
             if (try? locate(named: name)) != nil {
                 throw .renameRefused(name, reason: "it is a built-in shape; open it and save it under another name")
             }
-            throw .notFound(name: name, searched: [locations.userDirectory])
+            throw .notFound(name: name, searched: userDirectories)
         }
         guard newName != name else { return old }
         if (try? locate(named: newName)) != nil {

@@ -1,16 +1,22 @@
 import Foundation
 
-/// Where documents live: the user's own library and the built-in `Sessions` directory.
+/// Where documents live: the user's own folder of shapes and the built-in `Sessions` directory.
 public struct LibraryLocations: Equatable, Sendable {
-    /// The user's library (it may not exist yet; saving creates it).
+    /// The user's folder of shapes, where documents are saved (it may not exist yet; saving
+    /// creates it).
     public var userDirectory: String
+    /// The folder earlier versions saved into (`$XDG_DATA_HOME/toneshaper/library`): read
+    /// after ``userDirectory`` so no document saved there is stranded, never written. Nil
+    /// when TONESHAPER_LIBRARY names the user's folder.
+    public var olderUserDirectory: String?
     /// The built-in library, if one was found.
     public var sessionsDirectory: String?
     /// Every place the built-ins were looked for, for error messages.
     public var sessionsCandidates: [String]
 
-    public init(userDirectory: String, sessionsDirectory: String?, sessionsCandidates: [String]? = nil) {
+    public init(userDirectory: String, olderUserDirectory: String? = nil, sessionsDirectory: String?, sessionsCandidates: [String]? = nil) {
         self.userDirectory = userDirectory
+        self.olderUserDirectory = olderUserDirectory == userDirectory ? nil : olderUserDirectory
         self.sessionsDirectory = sessionsDirectory
         self.sessionsCandidates = sessionsCandidates ?? sessionsDirectory.map { [$0] } ?? []
     }
@@ -19,20 +25,30 @@ public struct LibraryLocations: Equatable, Sendable {
     public static func standard(environment: [String: String] = ProcessInfo.processInfo.environment) -> LibraryLocations {
         let (sessions, candidates) = findSessions(environment: environment)
         return LibraryLocations(
-            userDirectory: userDirectory(environment: environment),
+            userDirectory: userDirectory(environment: environment), olderUserDirectory: olderUserDirectory(environment: environment),
             sessionsDirectory: sessions, sessionsCandidates: candidates)
     }
 
-    /// TONESHAPER_LIBRARY, else $XDG_DATA_HOME/toneshaper/library, else
-    /// ~/.local/share/toneshaper/library (the XDG base-directory rules).
+    /// TONESHAPER_LIBRARY, else $XDG_DATA_HOME/toneshaper/shapes, else
+    /// ~/.local/share/toneshaper/shapes (the XDG base-directory rules).
     static func userDirectory(environment: [String: String]) -> String {
         if let explicit = environment["TONESHAPER_LIBRARY"], !explicit.isEmpty { return explicit }
+        return dataDirectory(environment: environment) + "/shapes"
+    }
+
+    /// The folder earlier versions used, `library` beside `shapes`; none when
+    /// TONESHAPER_LIBRARY is set (a folder chosen so is the only one).
+    static func olderUserDirectory(environment: [String: String]) -> String? {
+        if let explicit = environment["TONESHAPER_LIBRARY"], !explicit.isEmpty { return nil }
+        return dataDirectory(environment: environment) + "/library"
+    }
+
+    /// $XDG_DATA_HOME/toneshaper, else ~/.local/share/toneshaper.
+    private static func dataDirectory(environment: [String: String]) -> String {
         // XDG says a relative XDG_DATA_HOME is invalid and must be ignored.
-        if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
-            return data + "/toneshaper/library"
-        }
+        if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") { return data + "/toneshaper" }
         let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
-        return home + "/.local/share/toneshaper/library"
+        return home + "/.local/share/toneshaper"
     }
 
     /// TONESHAPER_SESSIONS; else the installed copies beside the executable

@@ -85,11 +85,13 @@ struct WebContext: Sendable {
 
     /// The library, built-ins and the user's, for the page's shape library: each entry's
     /// name, description and thumbnail (``ShapeThumbnail``: x0 y0 x1 y1 ... in 0...1, y up),
-    /// or, for a file that does not read, why.
+    /// or, for a file that does not read, why; `olderFolder` marks a user's shape read from
+    /// the folder earlier versions saved into (not renamed there).
     func libraryJSON() -> JSONValue {
         guard let library = services.library else { return .object(["builtIn": .array([]), "user": .array([])]) }
         let entry = { (e: DocumentLibrary.Entry) -> JSONValue in
             var object: [String: JSONValue] = ["name": .string(e.name)]
+            if e.inOlderFolder { object["olderFolder"] = .bool(true) }
             switch e.shape {
             case .success(let shape):
                 if let text = shape.description { object["description"] = .string(text) }

@@ -8,11 +8,13 @@ import ToneShaperModel
 struct PresetsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "presets",
-        abstract: "List the built-in tone shapes and those in your library.",
+        abstract: "List the built-in tone shapes and your own.",
         discussion: """
             Any name listed can be given to `toneshaper render` and `toneshaper run`, or loaded \
-            over OSC. Your library (TONESHAPER_LIBRARY, else $XDG_DATA_HOME/toneshaper/library, \
-            else ~/.local/share/toneshaper/library) is searched before the built-ins.
+            over OSC. Your shapes (TONESHAPER_LIBRARY, else $XDG_DATA_HOME/toneshaper/shapes, \
+            else ~/.local/share/toneshaper/shapes) are searched before the built-ins; documents \
+            earlier versions saved into toneshaper/library beside it are still found and listed \
+            after yours (read, never written).
             """)
 
     func run() throws {
@@ -31,8 +33,8 @@ struct PresetsCommand: ParsableCommand {
         }
         if !user.isEmpty {
             print("")
-            print("Your library (\(library.locations.userDirectory)):")
-            print(PresetTable(user.map { PresetRow($0, note: builtInNames.contains($0.name) ? "(hides the built-in)" : nil) }).render())
+            print("Your shapes (\(library.userDirectories.joined(separator: ", then "))):")
+            print(PresetTable(user.map { PresetRow($0, note: PresetRow.note($0, hiding: builtInNames)) }).render())
         }
         // Listed names must load by name; files that cannot are named on stderr instead.
         for path in library.unnamedFiles(.user) + library.unnamedFiles(.builtIn) {
@@ -69,6 +71,15 @@ struct PresetRow {
             ? FrequencyCurve.grid(points: shape.points, fidelity: shape.fidelity)
             : shape.points.map(\.frequency)
         return (values.min() ?? 0, values.max() ?? 0)
+    }
+
+    /// What a user's entry's line adds: it hides a built-in, or it is in the older folder.
+    static func note(_ entry: DocumentLibrary.Entry, hiding builtIns: Set<String>) -> String? {
+        let notes = [
+            builtIns.contains(entry.name) ? "(hides the built-in)" : "", entry.inOlderFolder ? "(in the older library folder, read only)" : "",
+        ]
+        let said = notes.filter { !$0.isEmpty }.joined(separator: " ")
+        return said.isEmpty ? nil : said
     }
 
     static func number(_ value: Double) -> String {

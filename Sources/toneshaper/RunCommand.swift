@@ -30,7 +30,10 @@ struct RunCommand: ParsableCommand {
             takes any free OSC port, and keeps its state in the session.
             """)
 
-    @Argument(help: "A document: a built-in or user-library name (see `toneshaper presets`) or a path. Default: a gentle rise and fall around A3.")
+    @Argument(
+        help:
+            "A document: the name of a built-in or of one of your shapes (see `toneshaper presets`) or a path. Default: a gentle rise and fall around A3."
+    )
     var document: String?
 
     @Option(name: [.customShort("n"), .customLong("name")], help: "JACK client name (JACK appends -01, -02 ... if it is taken; the node says so).")
@@ -99,9 +102,9 @@ struct RunCommand: ParsableCommand {
     @Option(
         name: .customLong("save"),
         help: ArgumentHelp(
-            "On exit, save what is playing (with every change made over OSC) into your library under this name.",
+            "On exit, save what is playing (with every change made over OSC) into your shapes folder under this name.",
             discussion:
-                "The library is $XDG_DATA_HOME/toneshaper/library (~/.local/share/toneshaper/library); the file is written atomically and never over a built-in.",
+                "Your shapes are in $XDG_DATA_HOME/toneshaper/shapes (~/.local/share/toneshaper/shapes; TONESHAPER_LIBRARY overrides it); the file is written atomically and never over a built-in.",
             valueName: "name"))
     var saveName: String?
 

@@ -176,16 +176,30 @@ struct Toneshaper {
         let plain = try Toneshaper.run(["presets"], library: dir.path)
         #expect(plain.status == 0, "stderr: \(plain.stderr)")
         #expect(plain.stdout.contains("siren"))
-        #expect(!plain.stdout.contains("Your library"))
+        #expect(!plain.stdout.contains("Your shapes"))
 
         try dir.write(
             "mine.toneshaper", "{ \"points\": [[0, 300]], \"duration\": 1, \"minFrequency\": 0, \"maxFrequency\": 1000, \"description\": \"my own\" }"
         )
         let withUser = try Toneshaper.run(["presets"], library: dir.path)
         #expect(withUser.status == 0)
-        #expect(withUser.stdout.contains("Your library"))
+        #expect(withUser.stdout.contains("Your shapes (\(dir.path))"))
         #expect(withUser.stdout.contains("mine"))
         #expect(withUser.stdout.contains("my own"))
+    }
+
+    /// Without TONESHAPER_LIBRARY: the shapes folder in $XDG_DATA_HOME, and the folder
+    /// earlier versions saved into listed after it, marked read only.
+    @Test func presetsListsTheOlderLibraryFolderAfterTheShapesFolder() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        try FileManager.default.createDirectory(atPath: dir.file("toneshaper/library"), withIntermediateDirectories: true)
+        try dir.write(
+            "toneshaper/library/kept.toneshaper", "{ \"points\": [[0, 300]], \"duration\": 1, \"minFrequency\": 0, \"maxFrequency\": 1000 }")
+        let result = try Toneshaper.run(["presets"], library: "", shellPrefix: "unset TONESHAPER_LIBRARY; export XDG_DATA_HOME='\(dir.path)'")
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(result.stdout.contains("Your shapes (\(dir.path)/toneshaper/shapes, then \(dir.path)/toneshaper/library)"), "\(result.stdout)")
+        #expect(result.stdout.contains("(in the older library folder, read only)"), "\(result.stdout)")
     }
 }
 

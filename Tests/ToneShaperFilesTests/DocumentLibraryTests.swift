@@ -180,9 +180,13 @@ private struct Fixture {
 
     @Test func userDirectoryFollowsTheEnvironment() {
         #expect(LibraryLocations.userDirectory(environment: ["TONESHAPER_LIBRARY": "/l", "XDG_DATA_HOME": "/x", "HOME": "/h"]) == "/l")
-        #expect(LibraryLocations.userDirectory(environment: ["XDG_DATA_HOME": "/x", "HOME": "/h"]) == "/x/toneshaper/library")
-        #expect(LibraryLocations.userDirectory(environment: ["XDG_DATA_HOME": "relative", "HOME": "/h"]) == "/h/.local/share/toneshaper/library")
-        #expect(LibraryLocations.userDirectory(environment: ["HOME": "/h"]) == "/h/.local/share/toneshaper/library")
+        #expect(LibraryLocations.userDirectory(environment: ["XDG_DATA_HOME": "/x", "HOME": "/h"]) == "/x/toneshaper/shapes")
+        #expect(LibraryLocations.userDirectory(environment: ["XDG_DATA_HOME": "relative", "HOME": "/h"]) == "/h/.local/share/toneshaper/shapes")
+        #expect(LibraryLocations.userDirectory(environment: ["HOME": "/h"]) == "/h/.local/share/toneshaper/shapes")
+        // The folder earlier versions saved into, beside it; none when TONESHAPER_LIBRARY chose the folder.
+        #expect(LibraryLocations.olderUserDirectory(environment: ["XDG_DATA_HOME": "/x", "HOME": "/h"]) == "/x/toneshaper/library")
+        #expect(LibraryLocations.olderUserDirectory(environment: ["HOME": "/h"]) == "/h/.local/share/toneshaper/library")
+        #expect(LibraryLocations.olderUserDirectory(environment: ["TONESHAPER_LIBRARY": "/l", "XDG_DATA_HOME": "/x"]) == nil)
     }
 
     @Test func sessionsFollowTheEnvironmentElseTheExecutable() {
@@ -221,5 +225,92 @@ private struct Fixture {
         #expect(throws: LibraryError.self) { try f.library.rename("absent", to: "x") }
         #expect(throws: LibraryError.self) { try f.library.rename("mine", to: "../x") }
         #expect(f.library.listUserLibrary().map(\.name) == ["mine", "other"], "a refused rename changes nothing")
+    }
+}
+
+/// Issue 43: the user's folder is `$XDG_DATA_HOME/toneshaper/shapes`; the `library` folder
+/// earlier versions saved into is still read (listed and found by name after the shapes
+/// folder), never written, nothing moved.
+@Suite struct OlderLibraryFolderTests {
+    /// A data home with documents in both folders: `kept` and `both` in the older one,
+    /// `both` and `new` in the shapes folder.
+    private struct DataHome {
+        let dir: TemporaryDirectory
+        let library: DocumentLibrary
+        var shapes: String { dir.file("toneshaper/shapes") }
+        var older: String { dir.file("toneshaper/library") }
+
+        init() throws {
+            dir = try TemporaryDirectory()
+            for folder in ["toneshaper/shapes", "toneshaper/library"] {
+                try FileManager.default.createDirectory(atPath: dir.file(folder), withIntermediateDirectories: true)
+            }
+            try dir.write("toneshaper/library/kept.toneshaper", documentText(frequency: 300, name: "kept"))
+            try dir.write("toneshaper/library/both.toneshaper", documentText(frequency: 400, name: "both"))
+            try dir.write("toneshaper/shapes/both.toneshaper", documentText(frequency: 500, name: "both"))
+            try dir.write("toneshaper/shapes/new.toneshaper", documentText(frequency: 600, name: "new"))
+            library = DocumentLibrary(locations: .standard(environment: ["XDG_DATA_HOME": dir.path, "TONESHAPER_SESSIONS": repositorySessions]))
+        }
+
+        /// The older folder's files and their bytes.
+        func olderContents() throws -> [String: Data] {
+            var files: [String: Data] = [:]
+            for name in try FileManager.default.contentsOfDirectory(atPath: older) {
+                files[name] = try Data(contentsOf: URL(fileURLWithPath: older + "/" + name))
+            }
+            return files
+        }
+    }
+
+    @Test func theShapesFolderIsListedThenTheOlderFoldersOwn() throws {
+        let home = try DataHome()
+        defer { home.dir.remove() }
+        #expect(home.library.locations.userDirectory == home.shapes)
+        #expect(home.library.locations.olderUserDirectory == home.older)
+        let entries = home.library.entries(.user)
+        #expect(entries.map(\.name) == ["both", "new", "kept"], "the shapes folder's, then the older folder's it does not hide")
+        #expect(entries.map(\.inOlderFolder) == [false, false, true])
+        #expect(home.library.documentNames().suffix(3) == ["both", "new", "kept"])
+    }
+
+    @Test func aNameIsFoundInTheOlderFolderAfterTheShapesFolder() throws {
+        let home = try DataHome()
+        defer { home.dir.remove() }
+        #expect(try home.library.locate(named: "kept") == home.older + "/kept.toneshaper")
+        #expect(try home.library.load("kept").points[0].frequency == 300)
+        #expect(try home.library.load("both").points[0].frequency == 500, "the shapes folder's comes first")
+        let missing = #expect(throws: LibraryError.self) { try home.library.locate(named: "absent") }
+        #expect(missing?.description.contains(home.older) == true, "the error names both folders: \(String(describing: missing))")
+    }
+
+    @Test func savingAndRenamingWriteTheShapesFolderOnly() throws {
+        let home = try DataHome()
+        defer { home.dir.remove() }
+        let before = try home.olderContents()
+        // A document from the older folder, changed and saved under its own name: into the
+        // shapes folder, where it now hides the older one.
+        var kept = try home.library.load("kept")
+        kept.amplitude = 0.25
+        #expect(try home.library.save(kept, name: "kept") == home.shapes + "/kept.toneshaper")
+        #expect(try home.library.load("kept").amplitude == 0.25)
+        #expect(try home.library.rename("new", to: "renamed") == home.shapes + "/renamed.toneshaper")
+        // The older folder's own are not renamed (that would write it): a clear refusal.
+        try home.dir.write("toneshaper/library/only-old.toneshaper", documentText(frequency: 700))
+        let refused = #expect(throws: LibraryError.self) { try home.library.rename("only-old", to: "x") }
+        #expect(refused?.description.contains("save it under another name") == true, "\(String(describing: refused))")
+        var after = try home.olderContents()
+        after["only-old.toneshaper"] = nil
+        #expect(after == before, "the older folder is never written")
+        #expect(!FileManager.default.fileExists(atPath: home.shapes + "/x.toneshaper"))
+    }
+
+    @Test func withoutTheOlderFolderNothingChanges() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let library = DocumentLibrary(locations: .standard(environment: ["XDG_DATA_HOME": dir.path, "TONESHAPER_SESSIONS": repositorySessions]))
+        #expect(library.entries(.user).isEmpty)
+        #expect(try library.save(ToneShape.defaultShape, name: "first") == dir.file("toneshaper/shapes/first.toneshaper"))
+        #expect(!FileManager.default.fileExists(atPath: dir.file("toneshaper/library")), "the older folder is not made")
+        #expect(library.entries(.user).map(\.name) == ["first"])
     }
 }

@@ -70,4 +70,18 @@ import Testing
             #expect(found.searched.contains("/usr/share/toneshaper/Sessions"))
         }
     }
+
+    /// An installed program's own folder of shapes is in the user's data home, whatever the
+    /// prefix: `$XDG_DATA_HOME/toneshaper/shapes`, the older `library` folder beside it read
+    /// after it; TONESHAPER_LIBRARY alone, when set.
+    @Test func theUsersShapesAreInTheDataHome() throws {
+        let prefix = try Prefix()
+        defer { prefix.dir.remove() }
+        let data = prefix.dir.file("data")
+        let standard = LibraryLocations.standard(environment: ["XDG_DATA_HOME": data, "TONESHAPER_SESSIONS": prefix.sessions])
+        #expect(standard.userDirectory == data + "/toneshaper/shapes")
+        #expect(standard.olderUserDirectory == data + "/toneshaper/library")
+        let chosen = LibraryLocations.standard(environment: ["XDG_DATA_HOME": data, "TONESHAPER_LIBRARY": prefix.dir.file("mine")])
+        #expect(chosen.userDirectory == prefix.dir.file("mine") && chosen.olderUserDirectory == nil)
+    }
 }

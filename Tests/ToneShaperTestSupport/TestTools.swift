@@ -81,6 +81,20 @@ public enum TestTools {
         try compiled("Tests/LV2Host/xshot.c", into: ".build/test-tools/xshot", flags: ["-lX11", "-lcairo"])
     }
 
+    /// An executable SwiftPM built beside the running test bundle (`toneshaper`): on Linux the
+    /// bundle is an executable in the build directory; elsewhere a directory with the
+    /// executable a few levels down.
+    public static func builtProduct(_ name: String) -> String {
+        let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        var directory = URL(fileURLWithPath: me).deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = directory.appendingPathComponent(name).path
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+            directory.deleteLastPathComponent()
+        }
+        return URL(fileURLWithPath: me).deletingLastPathComponent().appendingPathComponent(name).path
+    }
+
     /// A fresh directory for one test, removed by the caller.
     public static func temporaryDirectory(_ prefix: String = "toneshaper-test") throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")

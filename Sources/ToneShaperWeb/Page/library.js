@@ -43,7 +43,9 @@ function shapeCard(entry, own) {
   open.disabled = !!entry.problem;
   open.onclick = () => openShape(entry.name);
   card.appendChild(open);
-  if (own) {
+  // A shape in the folder earlier versions saved into is only read: opened, saved anew,
+  // never renamed there.
+  if (own && !entry.olderFolder) {
     const rename = document.createElement("button");
     rename.className = "shape-rename";
     rename.textContent = "Rename";

@@ -13,18 +13,7 @@ enum ExternalTools {
     static func path(of name: String) -> String? { TestTools.path(of: name) }
 
     /// The `toneshaper` executable built next to this test bundle.
-    static var toneshaperBinary: String {
-        let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        var directory = URL(fileURLWithPath: me).deletingLastPathComponent()
-        // On Linux the bundle is an executable in the build directory; elsewhere it is a
-        // directory with the executable a few levels down.
-        for _ in 0..<4 {
-            let candidate = directory.appendingPathComponent("toneshaper").path
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-            directory.deleteLastPathComponent()
-        }
-        return URL(fileURLWithPath: me).deletingLastPathComponent().appendingPathComponent("toneshaper").path
-    }
+    static var toneshaperBinary: String { TestTools.builtProduct("toneshaper") }
 
     /// Runs a tool to completion (killed after `timeout` seconds) and returns its exit status
     /// and standard output.
