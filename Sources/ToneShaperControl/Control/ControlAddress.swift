@@ -50,8 +50,8 @@ public struct ControlAddress: Sendable {
                     ], arity: .repeated),
                 "Replace the curve (times sorted, within the duration), then optionally \"curvatures\" and one number -1...1 a segment (0 straight; without them moved points keep their bends); no arguments: reply the points"
             ),
-            (.load, ControlSignature([document]), "Load a document by name: the user's library first, then the built-in sessions"),
-            (.save, ControlSignature([document]), "Save the current document into the user's library"),
+            (.load, ControlSignature([document]), "Load a document by name: the user's shapes first, then the built-in sessions"),
+            (.save, ControlSignature([document]), "Save the current document into the user's shapes folder"),
             (
                 .play, ControlSignature([ControlArgument("press", .flag)], arity: .optional),
                 "Start playing (fades in); a single 0 argument (a button release) is ignored"

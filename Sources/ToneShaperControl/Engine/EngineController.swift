@@ -17,7 +17,7 @@ public protocol DocumentStore: Sendable {
     /// Saves `shape` as `name`; returns where it went.
     func saveDocument(_ shape: ToneShape, named name: String) throws -> String
     /// Every document's name in the order `toneshaper presets` lists them (built-ins,
-    /// then the user's library): MIDI program change N loads the Nth.
+    /// then the user's shapes): MIDI program change N loads the Nth.
     func documentNames() -> [String]
 }
 
