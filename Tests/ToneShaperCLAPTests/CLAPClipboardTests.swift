@@ -49,8 +49,9 @@ import ToneShaperTestSupport
         let editor = try display.waitForEditor(of: host)
         try display.drawn(host)
 
-        // In the window: the keys go where the X focus is (the window itself, as a click
-        // would give it), over an empty part of the plot.
+        // Keys for the window: the X focus given to it first (Chromium takes the focus when
+        // its window opens, and no window manager hands it back), the pointer over an empty
+        // part of the plot. The display, and so its CLIPBOARD, is this test's alone.
         let keys = { (chords: [String]) in
             try display.xdotool(
                 ["windowfocus", editor.window, "mousemove", "\(editor.x + 300)", "\(editor.y + 60)", "key", "--delay", "50"]
