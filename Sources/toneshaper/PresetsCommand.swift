@@ -33,7 +33,9 @@ struct PresetsCommand: ParsableCommand {
         }
         if !user.isEmpty {
             print("")
-            print("Your shapes (\(library.userDirectories.joined(separator: ", then "))):")
+            // The older folder is named when it has something listed.
+            let folders = user.contains(where: \.inOlderFolder) ? library.userDirectories : [library.locations.userDirectory]
+            print("Your shapes (\(folders.joined(separator: ", then "))):")
             print(PresetTable(user.map { PresetRow($0, note: PresetRow.note($0, hiding: builtInNames)) }).render())
         }
         // Listed names must load by name; files that cannot are named on stderr instead.
