@@ -46,15 +46,8 @@ final class CLAPEditorLink: EditorLink {
 
     func loadTuningFile(path: String, keyboardMap: Bool) { plugin.pointee.session.loadTuningFile(path, keyboardMap ? .keyboardMap : .scale) }
 
-    /// The host's clap.gui request_resize (it then calls set_size, or leaves the window to
-    /// take the size itself); false when the host offers none.
-    func requestSize(width: Int, height: Int) -> Bool {
-        let host = plugin.pointee.host
-        guard let gui = host.pointee.get_extension?(host, TONESHAPER_CLAP_EXT_GUI)?.assumingMemoryBound(to: toneshaper_clap_host_gui.self),
-            let request = gui.pointee.request_resize
-        else { return false }
-        return request(host, UInt32(width), UInt32(height))
-    }
+    /// clap.gui's request_resize (the host then calls set_size, or leaves the size to the window).
+    func requestSize(width: Int, height: Int) -> Bool { toneshaper_clap_request_resize(plugin.pointee.host, UInt32(width), UInt32(height)) }
 }
 
 /// clap.gui's state between create and destroy (main thread): the window (the editor

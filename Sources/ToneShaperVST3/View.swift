@@ -146,12 +146,9 @@ final class VST3EditorLink: EditorLink {
     func loadTuningFile(path: String, keyboardMap: Bool) {
         component.pointee.plugin?.pointee.session.loadTuningFile(path, keyboardMap ? .keyboardMap : .scale)
     }
-    /// IPlugFrame::resizeView through the frame setFrame gave (the host then calls onSize);
-    /// false without a frame.
+    /// IPlugFrame::resizeView of the view's frame (the host then calls onSize).
     func requestSize(width: Int, height: Int) -> Bool {
-        guard let view, let frame = view.pointee.frame, let resize = frame.pointee.vtable.pointee.resize_view else { return false }
-        var rect = toneshaper_vst3_view_rect(left: 0, top: 0, right: Int32(width), bottom: Int32(height))
-        return resize(frame, view.pointee.interface, &rect) == TONESHAPER_VST3_OK
+        view.map { toneshaper_vst3_resize_view($0.pointee.frame, $0.pointee.interface, Int32(width), Int32(height)) } ?? false
     }
 }
 

@@ -34,6 +34,7 @@ import ToneShaperTestSupport
         let beyond = try EditorZoom.drawnShare(
             CLAPEditorTests.shots.appendingPathComponent("zoom-150-beyond.png"), window: grown.id, box: [0, 420, 1350, 210], display: display.name)
         #expect(whole > 0.5 && beyond > 0.3, "drawn shares: the window \(whole), below the old size \(beyond)")
+        print("CLAP zoom 150 %: window 1350x630, drawn shares \(whole) (whole), \(beyond) (below the old size)")
         let result = try host.finish()
         #expect(result.status == 0, "\(result.output)")
         #expect(result.number("gui_resizes") == 2, "\(result.stdout)")

@@ -24,6 +24,7 @@ extension WithJackServer {
             let (_, _, editor) = try LV2EditorWindowTests.startEditor(jack, display: display, arguments: [], log: log)
             #expect(jack.waitFor({ said().contains("points at 900x420:") }, seconds: 120), "no first redraw at 900x420: \(said().suffix(2000))")
             let before = try #require(try EditorZoom.topLevel(of: editor.window, display: display.name), "no jalv window")
+            #expect(before.id != editor.window, "the editor has no host's window around it")
             try EditorZoom.stepTo150(display: display.name) { width, height in
                 let grown = jack.waitFor(
                     {

@@ -39,6 +39,7 @@ import ToneShaperTestSupport
         let beyond = try EditorZoom.drawnShare(
             directory.appendingPathComponent("beyond.png"), window: grown.id, box: [0, 420, 1350, 210], display: display.name)
         #expect(whole > 0.5 && beyond > 0.3, "drawn shares: the window \(whole), below the old size \(beyond)")
+        print("VST 3 zoom 150 %: window 1350x630, drawn shares \(whole) (whole), \(beyond) (below the old size)")
         try host.send("quit")
         let result = try host.finish()
         #expect(result.status == 0 && !result.signalled, "\(result.output)")
