@@ -46,8 +46,8 @@ final class CLAPEditorLink: EditorLink {
 
     func loadTuningFile(path: String, keyboardMap: Bool) { plugin.pointee.session.loadTuningFile(path, keyboardMap ? .keyboardMap : .scale) }
 
-    /// The host asks for the size with get_size, after create: nothing to ask here.
-    func requestSize(width: Int, height: Int) {}
+    /// clap.gui's request_resize (the host then calls set_size, or leaves the size to the window).
+    func requestSize(width: Int, height: Int) -> Bool { toneshaper_clap_request_resize(plugin.pointee.host, UInt32(width), UInt32(height)) }
 }
 
 /// clap.gui's state between create and destroy (main thread): the window (the editor

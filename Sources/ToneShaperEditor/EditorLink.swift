@@ -9,7 +9,8 @@ import ToneShaperParameters
 ///
 /// The other way, the shell calls the window: ``EditorWindow/parameterChanged(row:value:)``,
 /// ``EditorWindow/pointsChanged(_:)``, ``EditorWindow/playheadMoved(_:)``,
-/// ``EditorWindow/idle()``, ``EditorWindow/setSize(_:_:)``. What the shell tells the window
+/// ``EditorWindow/idle()``, ``EditorWindow/setSize(_:_:)`` (the host's answer to
+/// ``requestSize(width:height:)`` too). What the shell tells the window
 /// is shown and never sent back, so there is no echo loop.
 ///
 /// Class-bound: the window holds it as `any EditorLink`, which Embedded Swift allows of a
@@ -27,8 +28,12 @@ public protocol EditorLink: AnyObject {
     /// The window wants the curve the plugin plays (it answers through
     /// ``EditorWindow/pointsChanged(_:)``, now or later).
     func requestPoints()
-    /// The window was made at this size and asks the host for it.
-    func requestSize(width: Int, height: Int)
+    /// The window wants this size (its zoom control changed the zoom) and asks the host, as
+    /// the format's convention says (CLAP's request_resize, VST 3's IPlugFrame::resizeView,
+    /// LV2's ui:resize). True when the host took it: it gives the window the size through
+    /// ``EditorWindow/setSize(_:_:)`` now or later (or the window takes it itself when the
+    /// host has not); false when it keeps its size (the window is then drawn larger in it).
+    func requestSize(width: Int, height: Int) -> Bool
     /// The user chose a Scala file from the window's list of tunings: the plugin reads and
     /// plays it (a `.kbm` over the scale there is) and tells the window the tuning then.
     func loadTuningFile(path: String, keyboardMap: Bool)

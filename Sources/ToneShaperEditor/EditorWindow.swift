@@ -26,7 +26,7 @@ public final class EditorWindow {
     /// The scale of a HiDPI screen (the host's scale factor).
     public let hostScale: Double
     /// The window's own zoom (its toolbar's control: 100, 125, 150, 200 %), beside the host's.
-    public private(set) var zoom = 1.0
+    public internal(set) var zoom = 1.0
     /// Every size is multiplied by this: the host's scale factor times the window's zoom.
     public var scale: Double { hostScale * zoom }
     static let zooms = [1.0, 1.25, 1.5, 2]
@@ -122,7 +122,6 @@ public final class EditorWindow {
         self.link = link
         values = ParameterTable.all.map { $0.portValue(in: ToneShape.defaultShape) }
         editor.replace(with: ToneShape.defaultShape.points)
-        link.requestSize(width: self.width, height: self.height)
         // The curve the plugin plays comes back through pointsChanged.
         link.requestPoints()
     }
@@ -502,12 +501,7 @@ public final class EditorWindow {
         case .snapSemitones: editor.snapSemitones.toggle()
         case .undo: if editor.undo() { pointsToSend = true }
         case .redo: if editor.redo() { pointsToSend = true }
-        case .zoom:
-            let next = EditorWindow.zooms.firstIndex { $0 > zoom + 1e-9 } ?? 0
-            zoom = EditorWindow.zooms[next]
-            // The host is asked for the size at the new zoom (LV2's ui:resize); a host that
-            // keeps its size gets the window drawn larger in it.
-            link.requestSize(width: Int(EditorWindow.baseWidth * scale), height: Int(EditorWindow.baseHeight * scale))
+        case .zoom: stepZoom()
         }
         needsDraw = true
     }

@@ -36,8 +36,11 @@ public final class EmbeddedEditor {
         return size ?? (Int(EditorWindow.baseWidth * scale), Int(EditorWindow.baseHeight * scale))
     }
 
-    /// A size the window can take, near the one asked for.
+    /// A size the window can take, near the one asked for: at least the smallest its layout
+    /// fits in at its scale, the window's zoom included (so a host's adjust_size or
+    /// checkSizeConstraint agrees with the size the zoom control asks for).
     public func adjusted(_ width: Int, _ height: Int) -> (width: Int, height: Int) {
+        let scale = window?.scale ?? self.scale
         let low = (Int(EditorWindow.minimumWidth * scale), Int(EditorWindow.minimumHeight * scale))
         return (min(max(width, low.0), EditorWindow.maximumSide), min(max(height, low.1), EditorWindow.maximumSide))
     }

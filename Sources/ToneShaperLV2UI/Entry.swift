@@ -56,6 +56,8 @@ enum UIEntry {
                 write: write, controller: controller, urids: urids, resize: resize,
                 stereo: pluginURI.map { LV2FeatureList.equal($0, LV2Identity.stereoURI) } ?? false)
             guard let window = EditorWindow(parent: parent, scale: scale, link: link) else { return nil }
+            // The host learns the window's size (ui:resize), as for every size it asks for.
+            _ = link.requestSize(width: window.width, height: window.height)
             widget?.pointee = UnsafeMutableRawPointer(bitPattern: window.window)
             return Unmanaged.passRetained(LV2Editor(window: window, link: link)).toOpaque()
         }

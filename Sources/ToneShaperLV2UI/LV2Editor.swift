@@ -55,8 +55,11 @@ final class LV2Link: EditorLink {
         get.withUnsafeMutableBytes { write(controller, LV2PortLayout.control, UInt32($0.count), urids.atomEventTransfer, $0.baseAddress) }
     }
 
-    func requestSize(width: Int, height: Int) {
-        if let resize { _ = resize.pointee.ui_resize(resize.pointee.handle, Int32(width), Int32(height)) }
+    /// ui:resize, when the host offers it: 0 is its yes (suil then resizes the window's parent
+    /// widget, and jalv's window grows to hold it).
+    func requestSize(width: Int, height: Int) -> Bool {
+        guard let resize else { return false }
+        return resize.pointee.ui_resize(resize.pointee.handle, Int32(width), Int32(height)) == 0
     }
 }
 

@@ -45,6 +45,7 @@ struct View {
             return nil
         }
         view.pointee.interface = interface
+        view.pointee.link.view = view
         _ = toneshaper_vst3_add_ref(this)
         return interface
     }
@@ -117,6 +118,8 @@ final class VST3EditorLink: EditorLink {
     /// Controls held (between a gesture's begin and end): the host's values then lag the
     /// window's own, which it keeps showing.
     var held = 0
+    /// The view the window is in (its frame resizes it), once made; the view outlives the window.
+    var view: UnsafeMutablePointer<View>?
 
     init(component: UnsafeMutablePointer<Component>) { self.component = component }
 
@@ -143,8 +146,10 @@ final class VST3EditorLink: EditorLink {
     func loadTuningFile(path: String, keyboardMap: Bool) {
         component.pointee.plugin?.pointee.session.loadTuningFile(path, keyboardMap ? .keyboardMap : .scale)
     }
-    /// The host asks for the size with getSize, after createView: nothing to ask here.
-    func requestSize(width: Int, height: Int) {}
+    /// IPlugFrame::resizeView of the view's frame (the host then calls onSize).
+    func requestSize(width: Int, height: Int) -> Bool {
+        view.map { toneshaper_vst3_resize_view($0.pointee.frame, $0.pointee.interface, Int32(width), Int32(height)) } ?? false
+    }
 }
 
 /// The view's tables. Calls out of turn (attached twice, a platform other than X11, a size

@@ -40,6 +40,8 @@
 //   ticks N          the editor's timers called N more times       -> ticked: N
 //   quit             the window destroyed, the final report, the state saved (--save-state)
 // and reports of its own: gui_shown: WxH once the window is made, embedded and shown;
+// gui_resized: WxH each time the plugin's request_resize is answered (the host's window
+// resized, then set_size), gui_resizes: N at the end;
 // out_value: ID VALUE for each value the plugin sends the host, out_gesture: begin ID /
 // end ID for its gestures. Standard output is line-buffered there. --gui-flush calls
 // params.flush between blocks when the plugin asks; --no-fd-support offers no
@@ -193,8 +195,29 @@ static bool fd_unregister(const toneshaper_clap_host *host, int fd) {
 }
 static const toneshaper_clap_host_posix_fd_support fd_extension = {fd_register, fd_modify, fd_unregister};
 
+// clap.gui, the host's side: request_resize answered as a DAW's plugin window does (its own
+// X window resized to the size asked for, then the plugin's set_size), reported as
+// "gui_resized: WxH" (or "gui_resize_refused: WxH" when set_size refused it). Defined with
+// the editor window below.
+static bool gui_request_resize(const toneshaper_clap_host *host, uint32_t width, uint32_t height);
+static void gui_hints_changed(const toneshaper_clap_host *host) { (void)host; }
+static bool gui_request_show(const toneshaper_clap_host *host) {
+    (void)host;
+    return false;
+}
+static bool gui_request_hide(const toneshaper_clap_host *host) {
+    (void)host;
+    return false;
+}
+static void gui_closed(const toneshaper_clap_host *host, bool was_destroyed) {
+    (void)host;
+    (void)was_destroyed;
+}
+static const toneshaper_clap_host_gui gui_extension = {gui_hints_changed, gui_request_resize, gui_request_show, gui_request_hide, gui_closed};
+
 static const void *host_extension(const toneshaper_clap_host *host, const char *id) {
     (void)host;
+    if (strcmp(id, TONESHAPER_CLAP_EXT_GUI) == 0) return &gui_extension;
     if (strcmp(id, TONESHAPER_CLAP_EXT_LOG) == 0) return &log_extension;
     if (strcmp(id, TONESHAPER_CLAP_EXT_PARAMS) == 0) return &params_extension;
     if (strcmp(id, TONESHAPER_CLAP_EXT_TIMER_SUPPORT) == 0) return &timer_extension;
@@ -563,6 +586,25 @@ static Window gui_parent;
 static const toneshaper_clap_plugin_gui *gui;
 static const toneshaper_clap_plugin_timer_support *gui_timers;
 static const toneshaper_clap_plugin_posix_fd_support *gui_fds;
+/// The plugin whose window is open (request_resize answers it), NULL while none is.
+static const toneshaper_clap_plugin *gui_plugin;
+static long gui_resizes;
+
+static bool gui_request_resize(const toneshaper_clap_host *host, uint32_t width, uint32_t height) {
+    (void)host;
+    if (!gui_plugin || !gui_display || width == 0 || height == 0) return false;
+    XResizeWindow(gui_display, gui_parent, width, height);
+    XFlush(gui_display);
+    if (!gui->set_size(gui_plugin, width, height)) {
+        printf("gui_resize_refused: %ux%u\n", width, height);
+        fflush(stdout);
+        return false;
+    }
+    gui_resizes++;
+    printf("gui_resized: %ux%u\n", width, height);
+    fflush(stdout);
+    return true;
+}
 
 /// The file descriptors this process has open (the X connections a window leaves behind show here).
 static int open_fds(void) {
@@ -673,6 +715,7 @@ static void gui_open(Instance *instance, double scale) {
     XResizeWindow(gui_display, gui_parent, width, height);
     toneshaper_clap_window window = {TONESHAPER_CLAP_WINDOW_API_X11, {.x11 = gui_parent}};
     if (!gui->set_parent(instance->plugin, &window)) die("set_parent refused");
+    gui_plugin = instance->plugin;
     if (!gui->show(instance->plugin)) die("show refused");
     XFlush(gui_display);
     printf("gui_size: %ux%u\ngui_parent: 0x%lx\n", width, height, gui_parent);
@@ -1358,8 +1401,9 @@ static long run_window(Run *run) {
         start += o->block;
     }
     gui->destroy(instance->plugin);
+    gui_plugin = NULL;
     live_reports = 0;
-    printf("gui_timers_live: %d\nfds_watched: %d\n", timers_live, watched_count);
+    printf("gui_timers_live: %d\nfds_watched: %d\ngui_resizes: %ld\n", timers_live, watched_count, gui_resizes);
     return start;
 }
 
@@ -1376,6 +1420,7 @@ static void gui_reopen_check(Instance *instance, const Options *o) {
         gui_open(instance, o->gui_scale);
         gui_pump_ticks(instance, 5);
         gui->destroy(instance->plugin);
+        gui_plugin = NULL;
     }
     printf("gui_resident_kb: before %ld, after the first window %ld, after half %ld, after all %ld\n", resident_before, first_kb, half_kb,
            resident_kb());
@@ -1395,9 +1440,11 @@ static void gui_parent_gone_check(Instance *instance, const Options *o) {
     gui_parent = XCreateSimpleWindow(gui_display, DefaultRootWindow(gui_display), 0, 0, 900, 420, 0, 0, 0);
     gui_pump_ticks(instance, 15);
     gui->destroy(instance->plugin);
+    gui_plugin = NULL;
     gui_open(instance, o->gui_scale);
     gui_pump_ticks(instance, 10);
     gui->destroy(instance->plugin);
+    gui_plugin = NULL;
     printf("gui_outlived_its_parent: 1\ngui_timers_live: %d\nfds_watched: %d\n", timers_live, watched_count);
     fflush(stdout);
 }

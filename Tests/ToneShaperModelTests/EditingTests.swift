@@ -45,6 +45,25 @@ import ToneShaperParameters
         #expect(wide.points.map(\.frequency) == [440, 100, 1000, 440, 440])
     }
 
+    /// A factor of exactly 1 leaves its axis alone, bit for bit: a stretch in time keeps
+    /// the frequencies (no logarithm and back), one in pitch keeps the times (no trip through
+    /// the centre: 0.4 + (0.1 - 0.4) is 0.09999999999999998).
+    @Test func aFactorOfOneLeavesItsAxisBitForBit() {
+        let times = [0.1, 0.3, 0.7]
+        let frequencies = [261.625_565_300_598_6, 329.627_556_912_869_9, 391.995_435_981_749_3]
+        let points = (0..<3).map { CurvePoint(time: times[$0], frequency: frequencies[$0]) }
+        var inTime = EditableCurve(points: points, curvatures: [0.25, -0.5])
+        _ = inTime.stretch(inTime.all, timeFactor: 1.5, pitchFactor: 1, duration: 1, range: CurveEditing.range)
+        #expect(inTime.points.map(\.frequency) == frequencies)
+        #expect(inTime.points.map(\.time) != times)
+        var inPitch = EditableCurve(points: points, curvatures: [0.25, -0.5])
+        _ = inPitch.stretch(inPitch.all, timeFactor: 1, pitchFactor: 0.5, duration: 1, range: CurveEditing.range)
+        #expect(inPitch.points.map(\.time) == times)
+        var still = EditableCurve(points: points, curvatures: [0.25, -0.5])
+        _ = still.stretch(CurveSelection([0, 2]), timeFactor: 1, pitchFactor: 1, duration: 1, range: CurveEditing.range)
+        #expect(still.points == points && still.curvatures == [0.25, -0.5])
+    }
+
     @Test func movesWithinTheCycleAndReorders() {
         var curve = CurveEditing.curve()
         var selection = curve.move(CurveSelection([1]), bySeconds: 0.1, semitones: 12, duration: 1, range: CurveEditing.range)

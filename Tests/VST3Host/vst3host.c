@@ -60,8 +60,10 @@
 //   ticks N          the editor's timers called N more times       -> ticked: N
 //   param ID=VALUE   a parameter change (plain) in the next block   -> param_sent: ID VALUE
 //   quit             the view removed and released, the final report
-// and reports of its own: gui_shown: WxH; out_edit: begin|perform|end ID [VALUE] for each
-// edit the editor makes through IComponentHandler. --gui-reopen N: the view made, attached,
+// and reports of its own: gui_shown: WxH; gui_resized: WxH each time the view's
+// IPlugFrame::resizeView is answered (the host's window resized, then onSize; resizes: N at
+// the end); out_edit: begin|perform|end ID [VALUE] for each edit the editor makes through
+// IComponentHandler. --gui-reopen N: the view made, attached,
 // driven for 5 timer calls, removed and released N times; the open descriptors and the
 // resident memory are reported before and after.
 //
@@ -499,9 +501,13 @@ static long resizes;
 static v3_result frame_resize_view(void *self, void *view, v3_view_rect *rect) {
     (void)self;
     if (!view || !rect || rect->right <= rect->left || rect->bottom <= rect->top) return V3_INVALID_ARGUMENT;
-    resizes++;
-    XResizeWindow(gui_display, gui_parent, (unsigned)(rect->right - rect->left), (unsigned)(rect->bottom - rect->top));
+    int width = rect->right - rect->left, height = rect->bottom - rect->top;
+    XResizeWindow(gui_display, gui_parent, (unsigned)width, (unsigned)height);
+    XFlush(gui_display);
     v3_result result = VT(view, v3_view_vtbl)->on_size(view, rect);
+    if (result == V3_OK) resizes++;
+    printf("%s: %dx%d\n", result == V3_OK ? "gui_resized" : "gui_resize_refused", width, height);
+    fflush(stdout);
     return result == V3_OK ? V3_OK : V3_FALSE;
 }
 static const v3_frame_vtbl frame_vtbl = {host_query, host_add_ref, host_release, frame_resize_view};

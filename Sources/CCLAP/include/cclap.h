@@ -635,6 +635,13 @@ static inline void toneshaper_clap_log(const toneshaper_clap_host *host, const t
     else fprintf(stderr, "toneshaper.clap: %s\n", message);
 }
 
+/// Asks the host for a window of `width` x `height` (clap.gui's request_resize: the host then
+/// calls set_size, or leaves the size to the plugin); false when it offers no clap.gui or refuses.
+static inline bool toneshaper_clap_request_resize(const toneshaper_clap_host *host, uint32_t width, uint32_t height) {
+    const toneshaper_clap_host_gui *gui = host && host->get_extension ? host->get_extension(host, TONESHAPER_CLAP_EXT_GUI) : NULL;
+    return gui && gui->request_resize && gui->request_resize(host, width, height);
+}
+
 /// The plugin's descriptor (entry.c): 0 mono, 1 stereo.
 const toneshaper_clap_plugin_descriptor *toneshaper_clap_descriptor(int stereo);
 

@@ -546,6 +546,13 @@ int toneshaper_vst3_same_id(const uint8_t *a, const uint8_t *b);
 /// Writes a line to standard error (VST 3 gives a plugin no log).
 static inline void toneshaper_vst3_log(const char *message) { fprintf(stderr, "toneshaper.vst3: %s\n", message); }
 
+/// Asks `frame` (the host's IPlugFrame) to make `view` (an IPlugView) `width` x `height`
+/// (resizeView: the host then calls the view's onSize); false without a frame, or refused.
+static inline bool toneshaper_vst3_resize_view(toneshaper_vst3_plug_frame *frame, void *view, int32_t width, int32_t height) {
+    toneshaper_vst3_view_rect rect = {0, 0, width, height};
+    return frame && view && frame->vtable->resize_view && frame->vtable->resize_view(frame, view, &rect) == TONESHAPER_VST3_OK;
+}
+
 /// The built-in documents, compiled into the plugin by Scripts/build-vst3.sh (in name order,
 /// as the node lists them): their count, and document `index`'s bytes and name.
 int toneshaper_vst3_builtin_count(void);

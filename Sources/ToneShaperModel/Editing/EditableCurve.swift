@@ -89,7 +89,9 @@ public struct EditableCurve: Equatable, Sendable {
     /// Stretches the selection about its own centre: times by `timeFactor` about the middle
     /// of its span, pitches by `pitchFactor` in log frequency about the middle of its span
     /// there (the geometric mean of its lowest and highest frequency). A negative factor
-    /// flips as it stretches. What leaves the cycle or `range` is clamped to it.
+    /// flips as it stretches. What leaves the cycle or `range` is clamped to it. A factor of
+    /// exactly 1 leaves its axis's values bit for bit as they were (a stretch in time alone
+    /// does not move the pitches by the rounding of a logarithm and back).
     public mutating func stretch(
         _ selection: CurveSelection, timeFactor: Double, pitchFactor: Double, duration: Double, range: ClosedRange<Double>
     ) -> CurveSelection {
@@ -98,8 +100,10 @@ public struct EditableCurve: Equatable, Sendable {
         let centreFrequency = (box.frequencies.lowerBound * box.frequencies.upperBound).squareRoot()
         let outgoing = timeFactor < 0 ? outgoingFlipped(selection) : curvatures + [0]
         return transform(selection, outgoing: outgoing, duration: duration, range: range) { p in
+            let time = timeFactor == 1 ? p.time : centreTime + (p.time - centreTime) * timeFactor
+            guard pitchFactor != 1 else { return CurvePoint(time: time, frequency: p.frequency) }
             let octaves = ParameterSpec.log2(p.frequency / centreFrequency) * pitchFactor
-            return CurvePoint(time: centreTime + (p.time - centreTime) * timeFactor, frequency: centreFrequency * FastPower.exp2(octaves))
+            return CurvePoint(time: time, frequency: centreFrequency * FastPower.exp2(octaves))
         }
     }
 
