@@ -32,9 +32,46 @@ public protocol EditorLink: AnyObject {
     /// The user chose a Scala file from the window's list of tunings: the plugin reads and
     /// plays it (a `.kbm` over the scale there is) and tells the window the tuning then.
     func loadTuningFile(path: String, keyboardMap: Bool)
+    /// The shapes the plugin carries (its built-in documents), in the order it lists them.
+    func builtInShapes() -> [BuiltInShape]
+    /// The document the plugin plays now, whole (curve and every parameter), as it would save
+    /// it; nil when the shell cannot tell (then opening a shape is no undo step).
+    func currentDocument() -> [UInt8]?
+    /// The user opened a shape: the plugin plays `document` whole, as it loads a preset, and
+    /// tells the host its state changed; false (nothing changed) when it refuses it.
+    func openDocument(_ document: [UInt8], what: String) -> Bool
+}
+
+/// A shape the plugin carries: its name and its document's bytes.
+public struct BuiltInShape {
+    public let name: String
+    public let document: [UInt8]
+
+    public init(name: String, document: [UInt8]) {
+        self.name = name
+        self.document = document
+    }
+
+    /// The shapes a C table holds (`count` of them; `entry` gives each one's bytes, size and
+    /// name, as the CLAP plugin's compiled-in documents do).
+    public static func table(
+        count: Int32, _ entry: (Int32, UnsafeMutablePointer<Int>?, UnsafeMutablePointer<UnsafePointer<CChar>?>?) -> UnsafePointer<UInt8>?
+    ) -> [BuiltInShape] {
+        (0..<max(count, 0)).compactMap { index in
+            var size = 0
+            var name: UnsafePointer<CChar>?
+            guard let bytes = entry(index, &size, &name), let name else { return nil }
+            return BuiltInShape(name: String(cString: name), document: Array(UnsafeBufferPointer(start: bytes, count: size)))
+        }
+    }
 }
 
 extension EditorLink {
     /// A shell that loads no tuning files from the window ignores the choice.
     public func loadTuningFile(path: String, keyboardMap: Bool) {}
+    /// A shell that carries no shapes lists only the user's.
+    public func builtInShapes() -> [BuiltInShape] { [] }
+    public func currentDocument() -> [UInt8]? { nil }
+    /// A shell that opens no documents from the window refuses them.
+    public func openDocument(_ document: [UInt8], what: String) -> Bool { false }
 }

@@ -142,6 +142,7 @@ struct Painter {
         paintGrid()
         paintCurve()
         paintTuning()
+        paintShapes()
         paintControls()
     }
 
