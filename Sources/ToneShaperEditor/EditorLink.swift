@@ -40,30 +40,40 @@ public protocol EditorLink: AnyObject {
     /// The user opened a shape: the plugin plays `document` whole, as it loads a preset, and
     /// tells the host its state changed; false (nothing changed) when it refuses it.
     func openDocument(_ document: [UInt8], what: String) -> Bool
+    /// The same by the document's file, for a shell whose window has no way to hand the
+    /// plugin bytes (the LV2 UI sends its file parameter's patch:Set, as a host's chooser
+    /// does); false when it does not.
+    func openDocumentFile(_ path: String) -> Bool
 }
 
-/// A shape the plugin carries: its name and its document's bytes.
+/// A shape the plugin carries: its name, its document's bytes, and its file when it has one
+/// (an LV2 bundle's).
 public struct BuiltInShape {
     public let name: String
     public let document: [UInt8]
+    public let file: String?
 
-    public init(name: String, document: [UInt8]) {
+    public init(name: String, document: [UInt8], file: String? = nil) {
         self.name = name
         self.document = document
+        self.file = file
     }
 
-    /// The shapes a C table holds (`count` of them; `entry` gives each one's bytes, size and
-    /// name, as the CLAP plugin's compiled-in documents do).
-    public static func table(
-        count: Int32, _ entry: (Int32, UnsafeMutablePointer<Int>?, UnsafeMutablePointer<UnsafePointer<CChar>?>?) -> UnsafePointer<UInt8>?
-    ) -> [BuiltInShape] {
-        (0..<max(count, 0)).compactMap { index in
-            var size = 0
-            var name: UnsafePointer<CChar>?
-            guard let bytes = entry(index, &size, &name), let name else { return nil }
-            return BuiltInShape(name: String(cString: name), document: Array(UnsafeBufferPointer(start: bytes, count: size)))
-        }
+    /// The C signature of a plugin's compiled-in documents: entry `index`'s bytes, its size
+    /// and its name (nil past the last).
+    public typealias Entry = (Int32, UnsafeMutablePointer<Int>?, UnsafeMutablePointer<UnsafePointer<CChar>?>?) -> UnsafePointer<UInt8>?
+
+    /// Entry `index` of a plugin's compiled-in documents (the CLAP and VST 3 plugins' table).
+    public static func at(_ index: Int, _ entry: Entry) -> BuiltInShape? {
+        guard index >= 0, index < Int(Int32.max) else { return nil }
+        var size = 0
+        var name: UnsafePointer<CChar>?
+        guard let bytes = entry(Int32(index), &size, &name), let name else { return nil }
+        return BuiltInShape(name: String(cString: name), document: Array(UnsafeBufferPointer(start: bytes, count: size)))
     }
+
+    /// The `count` entries of such a table.
+    public static func table(count: Int32, _ entry: Entry) -> [BuiltInShape] { (0..<Int(max(count, 0))).compactMap { at($0, entry) } }
 }
 
 extension EditorLink {
@@ -74,4 +84,5 @@ extension EditorLink {
     public func currentDocument() -> [UInt8]? { nil }
     /// A shell that opens no documents from the window refuses them.
     public func openDocument(_ document: [UInt8], what: String) -> Bool { false }
+    public func openDocumentFile(_ path: String) -> Bool { false }
 }

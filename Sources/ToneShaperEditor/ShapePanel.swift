@@ -24,6 +24,8 @@ struct ShapePanel {
         let origin: Origin
         /// A built-in's bytes (the user's are read when opened, as they are then).
         let document: [UInt8]
+        /// Its file, when it has one (the user's; an LV2 bundle's built-ins).
+        let file: String?
         /// The thumbnail's line, in a unit square (empty: not a document).
         let outline: [(x: Double, y: Double)]
     }
@@ -45,12 +47,14 @@ struct ShapePanel {
     mutating func list(builtIns: [BuiltInShape]) {
         folder = ShapeFolder.shapes
         oldFolder = ShapeFolder.library
-        shapes = builtIns.map { Shape(name: $0.name, origin: .builtIn, document: $0.document, outline: ShapePanel.outline($0.document)) }
+        shapes = builtIns.map {
+            Shape(name: $0.name, origin: .builtIn, document: $0.document, file: $0.file, outline: ShapePanel.outline($0.document))
+        }
         for (place, origin) in [(folder, Origin.user), (oldFolder, Origin.old)] {
             guard let place else { continue }
             for name in place.names() {
                 let bytes = (try? DocumentFile.read(place.file(name))) ?? []
-                shapes.append(Shape(name: name, origin: origin, document: [], outline: ShapePanel.outline(bytes)))
+                shapes.append(Shape(name: name, origin: origin, document: [], file: place.file(name), outline: ShapePanel.outline(bytes)))
             }
         }
         if let index = chosen, !shapes.indices.contains(index) { chosen = nil }
@@ -64,11 +68,8 @@ struct ShapePanel {
     /// Shape `index`'s document as it is now (a user's read from its file).
     func document(_ index: Int) throws(DocumentFile.Refusal) -> [UInt8] {
         let shape = shapes[index]
-        switch shape.origin {
-        case .builtIn: return shape.document
-        case .user: return try DocumentFile.read(folder?.file(shape.name) ?? "")
-        case .old: return try DocumentFile.read(oldFolder?.file(shape.name) ?? "")
-        }
+        guard shape.origin != .builtIn else { return shape.document }
+        return try DocumentFile.read(shape.file ?? "")
     }
 }
 
@@ -122,7 +123,8 @@ extension EditorWindow {
             sendPoints()
         }
         let before = link.currentDocument()
-        guard link.openDocument(document, what: "the shape " + name) else {
+        let file = shapePanel.shapes[index].file
+        guard link.openDocument(document, what: "the shape " + name) || (file.map { link.openDocumentFile($0) } ?? false) else {
             shapePanel.message = "not opened: the plugin refused " + name + " (see its log)"
             return
         }

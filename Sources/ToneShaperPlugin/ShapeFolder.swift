@@ -11,6 +11,12 @@ public struct ShapeFolder {
     /// The old folder's documents are listed and opened, never renamed or written.
     public let readOnly: Bool
 
+    /// The folder at `path` (a plugin's bundle has its built-in shapes in one, read only).
+    public init(path: String, readOnly: Bool) {
+        self.path = path
+        self.readOnly = readOnly
+    }
+
     /// The user's folder of shapes; nil without XDG_DATA_HOME or HOME.
     public static var shapes: ShapeFolder? { find(old: false) }
     /// The folder earlier versions saved in; nil without XDG_DATA_HOME or HOME.

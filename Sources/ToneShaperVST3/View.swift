@@ -143,6 +143,14 @@ final class VST3EditorLink: EditorLink {
     func loadTuningFile(path: String, keyboardMap: Bool) {
         component.pointee.plugin?.pointee.session.loadTuningFile(path, keyboardMap ? .keyboardMap : .scale)
     }
+    func builtInShapes() -> [BuiltInShape] { BuiltInShape.table(count: toneshaper_vst3_builtin_count(), toneshaper_vst3_builtin) }
+    func currentDocument() -> [UInt8]? { component.pointee.plugin?.pointee.session.documentToSave() }
+    /// A shape opened plays as a state does; the host reads the values again (restartComponent).
+    func openDocument(_ document: [UInt8], what: String) -> Bool {
+        guard let plugin = component.pointee.plugin, plugin.pointee.session.play(document: document, what: what) else { return false }
+        plugin.pointee.tellHostIfValuesMoved(always: true)
+        return true
+    }
     /// The host asks for the size with getSize, after createView: nothing to ask here.
     func requestSize(width: Int, height: Int) {}
 }
