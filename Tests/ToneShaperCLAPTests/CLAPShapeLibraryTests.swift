@@ -8,7 +8,8 @@ import ToneShaperTestSupport
 /// the user's (`$XDG_DATA_HOME/toneshaper/shapes`), then the old folder's; a click on the
 /// user's shape has the plugin play that document whole (its saved state is it, the host
 /// told with mark_dirty); Ctrl+Z reopens the document as it was, Ctrl+Shift+Z the shape
-/// again; Save as with a typed name writes the document as a new file in the shapes folder.
+/// again; Save as with a typed name writes the document as a new file in the shapes folder
+/// (a name taken is refused), and Rename renames it.
 @Suite struct CLAPShapeLibraryTests {
     /// The user's shape: unlike the default shape in every value compared.
     static let mine = """
@@ -31,6 +32,7 @@ import ToneShaperTestSupport
         return (Int(plotRight - 196 + 46), Int(CLAPEditorTests.plotTop + 14))
     }
     static let saveAs = (x: Int(CLAPEditorTests.plotLeft + 12 + 45), y: Int(CLAPEditorTests.plotTop + 40))
+    static let rename = (x: saveAs.x + 96, y: saveAs.y)
     static func card(_ index: Int, width: Int) -> (x: Int, y: Int) {
         let plotWidth = Double(width - CLAPEditorTests.panelWidth) - 14 - CLAPEditorTests.plotLeft
         let cardWidth = (plotWidth - 24) / 5
@@ -115,11 +117,17 @@ import ToneShaperTestSupport
         try display.drawn(host)
         _ = try display.screenshot(CLAPEditorTests.shots.appendingPathComponent("shapes-3-exists.png"), window: editor.window)
         #expect(host.stderr.components(separatedBy: "saves shape kept").count == 2)
+        // Rename of the shape saved (the card chosen): its name offered, replaced by the one typed.
+        try click(Self.rename)
+        _ = try display.xdotool(["type", "renamed"])
+        _ = try display.xdotool(["key", "Return"])
+        try host.waitFor("the shape renamed") { host.stderr.contains("renames shape to renamed") }
 
         let result = try host.finish()
         #expect(result.status == 0, "\(result.output)")
         #expect(Self.same(try Self.decoded(state), expected))
         let listed = try FileManager.default.contentsOfDirectory(atPath: shapes.path).sorted()
-        #expect(listed == ["kept.toneshaper", "mine.toneshaper"], "\(listed)")
+        #expect(listed == ["mine.toneshaper", "renamed.toneshaper"], "\(listed)")
+        #expect(Self.same(try Self.decoded(shapes.appendingPathComponent("renamed.toneshaper")), expected))
     }
 }
