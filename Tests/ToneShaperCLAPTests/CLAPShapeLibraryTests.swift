@@ -11,12 +11,6 @@ import ToneShaperTestSupport
 /// again; Save as with a typed name writes the document as a new file in the shapes folder
 /// (a name taken is refused), and Rename renames it.
 @Suite struct CLAPShapeLibraryTests {
-    /// The user's shape: unlike the default shape in every value compared.
-    static let mine = """
-        {"duration": 1.5, "minFrequency": 200, "maxFrequency": 900, "componentType": "Sine", "scaleType": "Linear",
-         "echoOffsetTimeSeconds": 0, "echoVolume": 0, "fidelity": 300, "amplitude": 0.25,
-         "points": [[0, 300], [0.75, 800], [1.5, 250]]}
-        """
     /// The built-in shapes the CLAP plugin carries (Sessions/, in name order).
     static var builtIns: Int {
         (try? FileManager.default.contentsOfDirectory(atPath: CLAPTools.repository.appendingPathComponent("Sessions").path))?.filter {
@@ -57,9 +51,9 @@ import ToneShaperTestSupport
         let shapes = directory.appendingPathComponent("data/toneshaper/shapes")
         let old = directory.appendingPathComponent("data/toneshaper/library")
         for folder in [shapes, old] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
-        try Self.mine.write(to: shapes.appendingPathComponent("mine.toneshaper"), atomically: true, encoding: .utf8)
-        try Self.mine.write(to: old.appendingPathComponent("earlier.toneshaper"), atomically: true, encoding: .utf8)
-        let expected = try ToneShapeDocument.decode(Self.mine, source: "mine")
+        try ShapeFixture.mine.write(to: shapes.appendingPathComponent("mine.toneshaper"), atomically: true, encoding: .utf8)
+        try ShapeFixture.mine.write(to: old.appendingPathComponent("earlier.toneshaper"), atomically: true, encoding: .utf8)
+        let expected = try ToneShapeDocument.decode(ShapeFixture.mine, source: "mine")
         let state = directory.appendingPathComponent("state.toneshaper")
         let host = try display.startHost(
             ["--save-state", state.path],

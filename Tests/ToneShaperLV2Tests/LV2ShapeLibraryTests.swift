@@ -20,10 +20,7 @@ extension WithJackServer.LV2EditorWindowTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let shapes = directory.appendingPathComponent("data/toneshaper/shapes")
         try FileManager.default.createDirectory(at: shapes, withIntermediateDirectories: true)
-        try """
-        {"duration": 1.5, "minFrequency": 200, "maxFrequency": 900, "componentType": "Sine", "scaleType": "Linear",
-         "echoOffsetTimeSeconds": 0, "echoVolume": 0, "fidelity": 300, "amplitude": 0.25, "points": [[0, 300], [0.5, 800], [1, 500], [1.5, 250]]}
-        """.write(to: shapes.appendingPathComponent("mine.toneshaper"), atomically: true, encoding: .utf8)
+        try ShapeFixture.mine.write(to: shapes.appendingPathComponent("mine.toneshaper"), atomically: true, encoding: .utf8)
         let log = directory.appendingPathComponent("jalv.log")
         let (_, _, editor) = try Self.startEditor(
             jack, display: display, arguments: [], log: log, environment: ["XDG_DATA_HOME": directory.appendingPathComponent("data").path])
