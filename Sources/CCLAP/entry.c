@@ -57,7 +57,9 @@ static const toneshaper_clap_preset_provider_descriptor provider_descriptor = {
 static const toneshaper_clap_universal_plugin_id plugin_ids[2] = {{"clap", "org.toneshaper.instrument"},
                                                                    {"clap", "org.toneshaper.instrument-stereo"}};
 
-/// The user's library of documents (the node's), when HOME is set: ~/.local/share/toneshaper/library.
+/// The user's folders of documents (toneshaper_plugin_shapes_folder): the shapes, then the
+/// folder earlier versions saved them in.
+static char shapes[TONESHAPER_CLAP_PATH_SIZE];
 static char library[TONESHAPER_CLAP_PATH_SIZE];
 
 static bool provider_init(const toneshaper_clap_preset_provider *provider) {
@@ -67,11 +69,15 @@ static bool provider_init(const toneshaper_clap_preset_provider *provider) {
     const toneshaper_clap_preset_location builtins = {TONESHAPER_CLAP_PRESET_IS_FACTORY_CONTENT, "ToneShaper built-in shapes",
                                                       TONESHAPER_CLAP_PRESET_LOCATION_PLUGIN, NULL};
     if (indexer->declare_location) indexer->declare_location(indexer, &builtins);
-    const char *home = getenv("HOME");
-    if (home && home[0] && snprintf(library, sizeof library, "%s/.local/share/toneshaper/library", home) < (int)sizeof library) {
-        const toneshaper_clap_preset_location user = {TONESHAPER_CLAP_PRESET_IS_USER_CONTENT, "ToneShaper library",
-                                                      TONESHAPER_CLAP_PRESET_LOCATION_FILE, library};
+    if (toneshaper_plugin_shapes_folder(0, shapes, sizeof shapes)) {
+        const toneshaper_clap_preset_location user = {TONESHAPER_CLAP_PRESET_IS_USER_CONTENT, "ToneShaper shapes",
+                                                      TONESHAPER_CLAP_PRESET_LOCATION_FILE, shapes};
         if (indexer->declare_location) indexer->declare_location(indexer, &user);
+    }
+    if (toneshaper_plugin_shapes_folder(1, library, sizeof library)) {
+        const toneshaper_clap_preset_location old = {TONESHAPER_CLAP_PRESET_IS_USER_CONTENT, "ToneShaper library",
+                                                     TONESHAPER_CLAP_PRESET_LOCATION_FILE, library};
+        if (indexer->declare_location) indexer->declare_location(indexer, &old);
     }
     return true;
 }

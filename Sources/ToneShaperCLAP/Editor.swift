@@ -9,7 +9,7 @@ import ToneShaperPlugin
 /// The editor window's link to the CLAP plugin (main thread): a parameter edit goes to the
 /// audio side on the ``EditorChannel``'s queue, which applies it and reports it to the host
 /// as output events, and the host is asked to flush so it gets there while nothing plays;
-/// the points go to the engine through the inbox, taken here as a state is.
+/// the points go to the engine through the inbox, taken here as a state is; a shape the window opens plays as a preset (and mark_dirty).
 final class CLAPEditorLink: EditorLink {
     let plugin: UnsafeMutablePointer<Plugin>
     /// Edits the queue had no room for, sent at the next timer.
@@ -45,6 +45,11 @@ final class CLAPEditorLink: EditorLink {
     func requestPoints() { plugin.pointee.session.sendCurveToEditor() }
 
     func loadTuningFile(path: String, keyboardMap: Bool) { plugin.pointee.session.loadTuningFile(path, keyboardMap ? .keyboardMap : .scale) }
+    func builtInShapes() -> [BuiltInShape] { BuiltInShape.table(count: toneshaper_clap_builtin_count(), toneshaper_clap_builtin) }
+    func currentDocument() -> [UInt8]? { plugin.pointee.session.documentToSave() }
+    func openDocument(_ document: [UInt8], what: String) -> Bool {
+        plugin.pointee.play(document: document, what: what) && toneshaper_clap_mark_dirty(plugin.pointee.host)
+    }
 
     /// clap.gui's request_resize (the host then calls set_size, or leaves the size to the window).
     func requestSize(width: Int, height: Int) -> Bool { toneshaper_clap_request_resize(plugin.pointee.host, UInt32(width), UInt32(height)) }

@@ -18,8 +18,14 @@ struct CurveEditor {
     var snapSemitones = false
     /// The steps a cycle snaps to when `snapTime` is on, unzoomed.
     static let timeSteps = 16
-    private var undoStack: [EditableCurve] = []
-    private var redoStack: [EditableCurve] = []
+    /// One step to undo or redo: a curve as it was, or a whole document (curve and every
+    /// parameter, as the plugin saves it) the window opened a shape over.
+    enum Step {
+        case curve(EditableCurve)
+        case document([UInt8])
+    }
+    private var undoStack: [Step] = []
+    private var redoStack: [Step] = []
     static let undoDepth = 200
 
     /// What a gesture is doing.
@@ -236,22 +242,49 @@ struct CurveEditor {
         }
     }
 
-    mutating func undo() -> Bool {
-        guard let last = undoStack.popLast() else { return false }
-        redoStack.append(curve)
-        curve = last
-        selection = CurveSelection()
-        gesture = .none
-        return true
+    /// Undoes the last step: true when the curve changed here. A document step goes to
+    /// `reopen`, which has the plugin play it and gives the document it replaced (nil:
+    /// refused, the step stays).
+    mutating func undo(reopen: ([UInt8]) -> [UInt8]?) -> Bool {
+        guard let last = undoStack.last, let back = turned(last, reopen) else { return false }
+        undoStack.removeLast()
+        redoStack.append(back)
+        return isCurve(last)
     }
 
-    mutating func redo() -> Bool {
-        guard let next = redoStack.popLast() else { return false }
-        undoStack.append(curve)
-        curve = next
+    /// Redoes the step last undone (as ``undo(reopen:)``).
+    mutating func redo(reopen: ([UInt8]) -> [UInt8]?) -> Bool {
+        guard let next = redoStack.last, let back = turned(next, reopen) else { return false }
+        redoStack.removeLast()
+        undoStack.append(back)
+        return isCurve(next)
+    }
+
+    /// `step` taken: the step that takes it back (nil: the plugin refused a document).
+    private mutating func turned(_ step: Step, _ reopen: ([UInt8]) -> [UInt8]?) -> Step? {
+        let back: Step
+        switch step {
+        case .curve(let old):
+            back = .curve(curve)
+            curve = old
+        case .document(let bytes):
+            guard let replaced = reopen(bytes) else { return nil }
+            back = .document(replaced)
+        }
         selection = CurveSelection()
         gesture = .none
-        return true
+        return back
+    }
+
+    private func isCurve(_ step: Step) -> Bool {
+        if case .curve = step { return true }
+        return false
+    }
+
+    /// The plugin opened a shape over `before` (its whole document): one undo step, which
+    /// reopens it.
+    mutating func opened(over before: [UInt8]) {
+        push(.document(before))
     }
 
     /// The curve's times stretched to a new cycle length (the duration port moved).
@@ -315,10 +348,14 @@ struct CurveEditor {
         guard let before else { return false }
         self.before = nil
         guard before != curve else { return false }
-        undoStack.append(before)
+        push(.curve(before))
+        return true
+    }
+
+    private mutating func push(_ step: Step) {
+        undoStack.append(step)
         if undoStack.count > CurveEditor.undoDepth { undoStack.removeFirst() }
         redoStack.removeAll()
-        return true
     }
 }
 

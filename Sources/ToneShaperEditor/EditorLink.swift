@@ -37,9 +37,57 @@ public protocol EditorLink: AnyObject {
     /// The user chose a Scala file from the window's list of tunings: the plugin reads and
     /// plays it (a `.kbm` over the scale there is) and tells the window the tuning then.
     func loadTuningFile(path: String, keyboardMap: Bool)
+    /// The shapes the plugin carries (its built-in documents), in the order it lists them.
+    func builtInShapes() -> [BuiltInShape]
+    /// The document the plugin plays now, whole (curve and every parameter), as it would save
+    /// it; nil when the shell cannot tell (then opening a shape is no undo step).
+    func currentDocument() -> [UInt8]?
+    /// The user opened a shape: the plugin plays `document` whole, as it loads a preset, and
+    /// tells the host its state changed; false (nothing changed) when it refuses it.
+    func openDocument(_ document: [UInt8], what: String) -> Bool
+    /// The same by the document's file, for a shell whose window has no way to hand the
+    /// plugin bytes (the LV2 UI sends its file parameter's patch:Set, as a host's chooser
+    /// does); false when it does not.
+    func openDocumentFile(_ path: String) -> Bool
+}
+
+/// A shape the plugin carries: its name, its document's bytes, and its file when it has one
+/// (an LV2 bundle's).
+public struct BuiltInShape {
+    public let name: String
+    public let document: [UInt8]
+    public let file: String?
+
+    public init(name: String, document: [UInt8], file: String? = nil) {
+        self.name = name
+        self.document = document
+        self.file = file
+    }
+
+    /// The C signature of a plugin's compiled-in documents: entry `index`'s bytes, its size
+    /// and its name (nil past the last).
+    public typealias Entry = (Int32, UnsafeMutablePointer<Int>?, UnsafeMutablePointer<UnsafePointer<CChar>?>?) -> UnsafePointer<UInt8>?
+
+    /// Entry `index` of a plugin's compiled-in documents (the CLAP and VST 3 plugins' table).
+    public static func at(_ index: Int, _ entry: Entry) -> BuiltInShape? {
+        guard index >= 0, index < Int(Int32.max) else { return nil }
+        var size = 0
+        var name: UnsafePointer<CChar>?
+        guard let bytes = entry(Int32(index), &size, &name), let name else { return nil }
+        return BuiltInShape(name: String(cString: name), document: Array(UnsafeBufferPointer(start: bytes, count: size)))
+    }
+
+    /// The `count` entries of such a table.
+    public static func table(count: Int32, _ entry: Entry) -> [BuiltInShape] { (0..<Int(max(count, 0))).compactMap { at($0, entry) } }
 }
 
 extension EditorLink {
     /// A shell that loads no tuning files from the window ignores the choice.
     public func loadTuningFile(path: String, keyboardMap: Bool) {}
+    /// A shell that carries no shapes lists only the user's.
+    public func builtInShapes() -> [BuiltInShape] { [] }
+    public func currentDocument() -> [UInt8]? { nil }
+    /// A shell that opens no documents from the window refuses them.
+    public func openDocument(_ document: [UInt8], what: String) -> Bool { false }
+    public func openDocumentFile(_ path: String) -> Bool { false }
 }

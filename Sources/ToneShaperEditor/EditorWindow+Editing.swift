@@ -12,6 +12,24 @@ struct PointEntry {
     var problem: String?
 }
 
+/// Typing into a one-line field (a point's exact entry, a shape's name): Backspace and
+/// printable ASCII, at most `limit` bytes; the first key typed into a `fresh` field replaces
+/// the text offered. False when the key is neither (the text unchanged).
+enum TypedText {
+    static func edit(_ text: inout String, fresh: inout Bool, _ event: toneshaper_ui_event, limit: Int) -> Bool {
+        if Int(event.keysym) == Int(XK_BackSpace) {
+            if fresh { text = "" } else if !text.isEmpty { text.removeLast() }
+        } else {
+            let bytes = withUnsafeBytes(of: event.text) { Array($0.prefix { $0 != 0 }) }
+            guard !bytes.isEmpty, bytes.allSatisfy({ $0 >= 32 && $0 < 127 }), text.utf8.count < limit else { return false }
+            if fresh { text = "" }
+            text += String(decoding: bytes, as: UTF8.self)
+        }
+        fresh = false
+        return true
+    }
+}
+
 extension EditorWindow {
     // MARK: - Exact entry
 
@@ -33,15 +51,9 @@ extension EditorWindow {
         case Int(XK_Return), Int(XK_KP_Enter):
             commitEntry(typed)
             return
-        case Int(XK_BackSpace):
-            if typed.fresh { typed.text = "" } else if !typed.text.isEmpty { typed.text.removeLast() }
         default:
-            let bytes = withUnsafeBytes(of: event.text) { Array($0.prefix { $0 != 0 }) }
-            guard !bytes.isEmpty, bytes.allSatisfy({ $0 >= 32 && $0 < 127 }), typed.text.utf8.count < 40 else { return }
-            if typed.fresh { typed.text = "" }
-            typed.text += String(decoding: bytes, as: UTF8.self)
+            guard TypedText.edit(&typed.text, fresh: &typed.fresh, event, limit: 40) else { return }
         }
-        typed.fresh = false
         entry = typed
     }
 

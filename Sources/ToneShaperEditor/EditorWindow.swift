@@ -41,6 +41,8 @@ public final class EditorWindow {
     var playhead: Double?
     /// The tuning shown and the files to load (TuningPanel.swift).
     var tuningPanel = TuningPanel()
+    /// The shape library: the shapes to open, Save as, Rename (ShapePanel.swift).
+    var shapePanel = ShapePanel()
     /// The playhead moved since the last drawing; where the window shows it (pixels).
     var playheadMoved = false
     var shownPlayheadX: Double?
@@ -332,6 +334,12 @@ public final class EditorWindow {
             needsDraw = true
         }
         if event.button == 4 || event.button == 5 {
+            if shapePanel.open, layout.plot.contains(x, y) {
+                let rows = (shapePanel.shapes.count + Layout.shapeColumns - 1) / Layout.shapeColumns
+                shapePanel.firstRow = max(min(shapePanel.firstRow + (event.button == 4 ? -1 : 1), rows - Layout.shapeRows), 0)
+                needsDraw = true
+                return
+            }
             if layout.plot.contains(x, y), control || shift {
                 zoom(across: control, closer: event.button == 4, atX: x, y: y, layout)
                 return
@@ -347,8 +355,8 @@ public final class EditorWindow {
             return
         }
         guard event.button == 1 else { return }
-        if pressTuning(layout, x, y) { return }
         toneshaper_ui_take_focus(display, Window(window))
+        if pressShapes(layout, x, y) || pressTuning(layout, x, y) { return }
         pressX = x
         pressY = y
         pointer = (Double(x), Double(y))
@@ -463,6 +471,10 @@ public final class EditorWindow {
             needsDraw = true
             return
         }
+        if shapesKey(event) {
+            needsDraw = true
+            return
+        }
         let control = event.modifiers & Int32(TONESHAPER_UI_CONTROL) != 0
         let shift = event.modifiers & Int32(TONESHAPER_UI_SHIFT) != 0
         let chosen = !editor.selection.isEmpty
@@ -470,9 +482,9 @@ public final class EditorWindow {
         let range = pointRange
         var changed = false
         switch Int(event.keysym) {
-        case Int(XK_z) where control && shift: changed = editor.redo()
-        case Int(XK_z) where control: changed = editor.undo()
-        case Int(XK_y) where control: changed = editor.redo()
+        case Int(XK_z) where control && shift: changed = editor.redo(reopen: reopen)
+        case Int(XK_z) where control: changed = editor.undo(reopen: reopen)
+        case Int(XK_y) where control: changed = editor.redo(reopen: reopen)
         case Int(XK_a) where control: editor.selectAll()
         case Int(XK_c) where control && chosen: copy()
         case Int(XK_x) where control && chosen:
@@ -499,8 +511,8 @@ public final class EditorWindow {
         switch button {
         case .snapTime: editor.snapTime.toggle()
         case .snapSemitones: editor.snapSemitones.toggle()
-        case .undo: if editor.undo() { pointsToSend = true }
-        case .redo: if editor.redo() { pointsToSend = true }
+        case .undo: if editor.undo(reopen: reopen) { pointsToSend = true }
+        case .redo: if editor.redo(reopen: reopen) { pointsToSend = true }
         case .zoom: stepZoom()
         }
         needsDraw = true

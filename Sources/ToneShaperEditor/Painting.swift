@@ -142,6 +142,7 @@ struct Painter {
         paintGrid()
         paintCurve()
         paintTuning()
+        paintShapes()
         paintControls()
     }
 
@@ -384,7 +385,8 @@ struct Painter {
 
     /// Where the playhead is across the window (nil: none, or outside the view).
     static func playheadX(_ w: EditorWindow, _ layout: Layout) -> Double? {
-        guard let phase = w.playhead else { return nil }
+        // Not over the shape library's cards.
+        guard let phase = w.playhead, !w.shapePanel.open else { return nil }
         let x = layout.x(time: phase * layout.duration).rounded()
         return x >= layout.plot.x && x <= layout.plot.x + layout.plot.w ? x : nil
     }

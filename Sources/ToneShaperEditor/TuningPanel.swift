@@ -63,7 +63,10 @@ extension EditorWindow {
     func pressTuning(_ layout: Layout, _ x: Int, _ y: Int) -> Bool {
         if layout.tuningButton.contains(x, y) {
             tuningPanel.open.toggle()
-            if tuningPanel.open { tuningPanel.listFiles() }
+            if tuningPanel.open {
+                shapePanel.open = false
+                tuningPanel.listFiles()
+            }
             needsDraw = true
             return true
         }

@@ -39,7 +39,7 @@ enum UIEntry {
         @convention(c) (
             UnsafePointer<LV2UI_Descriptor>?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, LV2UI_Write_Function?, LV2UI_Controller?,
             UnsafeMutablePointer<LV2UI_Widget?>?, UnsafePointer<UnsafePointer<LV2_Feature>?>?
-        ) -> LV2UI_Handle? = { _, pluginURI, _, write, controller, widget, features in
+        ) -> LV2UI_Handle? = { _, pluginURI, bundlePath, write, controller, widget, features in
             guard let write else { return nil }
             let list = LV2FeatureList(UnsafeRawPointer(features))
             let parent = UInt(bitPattern: list.data("http://lv2plug.in/ns/extensions/ui#parent"))
@@ -55,6 +55,7 @@ enum UIEntry {
             let link = LV2Link(
                 write: write, controller: controller, urids: urids, resize: resize,
                 stereo: pluginURI.map { LV2FeatureList.equal($0, LV2Identity.stereoURI) } ?? false)
+            link.bundle = bundlePath.map { String(cString: $0) }
             guard let window = EditorWindow(parent: parent, scale: scale, link: link) else { return nil }
             // The host learns the window's size (ui:resize), as for every size it asks for.
             _ = link.requestSize(width: window.width, height: window.height)

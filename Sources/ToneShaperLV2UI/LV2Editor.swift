@@ -17,6 +17,8 @@ final class LV2Link: EditorLink {
     let resize: UnsafePointer<LV2UI_Resize>?
     /// The port index of each row of the table (LV2PortLayout), -1 for none.
     let portOfRow: [Int]
+    /// The UI's bundle (the plugin's): its `shapes` folder holds the built-in shapes.
+    var bundle: String?
 
     init(
         write: @escaping LV2UI_Write_Function, controller: LV2UI_Controller?, urids: LV2URIDs, resize: UnsafePointer<LV2UI_Resize>?,

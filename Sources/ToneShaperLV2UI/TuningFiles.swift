@@ -1,4 +1,6 @@
+import ToneShaperEditor
 import ToneShaperLV2Layout
+import ToneShaperPlugin
 
 extension UIAtoms {
     /// patch:Set of the file parameter `property` to an atom:Path: what a host's file
@@ -30,7 +32,28 @@ extension LV2Link {
     /// A tuning file chosen in the window's list goes to the plugin as a host's file
     /// chooser's would: a patch:Set of the scale or keyboard map file parameter.
     func loadTuningFile(path: String, keyboardMap: Bool) {
-        var set = UIAtoms.setPath(urids, keyboardMap ? urids.keyboardMapFile : urids.scaleFile, path)
+        setPath(keyboardMap ? urids.keyboardMapFile : urids.scaleFile, path)
+    }
+
+    func setPath(_ property: UInt32, _ path: String) {
+        var set = UIAtoms.setPath(urids, property, path)
         set.withUnsafeMutableBytes { write(controller, LV2PortLayout.control, UInt32($0.count), urids.atomEventTransfer, $0.baseAddress) }
+    }
+
+    /// The built-in shapes in the bundle's `shapes` folder (the plugin's programs), by name.
+    func builtInShapes() -> [BuiltInShape] {
+        guard let bundle else { return [] }
+        let folder = ShapeFolder(path: bundle + (bundle.utf8.last == UInt8(ascii: "/") ? "" : "/") + "shapes", readOnly: true)
+        return folder.names().map { name in
+            BuiltInShape(name: name, document: (try? DocumentFile.read(folder.file(name))) ?? [], file: folder.file(name))
+        }
+    }
+
+    /// A shape opened in the window goes as a host's file chooser's document would: a
+    /// patch:Set of the plugin's file parameter, which plays the document whole and which
+    /// the host's next save of the plugin's state holds.
+    func openDocumentFile(_ path: String) -> Bool {
+        setPath(urids.file, path)
+        return true
     }
 }

@@ -72,9 +72,9 @@ struct Plugin {
     }
 
     /// On the main thread: when a program or a mapped controller moved values behind the
-    /// host's back, the host is told to read them again.
-    mutating func tellHostIfValuesMoved() {
-        guard session.rescanIfWanted(), let handler else { return }
+    /// host's back (or `always`: a shape opened in the window), the host is told to read them again.
+    mutating func tellHostIfValuesMoved(always: Bool = false) {
+        guard session.rescanIfWanted() || always, let handler else { return }
         _ = handler.pointee.vtable.pointee.restart_component?(handler, Int32(TONESHAPER_VST3_RESTART_PARAM_VALUES_CHANGED))
     }
 

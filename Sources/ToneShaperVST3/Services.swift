@@ -1,4 +1,5 @@
 import CVST3
+import ToneShaperEditor
 import ToneShaperPlugin
 
 /// The plugin core's host services (``PluginHost``) over VST 3, which has neither a worker
@@ -21,14 +22,8 @@ enum BuiltIns {
     static var count: Int { Int(toneshaper_vst3_builtin_count()) }
 
     /// Built-in document `index`: its bytes and its name (without ".toneshaper").
-    static func entry(_ index: Int) -> (bytes: [UInt8], name: String)? {
-        var size = 0
-        var name: UnsafePointer<CChar>?
-        guard let bytes = toneshaper_vst3_builtin(Int32(index), &size, &name), let name else { return nil }
-        return (Array(UnsafeBufferPointer(start: bytes, count: size)), String(cString: name))
-    }
-
-    static func document(_ index: Int) -> [UInt8]? { entry(index)?.bytes }
+    static func entry(_ index: Int) -> BuiltInShape? { BuiltInShape.at(index, toneshaper_vst3_builtin) }
+    static func document(_ index: Int) -> [UInt8]? { entry(index)?.document }
     static func name(_ index: Int) -> String? { entry(index)?.name }
 }
 

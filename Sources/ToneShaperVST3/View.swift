@@ -115,8 +115,7 @@ struct View {
 /// process() as it sends its own automation; the points go to the engine as a state does.
 final class VST3EditorLink: EditorLink {
     let component: UnsafeMutablePointer<Component>
-    /// Controls held (between a gesture's begin and end): the host's values then lag the
-    /// window's own, which it keeps showing.
+    /// Controls held (between a gesture's begin and end): the host's values lag the window's, which it shows.
     var held = 0
     /// The view the window is in (its frame resizes it), once made; the view outlives the window.
     var view: UnsafeMutablePointer<View>?
@@ -149,6 +148,14 @@ final class VST3EditorLink: EditorLink {
     /// IPlugFrame::resizeView of the view's frame (the host then calls onSize).
     func requestSize(width: Int, height: Int) -> Bool {
         view.map { toneshaper_vst3_resize_view($0.pointee.frame, $0.pointee.interface, Int32(width), Int32(height)) } ?? false
+    }
+    func builtInShapes() -> [BuiltInShape] { BuiltInShape.table(count: toneshaper_vst3_builtin_count(), toneshaper_vst3_builtin) }
+    func currentDocument() -> [UInt8]? { component.pointee.plugin?.pointee.session.documentToSave() }
+    /// A shape opened plays as a state does; the host reads the values again (restartComponent).
+    func openDocument(_ document: [UInt8], what: String) -> Bool {
+        guard let plugin = component.pointee.plugin, plugin.pointee.session.play(document: document, what: what) else { return false }
+        plugin.pointee.tellHostIfValuesMoved(always: true)
+        return true
     }
 }
 

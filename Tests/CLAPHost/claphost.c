@@ -38,10 +38,12 @@
 //   param ID=VALUE   the parameter set in the next block (a PARAM_VALUE event)
 //                                                                  -> param_sent: ID VALUE (once processed)
 //   ticks N          the editor's timers called N more times       -> ticked: N
+//   save FILE        the state saved into FILE now                 -> state_saved: FILE
 //   quit             the window destroyed, the final report, the state saved (--save-state)
 // and reports of its own: gui_shown: WxH once the window is made, embedded and shown;
 // gui_resized: WxH each time the plugin's request_resize is answered (the host's window
 // resized, then set_size), gui_resizes: N at the end;
+// state_dirty: 1 when the plugin calls clap.state's mark_dirty;
 // out_value: ID VALUE for each value the plugin sends the host, out_gesture: begin ID /
 // end ID for its gestures. Standard output is line-buffered there. --gui-flush calls
 // params.flush between blocks when the plugin asks; --no-fd-support offers no
@@ -215,9 +217,18 @@ static void gui_closed(const toneshaper_clap_host *host, bool was_destroyed) {
 }
 static const toneshaper_clap_host_gui gui_extension = {gui_hints_changed, gui_request_resize, gui_request_show, gui_request_hide, gui_closed};
 
+// clap.state: the plugin says its state changed (a shape opened in its window).
+static void state_mark_dirty(const toneshaper_clap_host *host) {
+    (void)host;
+    printf("state_dirty: 1\n");
+    fflush(stdout);
+}
+static const toneshaper_clap_host_state state_extension = {state_mark_dirty};
+
 static const void *host_extension(const toneshaper_clap_host *host, const char *id) {
     (void)host;
     if (strcmp(id, TONESHAPER_CLAP_EXT_GUI) == 0) return &gui_extension;
+    if (strcmp(id, TONESHAPER_CLAP_EXT_STATE) == 0) return &state_extension;
     if (strcmp(id, TONESHAPER_CLAP_EXT_LOG) == 0) return &log_extension;
     if (strcmp(id, TONESHAPER_CLAP_EXT_PARAMS) == 0) return &params_extension;
     if (strcmp(id, TONESHAPER_CLAP_EXT_TIMER_SUPPORT) == 0) return &timer_extension;
@@ -1280,7 +1291,9 @@ typedef struct {
     int tick_count;
 } Commands;
 
-/// One command line: done now (a preset), or owed (a parameter's block, timer calls).
+static void save_state(Instance *instance, const char *path);
+
+/// One command line: done now (a preset, a save), or owed (a parameter's block, timer calls).
 static void command(Run *run, Commands *c, char *line) {
     while (*line == ' ' || *line == '\t') line++;
     size_t length = strlen(line);
@@ -1295,6 +1308,9 @@ static void command(Run *run, Commands *c, char *line) {
         const toneshaper_clap_plugin_preset_load *presets = run->inst[0].plugin->get_extension(run->inst[0].plugin, TONESHAPER_CLAP_EXT_PRESET_LOAD);
         int loaded = presets && presets->from_location(run->inst[0].plugin, TONESHAPER_CLAP_PRESET_LOCATION_PLUGIN, NULL, name);
         printf("gui_preset_loaded: %d\n", loaded);
+    } else if (!strncmp(line, "save ", 5) && line[5]) {
+        save_state(&run->inst[0], line + 5);
+        printf("state_saved: %s\n", line + 5);
     } else if (sscanf(line, "param %u=%63s", &id, number) == 2 && c->param_count < 64) {
         c->params[c->param_count].id = id;
         c->params[c->param_count++].value = strtod(number, NULL);

@@ -34,4 +34,22 @@ import ToneShaperTestSupport
             #expect(differs && SignalAnalysis.allFinite(samples), "\(name) sounds like the default shape")
         }
     }
+
+    /// The user's locations follow the shapes folder's rule (toneshaper_plugin_shapes_folder):
+    /// `$XDG_DATA_HOME/toneshaper/shapes`, then the old `.../library`; a relative
+    /// XDG_DATA_HOME is ignored for `~/.local/share`.
+    @Test func theUsersLocationsAreTheShapesFolderThenTheOldLibrary() throws {
+        try CLAPTools.prepare()
+        for (data, base) in [("/data/here", "/data/here"), ("relative", "/home/someone/.local/share")] {
+            let listed = try CLAPTools.run(
+                CLAPTools.host.path, ["--clap", CLAPTools.plugin.path, "--list-presets"],
+                environment: ["XDG_DATA_HOME": data, "HOME": "/home/someone"])
+            let locations = listed.stdout.split(separator: "\n").filter { $0.hasPrefix("location: 0 ") }
+            #expect(
+                locations == [
+                    "location: 0 ToneShaper shapes \(base)/toneshaper/shapes", "location: 0 ToneShaper library \(base)/toneshaper/library",
+                ],
+                "\(listed.stdout)")
+        }
+    }
 }

@@ -648,6 +648,18 @@ const toneshaper_clap_plugin_descriptor *toneshaper_clap_descriptor(int stereo);
 /// The built-in documents, compiled into the plugin by Scripts/build-clap.sh (in name
 /// order, as the node lists them): their count, and document `index`'s bytes and name
 /// (without ".toneshaper").
+/// The host's clap.state: mark_dirty, the plugin's state changed outside a host's edit.
+typedef struct toneshaper_clap_host_state {
+    void (*mark_dirty)(const toneshaper_clap_host *host);
+} toneshaper_clap_host_state;
+
+/// Tells the host the state changed (when it offers clap.state); true, so a shell can chain it.
+static inline bool toneshaper_clap_mark_dirty(const toneshaper_clap_host *host) {
+    const toneshaper_clap_host_state *state = host->get_extension ? host->get_extension(host, TONESHAPER_CLAP_EXT_STATE) : NULL;
+    if (state && state->mark_dirty) state->mark_dirty(host);
+    return true;
+}
+
 int toneshaper_clap_builtin_count(void);
 const unsigned char *toneshaper_clap_builtin(int index, size_t *size, const char **name);
 

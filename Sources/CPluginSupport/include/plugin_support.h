@@ -13,6 +13,10 @@
 #include <string.h>
 #include <time.h>
 #include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /// strcmp of two NUL-terminated strings, either of which may be NULL (then unequal).
 static inline int toneshaper_plugin_equal(const char *a, const char *b) { return a && b && strcmp(a, b) == 0; }
@@ -168,6 +172,84 @@ static inline int toneshaper_plugin_nth_document(const char *directory, int inde
     for (int i = 0; i < count; i++) free(entries[i]);
     free(entries);
     return found;
+}
+
+/// The user's folder of shapes (`old` 0) or the folder earlier versions saved them in (`old`
+/// 1), into `folder` (`capacity` bytes): `$XDG_DATA_HOME/toneshaper/shapes` (`.../library`),
+/// XDG_DATA_HOME only if absolute, else `~/.local/share/toneshaper/...`. 1 when there is
+/// one, 0 without XDG_DATA_HOME or HOME (or when it would not fit). The one rule the window,
+/// the CLAP preset provider and the node share.
+static inline int toneshaper_plugin_shapes_folder(int old, char *folder, size_t capacity) {
+    const char *data = getenv("XDG_DATA_HOME");
+    const char *home = getenv("HOME");
+    const char *leaf = old ? "library" : "shapes";
+    int n;
+    if (data && data[0] == '/') n = snprintf(folder, capacity, "%s/toneshaper/%s", data, leaf);
+    else if (home && home[0]) n = snprintf(folder, capacity, "%s/.local/share/toneshaper/%s", home, leaf);
+    else return 0;
+    return n > 0 && (size_t)n < capacity;
+}
+
+/// What toneshaper_plugin_save_file and toneshaper_plugin_rename_file say.
+enum {
+    TONESHAPER_PLUGIN_SAVED = 0,
+    TONESHAPER_PLUGIN_SAVE_EXISTS = 1,
+    TONESHAPER_PLUGIN_SAVE_FAILED = 2,
+};
+
+/// Makes `folder` and its parents (mode 0755); 1 when it is there.
+static inline int toneshaper_plugin_make_folder(const char *folder) {
+    char path[4096];
+    size_t length = strlen(folder);
+    if (length == 0 || length >= sizeof path) return 0;
+    memcpy(path, folder, length + 1);
+    for (size_t i = 1; i <= length; i++) {
+        if (path[i] != '/' && path[i] != 0) continue;
+        char kept = path[i];
+        path[i] = 0;
+        if (mkdir(path, 0755) != 0 && errno != EEXIST) return 0;
+        path[i] = kept;
+    }
+    // opendir, not stat: stat is a symbol of a newer glibc than the plugins may need.
+    DIR *dir = opendir(folder);
+    if (dir) closedir(dir);
+    return dir != NULL;
+}
+
+/// Writes `size` bytes as the file `path` atomically and never over another: into a hidden
+/// temporary file beside it, synced, then linked to its name (link refuses a name that
+/// exists), the temporary removed. SAVED, EXISTS (nothing changed) or FAILED (nothing left).
+static inline int toneshaper_plugin_save_file(const char *folder, const char *path, const unsigned char *bytes, size_t size) {
+    if (!toneshaper_plugin_make_folder(folder)) return TONESHAPER_PLUGIN_SAVE_FAILED;
+    if (access(path, F_OK) == 0) return TONESHAPER_PLUGIN_SAVE_EXISTS;
+    char temporary[4200];
+    int n = snprintf(temporary, sizeof temporary, "%s/.saving-%ld.tmp", folder, (long)getpid());
+    if (n <= 0 || (size_t)n >= sizeof temporary) return TONESHAPER_PLUGIN_SAVE_FAILED;
+    int fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0) return TONESHAPER_PLUGIN_SAVE_FAILED;
+    size_t done = 0;
+    while (done < size) {
+        ssize_t wrote = write(fd, bytes + done, size - done);
+        if (wrote <= 0 && errno != EINTR) break;
+        if (wrote > 0) done += (size_t)wrote;
+    }
+    int ok = done == size && fsync(fd) == 0;
+    ok = close(fd) == 0 && ok;
+    int result = TONESHAPER_PLUGIN_SAVE_FAILED;
+    if (ok) result = link(temporary, path) == 0 ? TONESHAPER_PLUGIN_SAVED : errno == EEXIST ? TONESHAPER_PLUGIN_SAVE_EXISTS : result;
+    unlink(temporary);
+    return result;
+}
+
+/// Renames file `from` to `to` (the same folder), never over another file: linked to its new
+/// name, then the old name removed. SAVED, EXISTS or FAILED (nothing changed).
+static inline int toneshaper_plugin_rename_file(const char *from, const char *to) {
+    if (link(from, to) != 0) return errno == EEXIST ? TONESHAPER_PLUGIN_SAVE_EXISTS : TONESHAPER_PLUGIN_SAVE_FAILED;
+    if (unlink(from) != 0) {
+        unlink(to);
+        return TONESHAPER_PLUGIN_SAVE_FAILED;
+    }
+    return TONESHAPER_PLUGIN_SAVED;
 }
 
 #endif
