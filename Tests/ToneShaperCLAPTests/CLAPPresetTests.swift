@@ -43,7 +43,7 @@ import ToneShaperTestSupport
         for (data, base) in [("/data/here", "/data/here"), ("relative", "/home/someone/.local/share")] {
             let listed = try CLAPTools.run(
                 CLAPTools.host.path, ["--clap", CLAPTools.plugin.path, "--list-presets"],
-                environment: ["XDG_DATA_HOME": data, "HOME": "/home/someone"])
+                environment: ["XDG_DATA_HOME": data, "HOME": "/home/someone", "TONESHAPER_LIBRARY": ""])
             let locations = listed.stdout.split(separator: "\n").filter { $0.hasPrefix("location: 0 ") }
             #expect(
                 locations == [
@@ -51,5 +51,16 @@ import ToneShaperTestSupport
                 ],
                 "\(listed.stdout)")
         }
+    }
+
+    /// TONESHAPER_LIBRARY, as for the node, is the user's one folder: the old library is not
+    /// listed beside it.
+    @Test func theNodesLibraryVariableIsTheUsersOneLocation() throws {
+        try CLAPTools.prepare()
+        let listed = try CLAPTools.run(
+            CLAPTools.host.path, ["--clap", CLAPTools.plugin.path, "--list-presets"],
+            environment: ["XDG_DATA_HOME": "/data/here", "TONESHAPER_LIBRARY": "/mine/shapes"])
+        let locations = listed.stdout.split(separator: "\n").filter { $0.hasPrefix("location: 0 ") }
+        #expect(locations == ["location: 0 ToneShaper shapes /mine/shapes"], "\(listed.stdout)")
     }
 }

@@ -177,9 +177,17 @@ static inline int toneshaper_plugin_nth_document(const char *directory, int inde
 /// The user's folder of shapes (`old` 0) or the folder earlier versions saved them in (`old`
 /// 1), into `folder` (`capacity` bytes): `$XDG_DATA_HOME/toneshaper/shapes` (`.../library`),
 /// XDG_DATA_HOME only if absolute, else `~/.local/share/toneshaper/...`. 1 when there is
-/// one, 0 without XDG_DATA_HOME or HOME (or when it would not fit). The one rule the window,
-/// the CLAP preset provider and the node share.
+/// one, 0 without XDG_DATA_HOME or HOME (or when it would not fit). TONESHAPER_LIBRARY, when
+/// set, is the user's folder and the only one, as the node's LibraryLocations says (a musician
+/// who moved the library for the node finds the same shapes in the plugins). The one rule the
+/// window, the CLAP preset provider and the node share.
 static inline int toneshaper_plugin_shapes_folder(int old, char *folder, size_t capacity) {
+    const char *explicit_folder = getenv("TONESHAPER_LIBRARY");
+    if (explicit_folder && explicit_folder[0]) {
+        if (old) return 0;
+        int n = snprintf(folder, capacity, "%s", explicit_folder);
+        return n > 0 && (size_t)n < capacity;
+    }
     const char *data = getenv("XDG_DATA_HOME");
     const char *home = getenv("HOME");
     const char *leaf = old ? "library" : "shapes";
