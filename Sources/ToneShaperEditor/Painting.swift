@@ -168,11 +168,7 @@ struct Painter {
             case .zoom:
                 label = "Zoom " + String(Int((w.zoom * 100).rounded())) + " %"
             }
-            if on { color(0.22, 0.45, 0.75) } else { color(0.2, 0.21, 0.25) }
-            rectangle(b)
-            cairo_fill(cr)
-            color(0.9, 0.9, 0.92, enabled ? 1 : 0.35)
-            text(label, b.x + 8 * s, b.y + 15 * s, size: 11)
+            paintButton(b, label, on: on, enabled: enabled)
         }
         let count = w.editor.points.count
         color(0.6, 0.62, 0.68)
@@ -369,6 +365,17 @@ struct Painter {
     }
 
     /// The exact entry: a small text field by the point, what is typed, and a refusal.
+    /// A button: its box (lit while `on`), its label (dimmed while not `enabled`), the text's
+    /// baseline `baseline` pixels (at scale 1) below the box's top. The toolbar and the panels'
+    /// buttons look alike through it.
+    func paintButton(_ b: Box, _ label: String, on: Bool = false, enabled: Bool = true, baseline: Double = 15) {
+        if on { color(0.22, 0.45, 0.75) } else { color(0.2, 0.21, 0.25) }
+        rectangle(b)
+        cairo_fill(cr)
+        color(0.9, 0.9, 0.92, enabled ? 1 : 0.35)
+        text(label, b.x + 8 * s, b.y + baseline * s, size: 11)
+    }
+
     func paintEntry() {
         guard let entry = w.entry, let box = w.entryBox(layout) else { return }
         color(0.05, 0.06, 0.08, 0.95)

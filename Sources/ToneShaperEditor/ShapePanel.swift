@@ -249,21 +249,12 @@ extension Painter {
             rectangle(p)
             cairo_fill(cr)
         }
-        if panel.open { color(0.22, 0.45, 0.75) } else { color(0.2, 0.21, 0.25) }
-        rectangle(button)
-        cairo_fill(cr)
-        color(0.9, 0.9, 0.92)
-        text(panel.open ? "Close shapes" : "Shapes…", button.x + 8 * s, button.y + 14 * s, size: 11)
+        paintButton(button, panel.open ? "Close shapes" : "Shapes…", on: panel.open, baseline: 14)
         guard panel.open else { return }
         color(0.92, 0.92, 0.95)
         text("Shapes", p.x + 12 * s, p.y + 20 * s, size: 13, bold: true)
         for (index, label) in ["Save as…", "Rename…"].enumerated() {
-            let b = layout.shapeAction(index)
-            color(0.2, 0.21, 0.25)
-            rectangle(b)
-            cairo_fill(cr)
-            color(0.9, 0.9, 0.92)
-            text(label, b.x + 8 * s, b.y + 14 * s, size: 11)
+            paintButton(layout.shapeAction(index), label, baseline: 14)
         }
         if let naming = panel.naming {
             let b = Box(x: p.x + 204 * s, y: p.y + 30 * s, w: min(300 * s, p.w - 216 * s), h: 20 * s)

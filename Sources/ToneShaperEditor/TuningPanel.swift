@@ -103,11 +103,7 @@ extension Painter {
             color(0.75, 0.77, 0.82, 0.8)
             text("Tuning: " + name, p.x + 8 * s, p.y + 16 * s, size: 11)
         }
-        if panel.open { color(0.22, 0.45, 0.75) } else { color(0.2, 0.21, 0.25) }
-        rectangle(button)
-        cairo_fill(cr)
-        color(0.9, 0.9, 0.92)
-        text(panel.open ? "Close tuning" : "Tuning…", button.x + 8 * s, button.y + 14 * s, size: 11)
+        paintButton(button, panel.open ? "Close tuning" : "Tuning…", on: panel.open, baseline: 14)
         guard panel.open else { return }
         color(0.92, 0.92, 0.95)
         text(panel.name ?? "Tuning files", p.x + 12 * s, p.y + 20 * s, size: 13, bold: true)
