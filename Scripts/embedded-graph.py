@@ -10,12 +10,13 @@ dependency order (every module after those it imports), the modules asked for:
   embedded-graph.py check               below the shells, what needs no system library:
                                         the modules Scripts/embedded-check.sh compiles
 
-A line is `swift|NAME|FLAGS|SOURCES` or `c|NAME|FLAGS|SOURCES|HEADERS|LIBRARIES|INCLUDE`
+A line is `swift|NAME|FLAGS|SOURCES|IMPORTS` or `c|NAME|FLAGS|SOURCES|HEADERS|LIBRARIES|INCLUDE`
 (each field's words separated by spaces): the extra compiler flags the target's settings
 give for a release build on Linux (unsafeFlags, defines), but those every Embedded module
 has already (EMBEDDED_COMMON in the environment, e.g. "-O -D REALTIME_PROOF"); its Swift
 or C sources; a C target's public headers, the libraries it links (linkerSettings) and
-its include folder. A setting or a target it cannot translate stops it: nothing is
+its include folder; a Swift target's direct dependencies (what must be compiled before it,
+so that modules that do not need each other compile at once). A setting or a target it cannot translate stops it: nothing is
 dropped silently.
 """
 
@@ -158,7 +159,8 @@ def line(name):
     if target["type"] != "regular":
         fail(f"{name} is a {target['type']} target: the Embedded builds compile library targets only")
     if is_swift(target):
-        return "|".join(["swift", name, " ".join(flags(target, "swift")), " ".join(files(target, (".swift",)))])
+        fields = [" ".join(flags(target, "swift")), " ".join(files(target, (".swift",))), " ".join(dependencies(target))]
+        return "|".join(["swift", name] + fields)
     include = target.get("publicHeadersPath") or "include"
     include_folder = os.path.normpath(os.path.join(directory(target), include))
     sources = [path for path in files(target, (".c",)) if not os.path.normpath(path).startswith(include_folder + os.sep)]

@@ -79,7 +79,7 @@ embedded_compile() {
     local extra=($2)
     shift 2
     swiftc "${EMBEDDED_FLAGS[@]}" "${extra[@]}" -module-name "$name" -emit-module \
-        -emit-module-path "$EMBEDDED_OUT/$name.swiftmodule" -c "$@" -o "$EMBEDDED_OUT/$name.o"
+        -emit-module-path "$EMBEDDED_OUT/$name.swiftmodule" -c "$@" -o "$EMBEDDED_OUT/$name.o" || return 1
     printf '==> compiled %s in Embedded Swift (%s files)\n' "$name" "$#"
 }
 
@@ -87,30 +87,27 @@ embedded_compile() {
 # earlier build compiled there are taken, not compiled again): a C module is mapped into
 # $1/module.modulemap (as SwiftPM maps it; Embedded Swift imports no C library module,
 # Glibc, itself) and its sources compiled as SwiftPM would; a Swift module is compiled
-# unless its .swiftmodule is there already.
+# unless its .swiftmodule is there already. The C modules come first (they import no Swift
+# module, and the map is whole before any swiftc reads it); then the Swift modules, up to
+# EMBEDDED_JOBS at once (the processors, `nproc`), each once the modules it imports are
+# compiled: a whole-module compile keeps one core busy, and the kernel levels, the LV2
+# shell and the layout need not wait for each other.
 embedded_build() {
-    local out=$1 kind name extra sources headers libraries include have directory header library source object
-    local -A objects=()
+    local out=$1 kind name extra sources headers libraries include have directory header library source object dependency finished
+    local -A objects=() running=()
+    local jobs=${EMBEDDED_JOBS:-$(nproc 2>/dev/null || echo 1)} status=0
     shift
     EMBEDDED_OUT=$out
     embedded_flags "$out" "$@"
     : >"$out/module.modulemap"
     for module in "${EMBEDDED_MODULES[@]}"; do
         IFS='|' read -r kind name extra sources headers libraries include <<<"$module"
+        [[ $kind == c ]] || continue
         have=""
-        for directory in "$out" "$@"; do
-            if [[ $kind == swift ]]; then
-                [[ -f $directory/$name.swiftmodule ]] && have=$directory
-            elif [[ $directory != "$out" ]] && grep -qs "^module $name {" "$directory/module.modulemap"; then
-                have=$directory
-            fi
+        for directory in "$@"; do
+            grep -qs "^module $name {" "$directory/module.modulemap" && have=$directory
         done
         [[ -n $have ]] && continue
-        if [[ $kind == swift ]]; then
-            # shellcheck disable=SC2086 # the sources are words
-            embedded_compile "$name" "$extra" $sources
-            continue
-        fi
         {
             printf 'module %s {\n' "$name"
             for header in $headers; do printf '    header "%s"\n' "$PWD/$header"; done
@@ -125,6 +122,32 @@ embedded_build() {
             cc -std=gnu11 -O2 -fPIC -Wall -Wextra -Werror -ffile-prefix-map="$PWD"=. $extra -I "$include" -c "$source" -o "$object"
         done
     done
+    for module in "${EMBEDDED_MODULES[@]}"; do
+        IFS='|' read -r kind name extra sources headers _ <<<"$module"
+        [[ $kind == swift ]] || continue
+        have=""
+        for directory in "$out" "$@"; do
+            [[ -f $directory/$name.swiftmodule ]] && have=$directory
+        done
+        [[ -n $have ]] && continue
+        for dependency in $headers; do  # a Swift line's fifth field: what it imports
+            [[ -n ${running[$dependency]:-} ]] || continue
+            wait "${running[$dependency]}" || status=1
+            unset "running[$dependency]"
+        done
+        while ((${#running[@]} >= jobs)); do
+            wait -n -p finished "${running[@]}" || status=1
+            for dependency in "${!running[@]}"; do
+                [[ ${running[$dependency]} == "$finished" ]] && unset "running[$dependency]"
+            done
+        done
+        ((status == 0)) || break
+        # shellcheck disable=SC2086 # the sources are words
+        embedded_compile "$name" "$extra" $sources &
+        running[$name]=$!
+    done
+    for dependency in "${!running[@]}"; do wait "${running[$dependency]}" || status=1; done
+    return "$status"
 }
 
 # Prints the object files of EMBEDDED_MODULES, each from the first of the directories $@ that
@@ -152,6 +175,7 @@ embedded_sources() {
     local kind name extra sources headers
     for module in "${EMBEDDED_MODULES[@]}"; do
         IFS='|' read -r kind name extra sources headers _ <<<"$module"
+        [[ $kind == c ]] || headers=""  # (a Swift line's fifth field is what it imports)
         # shellcheck disable=SC2086 # the files are words
         printf '%s\n' $sources $headers
     done

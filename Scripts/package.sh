@@ -305,7 +305,11 @@ find "$root" -type d -exec chmod 755 {} +
 settle "$root"
 deb=$dist/toneshaper_${version}_amd64.deb
 rm -f "$deb"
-dpkg-deb --root-owner-group -Zxz --build "$root" "$deb" >/dev/null
+# A release is compressed hard (xz -9e: the smallest download, a minute of one core); a
+# --from-tree package is only installed and thrown away by Scripts/test-package.sh, so it is
+# compressed fast (the same files, the same checks: ~40 s less of every CI run).
+if ((from_tree)); then xz_level=(-1) deb_level=(-z1); else xz_level=(-9e) deb_level=(); fi
+dpkg-deb --root-owner-group -Zxz "${deb_level[@]}" --build "$root" "$deb" >/dev/null
 say "Built $deb ($(stat -c %s "$deb") bytes; Depends: $depends)"
 
 # --- The tarball --------------------------------------------------------------------------
@@ -329,7 +333,7 @@ settle "$stage/tar"
 tarball=$dist/$name.tar.xz
 rm -f "$tarball"
 tar -C "$stage/tar" --sort=name --mtime="@$SOURCE_DATE_EPOCH" --owner=0 --group=0 --numeric-owner \
-    --format=gnu -cf - "$name" | xz -9e -T1 >"$tarball"
+    --format=gnu -cf - "$name" | xz "${xz_level[@]}" -T1 >"$tarball"
 say "Built $tarball ($(stat -c %s "$tarball") bytes)"
 
 # --- Checks -------------------------------------------------------------------------------

@@ -17,12 +17,21 @@ command -v swiftc >/dev/null || die "swiftc is not on PATH (the Swift 6.3 toolch
 # they come from (theirs and their C's, the scripts, the graph) is older than the oldest of
 # them (Scripts/test.sh builds the LV2 plugin first), else they are compiled here.
 plugin_shell_build() {
-    local shell=$1 objects=$2 shell_only=$3 lv2_objects=.build/lv2-objects module kind name rest oldest fresh=0
+    local shell=$1 objects=$2 shell_only=$3 lv2_objects=.build/lv2-objects module kind name rest oldest fresh=0 directory
     embedded_modules closure "$shell"
-    local shared=()
+    # The LV2 build's modules, the editor window's (ToneShaperEditor, compiled for the LV2 UI
+    # in its ui folder with the same flags) among them: CLAP and VST3 compiled it again each.
+    local shared=() built=()
     for module in "${EMBEDDED_MODULES[@]}"; do
         IFS='|' read -r kind name rest <<<"$module"
-        [[ $kind == swift && -f $lv2_objects/$name.swiftmodule ]] && shared+=("$name")
+        [[ $kind == swift ]] || continue
+        for directory in "$lv2_objects" "$lv2_objects/ui"; do
+            if [[ -f $directory/$name.swiftmodule ]]; then
+                shared+=("$name")
+                built+=("$directory/$name")
+                break
+            fi
+        done
     done
     if ((shell_only)) && [[ -f $objects/$shell.swiftmodule ]]; then
         for module in "${EMBEDDED_MODULES[@]}"; do
@@ -33,18 +42,18 @@ plugin_shell_build() {
         rm -rf "$objects"
         mkdir -p "$objects"
         if ((${#shared[@]})); then
-            oldest=$(cd "$lv2_objects" && ls -tr "${shared[@]/%/.o}" 2>/dev/null | head -1) || true
+            oldest=$(ls -tr "${built[@]/%/.o}" 2>/dev/null | head -1) || true
             if [[ -n $oldest ]]; then
                 local shell_modules=("${EMBEDDED_MODULES[@]}") inputs=()
                 embedded_modules closure "${shared[@]}"
                 mapfile -t inputs < <(embedded_sources)
                 EMBEDDED_MODULES=("${shell_modules[@]}")
                 [[ -z $(find Package.swift Scripts/embedded-modules.sh Scripts/embedded-graph.py Scripts/build-lv2.sh "${inputs[@]}" \
-                    -newer "$lv2_objects/$oldest" -print -quit) ]] && fresh=1
+                    -newer "$oldest" -print -quit) ]] && fresh=1
             fi
         fi
         if ((fresh)); then
-            for name in "${shared[@]}"; do cp "$lv2_objects/$name.o" "$lv2_objects/$name.swiftmodule" "$objects/"; done
+            for name in "${built[@]}"; do cp "$name.o" "$name.swiftmodule" "$objects/"; done
             say "modules: Scripts/build-lv2.sh's (${shared[*]}), compiled from the same sources"
         fi
     fi

@@ -25,8 +25,21 @@ fi
 say "Scripts/build-lv2.sh (the audio side in Embedded Swift with the real-time proof, linked as the LV2 plugin its tests load)"
 bash Scripts/build-lv2.sh
 
-say "Scripts/build-clap.sh (the same modules linked as the CLAP plugin its tests load; exports clap_entry alone)"
-bash Scripts/build-clap.sh
+# The CLAP and VST 3 shells over the LV2 build's modules, at once (each compile keeps one core
+# busy; what each printed is shown after, in order). Scripts/install.sh then finds both built.
+say "Scripts/build-clap.sh and Scripts/build-vst3.sh (the same modules linked as the CLAP and VST 3 plugins the tests load)"
+clap_log=$(mktemp "${TMPDIR:-/tmp}/toneshaper-clap.XXXXXX")
+vst3_log=$(mktemp "${TMPDIR:-/tmp}/toneshaper-vst3.XXXXXX")
+bash Scripts/build-clap.sh >"$clap_log" 2>&1 &
+clap_pid=$!
+vst3_status=0
+bash Scripts/build-vst3.sh >"$vst3_log" 2>&1 || vst3_status=$?
+clap_status=0
+wait "$clap_pid" || clap_status=$?
+cat "$clap_log" "$vst3_log"
+rm -f "$clap_log" "$vst3_log"
+((clap_status == 0)) || { say "Scripts/build-clap.sh failed (exit $clap_status)"; exit "$clap_status"; }
+((vst3_status == 0)) || { say "Scripts/build-vst3.sh failed (exit $vst3_status)"; exit "$vst3_status"; }
 
 say "swift build -c release (real-time proof)"
 swift build -c release --static-swift-stdlib

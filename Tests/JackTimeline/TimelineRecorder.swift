@@ -78,6 +78,9 @@ public final class TimelineRecorder: @unchecked Sendable {
     /// distance from the first recorded frame; Int.max while open-ended.
     private let endOffset = Atomic<Int>(Int.max)
     private let firstFrame = Atomic<UInt32>(0)
+    /// Periods the callback has run, recording or not: how ``connect(_:)`` knows its
+    /// connections are in the graph the server runs.
+    private let cycles = Atomic<Int>(0)
     /// Transport state of the latest period the callback saw (recording or not): 1 rolling.
     private let lastRolling = Atomic<Int>(0)
     /// Why the server closed this client, if it did (`jack_on_info_shutdown`).
@@ -141,10 +144,22 @@ public final class TimelineRecorder: @unchecked Sendable {
         stamps.deallocate()
     }
 
-    /// Connects `sources` (one per channel, in order) to the recorder's inputs.
-    public func connect(_ sources: [String]) throws {
+    /// Connects `sources` (one per channel, in order) to the recorder's inputs, and returns
+    /// once the server has run three periods with them: JACK2 takes up a changed graph at
+    /// a period's start, and the periods around the change may hold silence or a buffer the
+    /// source was still writing (a CI run recorded a break it could not explain in the
+    /// second period of a recording begun right after `jack_connect` returned).
+    public func connect(_ sources: [String], timeout: Double = 30) throws {
         for (source, port) in zip(sources, ports) {
             try Self.connect(client, from: source, to: String(cString: jack_port_name(port)))
+        }
+        let connected = cycles.load(ordering: .acquiring)
+        let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
+        while cycles.load(ordering: .acquiring) < connected + 3 {
+            guard ContinuousClock.now < deadline else {
+                throw TimelineError("the server ran no three periods in \(timeout) s after \(sources) were connected to \(name)")
+            }
+            usleep(1_000)
         }
     }
 
@@ -233,6 +248,7 @@ public final class TimelineRecorder: @unchecked Sendable {
     }
 
     private func process(_ frames: jack_nframes_t) {
+        cycles.add(1, ordering: .releasing)
         let frame = jack_last_frame_time(client)
         var (rollingFlag, transportFrame, bar, beat, tick) = (Int32(0), UInt32(0), Int32(0), Int32(0), Int32(0))
         var (ticksPerBeat, beatsPerBar, tempo) = (0.0, Float(0), 0.0)

@@ -80,7 +80,7 @@ extension WithJackServer {
             let analysis = RecordingAnalysis(recording.samples, sampleRate: 48_000)
             let omega = 2 * Double.pi * 440 / 48_000
             var otherCycle = 0
-            var unexplained: [Int] = []
+            var unexplained: [String] = []
             for block in recording.blocks.dropFirst() where recording.stepIsTrusted(at: block.index) {
                 let before = analysis.fit(omega: omega, range: (block.index - period)..<block.index)
                 let here = analysis.fit(omega: omega, range: block.index..<(block.index + period))
@@ -89,7 +89,14 @@ extension WithJackServer {
                 let wholePeriods = (1...16).flatMap { [$0, -$0] }.contains { k in
                     abs(remainder(shift - omega * Double(period * k), 2 * Double.pi)) < 0.03
                 }
-                if wholePeriods && abs(here.amplitude - 0.5) <= 0.01 { otherCycle += 1 } else { unexplained.append(block.index) }
+                if wholePeriods && abs(here.amplitude - 0.5) <= 0.01 {
+                    otherCycle += 1
+                } else {
+                    unexplained.append(
+                        String(
+                            format: "%d (block %d of the recording: amplitude %.4f after %.4f, phase moved %.4f rad)", block.index,
+                            block.index / period, here.amplitude, before.amplitude, shift))
+                }
             }
             print(
                 "timeline: \(recording.blocks.count) periods, \(recording.gaps.count) missed, "

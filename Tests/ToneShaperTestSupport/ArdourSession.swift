@@ -23,8 +23,8 @@ public final class ArdourSession {
 
     public static var available: Bool { PrivateJackServer.available && TestTools.have("ardour7-lua") }
 
-    /// The name of Ardour's JACK client.
-    public let client: String
+    /// The name of Ardour's JACK client, as the server knows it once the track is ready.
+    public private(set) var client: String
     public let tool: RunningTool
     /// The server it plays on (``quit()`` waits there for its client to go).
     let jack: PrivateJackServer
@@ -54,6 +54,30 @@ public final class ArdourSession {
             }
             return !tool.reports("ready").isEmpty
         }
+        client = try Self.clientWithTrack(on: jack, named: client)
+    }
+
+    /// The client of the Ardour just started whose track's ports are on the server, found
+    /// there rather than assumed: JACK forgets the client of an Ardour that ended only when
+    /// it notices its socket closed, and a client it still holds (with no ports left, so
+    /// ``quit()`` cannot see it) makes JACK rename the next one (`…-01`); and on a loaded
+    /// host the ports appeared only after Ardour had said the session was ready ("could not
+    /// connect ard2-seq:out to ardour-…:Synth/midi_in 1", a CI run).
+    private static func clientWithTrack(on jack: PrivateJackServer, named name: String) throws -> String {
+        let input = ":Synth/midi_in 1"
+        let output = ":Synth/audio_out 1"
+        var found: String?
+        let seen = jack.waitFor(
+            {
+                guard let ports = jack.ports() else { return false }
+                found = ports.lazy.filter { $0.hasPrefix(name) && $0.hasSuffix(input) }.map { String($0.dropLast(input.count)) }
+                    .first { ports.contains($0 + output) }
+                return found != nil
+            }, seconds: 120)
+        guard seen, let found else {
+            throw TestToolError("Ardour said its session was ready, but no client \(name)… had\(input) and\(output) on the server after 120 s")
+        }
+        return found
     }
 
     /// Ardour's own VST3 scanner (out of process, as Ardour scans), run on `bundle` in
