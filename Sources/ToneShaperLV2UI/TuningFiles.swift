@@ -1,5 +1,7 @@
 import ToneShaperEditor
 import ToneShaperLV2Layout
+import ToneShaperModel
+import ToneShaperParameters
 import ToneShaperPlugin
 
 extension UIAtoms {
@@ -51,9 +53,20 @@ extension LV2Link {
 
     /// A shape opened in the window goes as a host's file chooser's document would: a
     /// patch:Set of the plugin's file parameter, which plays the document whole and which
-    /// the host's next save of the plugin's state holds.
+    /// the host's next save of the plugin's state holds. The control ports are the host's:
+    /// the plugin would take their old values back at its next block, so the document's
+    /// values are written to them too (the host records them as it does any knob's).
     func openDocumentFile(_ path: String) -> Bool {
+        guard let bytes = try? DocumentFile.read(path), let shape = try? ToneShapeDocument.decode(bytes, source: path) else { return false }
         setPath(urids.file, path)
+        writePorts(of: shape)
         return true
+    }
+
+    /// Each control port set to the value `shape` gives it.
+    func writePorts(of shape: ToneShape) {
+        for row in portOfRow.indices where portOfRow[row] >= 0 {
+            setParameter(row: row, value: ParameterTable.all[row].portValue(in: shape))
+        }
     }
 }
