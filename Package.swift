@@ -128,7 +128,8 @@ var projectTargets: [Target] {
         .target(name: "CLV2"),
         // The editor window, format-neutral behind EditorLink: Xlib and cairo (CEditor), so
         // only what shows a window links it (the LV2 UI, the CLAP plugin).
-        .target(name: "ToneShaperEditor", dependencies: ["ToneShaperPlugin", "ToneShaperModel", "ToneShaperParameters", "CEditor"]),
+        .target(
+            name: "ToneShaperEditor", dependencies: ["ToneShaperPlugin", "ToneShaperModel", "ToneShaperParameters", "CEditor", "CPluginSupport"]),
         .target(name: "CEditor", linkerSettings: [.linkedLibrary("X11"), .linkedLibrary("cairo")]),
         // The LV2 plugin's window (ui:X11UI), a shared object of its own (Scripts/build-lv2.sh).
         .target(

@@ -22,7 +22,7 @@ struct CurveEditor {
     /// parameter, as the plugin saves it) the window opened a shape over.
     enum Step {
         case curve(EditableCurve)
-        case document([UInt8])
+        case document(KeptDocument)
     }
     private var undoStack: [Step] = []
     private var redoStack: [Step] = []
@@ -245,7 +245,7 @@ struct CurveEditor {
     /// Undoes the last step: true when the curve changed here. A document step goes to
     /// `reopen`, which has the plugin play it and gives the document it replaced (nil:
     /// refused, the step stays).
-    mutating func undo(reopen: ([UInt8]) -> [UInt8]?) -> Bool {
+    mutating func undo(reopen: (KeptDocument) -> KeptDocument?) -> Bool {
         guard let last = undoStack.last, let back = turned(last, reopen) else { return false }
         undoStack.removeLast()
         redoStack.append(back)
@@ -253,7 +253,7 @@ struct CurveEditor {
     }
 
     /// Redoes the step last undone (as ``undo(reopen:)``).
-    mutating func redo(reopen: ([UInt8]) -> [UInt8]?) -> Bool {
+    mutating func redo(reopen: (KeptDocument) -> KeptDocument?) -> Bool {
         guard let next = redoStack.last, let back = turned(next, reopen) else { return false }
         redoStack.removeLast()
         undoStack.append(back)
@@ -261,14 +261,14 @@ struct CurveEditor {
     }
 
     /// `step` taken: the step that takes it back (nil: the plugin refused a document).
-    private mutating func turned(_ step: Step, _ reopen: ([UInt8]) -> [UInt8]?) -> Step? {
+    private mutating func turned(_ step: Step, _ reopen: (KeptDocument) -> KeptDocument?) -> Step? {
         let back: Step
         switch step {
         case .curve(let old):
             back = .curve(curve)
             curve = old
-        case .document(let bytes):
-            guard let replaced = reopen(bytes) else { return nil }
+        case .document(let kept):
+            guard let replaced = reopen(kept) else { return nil }
             back = .document(replaced)
         }
         selection = CurveSelection()
@@ -283,7 +283,7 @@ struct CurveEditor {
 
     /// The plugin opened a shape over `before` (its whole document): one undo step, which
     /// reopens it.
-    mutating func opened(over before: [UInt8]) {
+    mutating func opened(over before: KeptDocument) {
         push(.document(before))
     }
 

@@ -49,6 +49,21 @@ public protocol EditorLink: AnyObject {
     /// plugin bytes (the LV2 UI sends its file parameter's patch:Set, as a host's chooser
     /// does); false when it does not.
     func openDocumentFile(_ path: String) -> Bool
+    /// A copy of the document the plugin plays now, kept for an undo step (before an open, and
+    /// before an undo or redo of one); nil when the shell cannot keep one (opening a shape is
+    /// then no undo step). By default its bytes (``currentDocument()``).
+    func keepDocument() -> KeptDocument?
+    /// The plugin plays a kept document again (an undo or redo of an open); false, nothing
+    /// changed, when it refuses it. By default ``openDocument(_:what:)`` or ``openDocumentFile(_:)``.
+    func reopen(_ kept: KeptDocument) -> Bool
+}
+
+/// A document kept for the window's undo: its bytes, when the shell can hand them over at
+/// once (CLAP, VST 3), or the file of a snapshot the plugin writes of it (LV2, whose UI
+/// cannot ask its plugin for anything and wait: ``DocumentSnapshot``).
+public enum KeptDocument: Equatable {
+    case bytes([UInt8])
+    case file(String)
 }
 
 /// A shape the plugin carries: its name, its document's bytes, and its file when it has one
@@ -90,4 +105,11 @@ extension EditorLink {
     /// A shell that opens no documents from the window refuses them.
     public func openDocument(_ document: [UInt8], what: String) -> Bool { false }
     public func openDocumentFile(_ path: String) -> Bool { false }
+    public func keepDocument() -> KeptDocument? { currentDocument().map { .bytes($0) } }
+    public func reopen(_ kept: KeptDocument) -> Bool {
+        switch kept {
+        case .bytes(let document): return openDocument(document, what: "the document as it was")
+        case .file(let path): return openDocumentFile(path)
+        }
+    }
 }

@@ -222,6 +222,10 @@ public final class EditorWindow {
             pointsToSend = false
             sendPoints()
         }
+        if shapePanel.pendingSave != nil {
+            finishPendingSave()
+            if shapePanel.pendingSave == nil { needsDraw = true }
+        }
         if needsDraw {
             draw()
         } else if playheadMoved {

@@ -1,4 +1,5 @@
 import CEditor
+import CPluginSupport
 import ToneShaperModel
 import ToneShaperPlugin
 
@@ -42,6 +43,9 @@ struct ShapePanel {
     var naming: (text: String, renaming: Int?, fresh: Bool)?
     /// What the last action did, or why it was refused.
     var message = ""
+    /// A Save as waiting for the plugin's snapshot of its document (LV2: ``KeptDocument/file(_:)``,
+    /// written by its worker a block or so later), and until when it waits.
+    var pendingSave: (name: String, file: String, until: Double)?
 
     /// Every shape, read again each time the panel opens or a file is written.
     mutating func list(builtIns: [BuiltInShape]) {
@@ -122,7 +126,7 @@ extension EditorWindow {
             pointsToSend = false
             sendPoints()
         }
-        let before = link.currentDocument()
+        let before = link.keepDocument()  // (LV2: the plugin writes it before it loads the shape)
         let file = shapePanel.shapes[index].file
         guard link.openDocument(document, what: "the shape " + name) || (file.map { link.openDocumentFile($0) } ?? false) else {
             shapePanel.message = "not opened: the plugin refused " + name + " (see its log)"
@@ -137,9 +141,18 @@ extension EditorWindow {
 
     /// Undo or redo of an open: the plugin plays `document` again; the one it replaces comes
     /// back for the step the other way (nil: refused, the step stays).
-    func reopen(_ document: [UInt8]) -> [UInt8]? {
-        guard let now = link.currentDocument(), link.openDocument(document, what: "the document as it was") else { return nil }
-        if trace { toneshaper_ui_stderr("reopens a document of " + String(document.count) + " bytes") }
+    func reopen(_ kept: KeptDocument) -> KeptDocument? {
+        guard let now = link.keepDocument() else { return nil }
+        guard link.reopen(kept) else {
+            status = "the document as it was could not be opened again"
+            return nil
+        }
+        if trace {
+            switch kept {
+            case .bytes(let document): toneshaper_ui_stderr("reopens a document of " + String(document.count) + " bytes")
+            case .file(let path): toneshaper_ui_stderr("reopens a document kept in " + path)
+            }
+        }
         return now
     }
 
@@ -195,9 +208,32 @@ extension EditorWindow {
             outcome = folder.rename(shapePanel.shapes[renaming].name, to: name)
         } else if let document = link.currentDocument() {
             outcome = folder.save(document, as: name)
+        } else if case .file(let file)? = link.keepDocument() {
+            // The plugin writes its document there on its worker: saved once it is (idle()).
+            shapePanel.pendingSave = (name, file, toneshaper_plugin_monotonic_seconds() + 30)
+            shapePanel.message = "saving " + name + "…"
+            return
         } else {
             outcome = .refused("the plugin cannot give its document here")
         }
+        show(outcome, name: name, renaming: renaming, in: folder)
+    }
+
+    /// A Save as that waits for the plugin's snapshot: saved once the file is there (the
+    /// plugin writes it whole, then renames it into place), refused after 30 s without it.
+    func finishPendingSave() {
+        guard let pending = shapePanel.pendingSave, let folder = shapePanel.folder else { return }
+        if let document = try? DocumentFile.read(pending.file) {
+            shapePanel.pendingSave = nil
+            show(folder.save(document, as: pending.name), name: pending.name, renaming: nil, in: folder)
+        } else if toneshaper_plugin_monotonic_seconds() > pending.until {
+            shapePanel.pendingSave = nil
+            shapePanel.message = "not saved: the plugin did not give its document (is it running?)"
+        }
+    }
+
+    /// What a Save as or a rename did, shown in the panel.
+    private func show(_ outcome: ShapeFolder.Outcome, name: String, renaming: Int?, in folder: ShapeFolder) {
         switch outcome {
         case .done:
             shapePanel.message = (renaming == nil ? "saved " : "renamed to ") + name + " in " + folder.path

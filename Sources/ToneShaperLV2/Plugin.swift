@@ -247,7 +247,7 @@ struct Plugin {
         let key = propertyBase.loadUnaligned(as: UInt32.self)
         let load: WorkKind? =
             key == urids.file ? .loadFile : key == urids.scaleFile ? .loadScale : key == urids.keyboardMapFile ? .loadKeyboardMap : nil
-        guard let kind = load else {
+        guard let kind = load ?? (key == urids.snapshot ? .snapshot : nil) else {
             problems.note(.patchSetUnknownProperty)
             return
         }

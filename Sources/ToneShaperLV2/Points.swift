@@ -3,15 +3,13 @@ import ToneShaperLV2Layout
 import ToneShaperModel
 import ToneShaperPlugin
 
-// The curve between the plugin and its editor window, on the LV2 side: a patch:Set of
-// urn:toneshaper:points whose value is an atom:Vector of atom:Double (t0, f0, t1, f1, ...,
-// seconds and Hz as heard), at most `PluginPoints.maximumSent` points, in both directions;
-// a patch:Get asks for it. The core's ``CurveRelay`` carries it between run() and the worker.
-//
-// A vector of numbers rather than JSON text: the audio thread copies it as it comes,
-// with no parsing, and a reader checks it by its sizes alone. Both atom ports declare
-// rsz:minimumSize of `PluginPoints.messageBytes`, room for the largest message; a curve of
-// more points is sent reduced to its outline (`PluginPoints.reduced`).
+// The curve between the plugin and its editor window, on the LV2 side: a patch:Set of urn:toneshaper:points whose
+// value is an atom:Vector of atom:Double (t0, f0, t1, f1, ..., seconds and Hz as heard), at most
+// `PluginPoints.maximumSent` points, in both directions; a patch:Get asks for it. The core's ``CurveRelay`` carries it
+// between run() and the worker. A vector of numbers rather than JSON text: the audio thread copies it as it comes,
+// with no parsing, and a reader checks it by its sizes alone. Both atom ports declare rsz:minimumSize of
+// `PluginPoints.messageBytes`, room for the largest message; a curve of more points is sent reduced to its outline
+// (`PluginPoints.reduced`).
 extension Plugin {
     /// The value of a patch:Set of the points, for the worker at the block's end (`forwardPoints`).
     #if REALTIME_PROOF

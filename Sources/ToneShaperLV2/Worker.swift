@@ -17,6 +17,8 @@ enum WorkKind: UInt32 {
     /// Load a tuning's scale or keyboard map file (its path, NUL-terminated, after the kind).
     case loadScale = 6
     case loadKeyboardMap = 7
+    /// Write the document as the window's snapshot (its name, NUL-terminated, after the kind).
+    case snapshot = 8
 }
 
 /// run()'s messages of a kind and a payload (``KindedWork``, `Plugin.maximumWorkMessage`
@@ -100,6 +102,7 @@ enum Worker {
             if plugin.pointee.engine.loadTuning(kind == WorkKind.loadScale.rawValue ? .scale : .keyboardMap, path: payload, answer: responder) {
                 plugin.pointee.engine.sendTuning(to: plugin.pointee.points)
             }
+        case .snapshot: _ = DocumentSnapshot.write(payload, of: plugin.pointee.engine)  // (logged when refused)
         case nil:
             plugin.pointee.log.write(.error, "the worker was given a message of an unknown kind; ignored")
             return LV2_WORKER_ERR_UNKNOWN

@@ -40,6 +40,8 @@ public struct LV2URIDs {
     public let document, file, points, playhead, tuning: UInt32
     /// The tuning's file parameters (``LV2Identity/scaleFileURI``, ``LV2Identity/keyboardMapFileURI``).
     public let scaleFile, keyboardMapFile: UInt32
+    /// The window's snapshots of the document (``LV2Identity/snapshotURI``).
+    public let snapshot: UInt32
     public let logError, logWarning, logNote: UInt32
     public let sampleRate, maxBlockLength, sequenceSize, scaleFactor: UInt32
     public let timePosition, timeSpeed, timeFrame, timeBar, timeBarBeat, timeBeatsPerBar, timeBeatsPerMinute: UInt32
@@ -75,6 +77,7 @@ public struct LV2URIDs {
         file = id(LV2Identity.fileURI)
         scaleFile = id(LV2Identity.scaleFileURI)
         keyboardMapFile = id(LV2Identity.keyboardMapFileURI)
+        snapshot = id(LV2Identity.snapshotURI)
         points = id(LV2Identity.pointsURI)
         playhead = id(LV2Identity.playheadURI)
         tuning = id(LV2Identity.tuningURI)

@@ -86,6 +86,10 @@ public enum LV2Identity {
     /// The tuning playing (atom:String, the core's `TuningSummary` text): the plugin tells its
     /// editor window when it changes and when the window asks (patch:Get).
     public static let tuningURI: StaticString = "urn:toneshaper:tuning"
+    /// A snapshot of the document playing (atom:Path holding a name, not a path: the core's
+    /// `DocumentSnapshot`): the editor window asks for one before it opens a shape, so that
+    /// its undo can reopen the document from before.
+    public static let snapshotURI: StaticString = "urn:toneshaper:snapshot"
     /// The editor window (ui:X11UI) of both plugins.
     public static let uiURI: StaticString = "urn:toneshaper:ui"
     /// Its shared object in the bundle.

@@ -65,6 +65,7 @@ enum UIEntry {
 
     static let cleanup: @convention(c) (LV2UI_Handle?) -> Void = { handle in
         guard let handle else { return }
+        Unmanaged<LV2Editor>.fromOpaque(handle).takeUnretainedValue().link.removeSnapshots()
         Unmanaged<LV2Editor>.fromOpaque(handle).release()
     }
 

@@ -19,6 +19,11 @@ final class LV2Link: EditorLink {
     let portOfRow: [Int]
     /// The UI's bundle (the plugin's): its `shapes` folder holds the built-in shapes.
     var bundle: String?
+    /// The snapshots of the document this window asked for (``keepDocument()``).
+    var snapshots: [String] = []
+    /// A document the window opened, whose values go to the ports once the plugin says it
+    /// loaded it (``documentLoaded(_:)``).
+    var portsDue: (path: String, shape: ToneShape)?
 
     init(
         write: @escaping LV2UI_Write_Function, controller: LV2UI_Controller?, urids: LV2URIDs, resize: UnsafePointer<LV2UI_Resize>?,
@@ -88,6 +93,7 @@ final class LV2Editor {
         case .points(let flat): window.pointsChanged(flat)
         case .playhead(let phase): window.playheadMoved(phase)
         case .tuning(let summary): window.tuningChanged(summary)
+        case .file(let path): link.documentLoaded(path)
         case nil: window.refused += 1
         }
     }

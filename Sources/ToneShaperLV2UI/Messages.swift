@@ -12,6 +12,8 @@ enum PluginMessage {
     case playhead(Double)
     /// The tuning playing.
     case tuning(TuningSummary)
+    /// The document file the plugin loaded (or was asked which plays).
+    case file(String)
 }
 
 /// Reads and writes the atoms the editor and the plugin exchange, by hand (no forge: the
@@ -60,6 +62,10 @@ enum UIAtoms {
         if property == u.tuning {  // an atom:String: its text, then a NUL
             guard value.type == u.atomString, let end = value.body.firstIndex(of: 0) else { return nil }
             return TuningSummary(text: String(decoding: value.body[..<end], as: UTF8.self)).map { .tuning($0) }
+        }
+        if property == u.file {  // an atom:Path: the path, then a NUL
+            guard value.type == u.atomPath, let end = value.body.firstIndex(of: 0) else { return nil }
+            return .file(String(decoding: value.body[..<end], as: UTF8.self))
         }
         guard property == u.points, value.type == u.atomVector, value.body.count >= 8 else { return nil }
         let childSize = body.loadUnaligned(as: UInt32.self)

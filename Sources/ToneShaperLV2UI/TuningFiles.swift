@@ -1,3 +1,4 @@
+import CPluginSupport
 import ToneShaperEditor
 import ToneShaperLV2Layout
 import ToneShaperModel
@@ -53,14 +54,51 @@ extension LV2Link {
 
     /// A shape opened in the window goes as a host's file chooser's document would: a
     /// patch:Set of the plugin's file parameter, which plays the document whole and which
-    /// the host's next save of the plugin's state holds. The control ports are the host's:
-    /// the plugin would take their old values back at its next block, so the document's
-    /// values are written to them too (the host records them as it does any knob's).
+    /// the host's next save of the plugin's state holds. The control ports are the host's
+    /// (the plugin would take their old values back when one moved, and the host's project
+    /// would save them), so the document's values are written to them too, as a knob's are,
+    /// once the plugin says it loaded the file: written at once, they reached the plugin in
+    /// the block before its worker loaded the file, and moved the document it had been
+    /// playing, which an undo's snapshot then held.
     func openDocumentFile(_ path: String) -> Bool {
         guard let bytes = try? DocumentFile.read(path), let shape = try? ToneShapeDocument.decode(bytes, source: path) else { return false }
         setPath(urids.file, path)
-        writePorts(of: shape)
+        portsDue = (path, shape)
         return true
+    }
+
+    /// The plugin loaded the file `path` (its notify port's patch:Set of the file parameter):
+    /// if the window opened it, the ports take its values now.
+    func documentLoaded(_ path: String) {
+        guard let due = portsDue, due.path == path else { return }
+        portsDue = nil
+        writePorts(of: due.shape)
+    }
+
+    /// Before an open (and an undo or redo of one): the plugin is asked to write the document
+    /// it plays as a snapshot of this window's (a patch:Set of `urn:toneshaper:snapshot` naming
+    /// it; its worker takes the control port's messages in order, so it writes it before it
+    /// loads what comes next), and the window's undo reopens that file.
+    func keepDocument() -> KeptDocument? {
+        let name =
+            "ui" + String(toneshaper_plugin_process_id()) + "-" + String(UInt(bitPattern: ObjectIdentifier(self).hashValue)) + "-"
+            + String(snapshots.count)
+        guard let file = DocumentSnapshot.file(name) else { return nil }
+        setPath(urids.snapshot, name)
+        snapshots.append(name)
+        return .file(file)
+    }
+
+    /// A kept document: its file opened as a shape is (its values to the host's ports too).
+    func reopen(_ kept: KeptDocument) -> Bool {
+        guard case .file(let path) = kept else { return false }
+        return openDocumentFile(path)
+    }
+
+    /// The window closes: the snapshots it asked for are removed.
+    func removeSnapshots() {
+        for name in snapshots { DocumentSnapshot.remove(name) }
+        snapshots = []
     }
 
     /// Each control port set to the value `shape` gives it.

@@ -22,6 +22,11 @@
 // --inline OUT.png: the host offers Ardour's inline display (queue_draw), and at the end
 //   asks the first plugin for its 160-pixel-wide picture, written as a PNG; prints its size,
 //   how often the plugin asked for a redraw and how many pixels hold the curve's color.
+// --commands: once the windows are open, they are idled while standard input gives commands,
+//   one a line, each answered on standard output: "controls" prints "controls: I=V,..." (the
+//   control ports' values as the host holds them, the window's writes included), "save FILE"
+//   writes the first plugin's state document (state:interface save) to FILE and prints
+//   "state_saved: FILE"; "quit" or the end of the input goes on to the end.
 // --seconds S: how long the plugin plays at the end, counted in the host's blocks (its own
 //   timeline), not on the clock.
 // Every step waits for what it needs to have happened, never for a time: a window opened
@@ -35,6 +40,7 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <math.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -50,6 +56,7 @@
 #include <lv2/core/lv2.h>
 #include <lv2/options/options.h>
 #include <lv2/patch/patch.h>
+#include <lv2/state/state.h>
 #include <lv2/ui/ui.h>
 #include <lv2/urid/urid.h>
 #include <lv2/worker/worker.h>
@@ -476,7 +483,7 @@ static void hostile(Instance *in) {
 // What the command line asks for.
 typedef struct {
     const char *bundle, *controls, *inline_png, *document;
-    int audio, reopen, hostile_input, points, redraws;
+    int audio, reopen, hostile_input, points, redraws, commands;
     double seconds;
     uint32_t descriptor_index;
 } Options;
@@ -496,6 +503,7 @@ static Options parse_options(int argc, char **argv) {
         else if (!strcmp(argv[i], "--scale") && i + 1 < argc) scale = (float)atof(argv[++i]);
         else if (!strcmp(argv[i], "--inline") && i + 1 < argc) o.inline_png = argv[++i];
         else if (!strcmp(argv[i], "--document") && i + 1 < argc) o.document = argv[++i];
+        else if (!strcmp(argv[i], "--commands")) o.commands = 1;
         else if (!strcmp(argv[i], "--descriptor") && i + 1 < argc) o.descriptor_index = (uint32_t)atoi(argv[++i]);
         else die("unknown option");
     }
@@ -652,7 +660,63 @@ static void destroy_instances(void) {
     }
 }
 
+// The state's document property, written to the file the store function is given.
+static LV2_State_Status store_document(LV2_State_Handle handle, uint32_t key, const void *value, size_t size, uint32_t type, uint32_t flags) {
+    (void)type;
+    (void)flags;
+    if (key != urid("urn:toneshaper:document")) return LV2_STATE_SUCCESS;
+    FILE *file = fopen(handle, "wb");
+    if (!file) return LV2_STATE_ERR_UNKNOWN;
+    size_t text = size > 0 && ((const char *)value)[size - 1] == 0 ? size - 1 : size;  // an atom:String carries its NUL
+    int ok = fwrite(value, 1, text, file) == text;
+    return fclose(file) == 0 && ok ? LV2_STATE_SUCCESS : LV2_STATE_ERR_UNKNOWN;
+}
+
+// --commands: standard input's commands, answered while the windows are idled.
+static void run_commands(const Options *o) {
+    static unsigned char *scratch;
+    static size_t capacity;
+    char line[4200];
+    size_t used = 0;
+    for (;;) {
+        for (int k = 0; k < instance_count; k++) idle_window(&instances[k], &scratch, &capacity);
+        struct pollfd input = {.fd = 0, .events = POLLIN};
+        if (poll(&input, 1, 2) <= 0) continue;
+        ssize_t got = read(0, line + used, sizeof line - 1 - used);
+        if (got <= 0) return;
+        used += (size_t)got;
+        line[used] = 0;
+        char *end;
+        while ((end = strchr(line, '\n'))) {
+            *end = 0;
+            if (!strcmp(line, "quit")) return;
+            if (!strcmp(line, "controls")) {
+                printf("controls: ");
+                const char *c = o->controls;
+                for (int first = 1; *c; first = 0) {
+                    long index = strtol(c, (char **)&c, 10);
+                    printf("%s%ld=%.9g", first ? "" : ",", index, instances[0].controls[index]);
+                    c = strchr(c, ',');
+                    c = c ? c + 1 : "";
+                }
+                printf("\n");
+            } else if (!strncmp(line, "save ", 5)) {
+                const LV2_State_Interface *state = instances[0].descriptor->extension_data(LV2_STATE__interface);
+                if (!state || state->save(instances[0].handle, store_document, line + 5, LV2_STATE_IS_POD, NULL) != LV2_STATE_SUCCESS)
+                    die("the plugin's state was not saved");
+                printf("state_saved: %s\n", line + 5);
+            }
+            fflush(stdout);
+            size_t rest = used - (size_t)(end + 1 - line);
+            memmove(line, end + 1, rest + 1);
+            used = rest;
+        }
+        if (used == sizeof line - 1) used = 0;  // a line too long for any command
+    }
+}
+
 int main(int argc, char **argv) {
+    setvbuf(stdout, NULL, _IOLBF, 0);  // a line at a time: a test reads the answers as they come
     Options o = parse_options(argc, argv);
     map_urids();
     make_instances(&o, load_libraries(o.bundle));
@@ -666,6 +730,7 @@ int main(int argc, char **argv) {
     if (o.hostile_input)
         for (int k = 0; k < instance_count; k++) hostile(&instances[k]);
     if (o.points > 0) redraw_points(o.points, o.redraws);
+    if (o.commands) run_commands(&o);
     for (int r = 0; r < o.reopen; r++) {
         for (int k = 0; k < instance_count; k++) close_window(&instances[k]);
         open_windows(0, instance_count);

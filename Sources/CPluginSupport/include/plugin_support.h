@@ -260,4 +260,45 @@ static inline int toneshaper_plugin_rename_file(const char *from, const char *to
     return TONESHAPER_PLUGIN_SAVED;
 }
 
+/// The folder of the document snapshots a plugin's window asks for (DocumentSnapshot):
+/// `$XDG_RUNTIME_DIR/toneshaper` (the user's own, cleared at logout) when it is absolute, else
+/// `/tmp/toneshaper-<uid>`. 1 when it fits in `capacity`.
+static inline int toneshaper_plugin_snapshot_folder(char *folder, size_t capacity) {
+    const char *runtime = getenv("XDG_RUNTIME_DIR");
+    int n;
+    if (runtime && runtime[0] == '/') n = snprintf(folder, capacity, "%s/toneshaper", runtime);
+    else n = snprintf(folder, capacity, "/tmp/toneshaper-%ld", (long)getuid());
+    return n > 0 && (size_t)n < capacity;
+}
+
+/// Writes `size` bytes as the file `path` in `folder` (made, mode 0700, when missing),
+/// replacing the file there: a temporary file beside it, synced, renamed to its name, so a
+/// reader finds the old file or the new one whole. SAVED or FAILED (nothing left).
+static inline int toneshaper_plugin_replace_file(const char *folder, const char *path, const unsigned char *bytes, size_t size) {
+    if (mkdir(folder, 0700) != 0 && errno != EEXIST) return TONESHAPER_PLUGIN_SAVE_FAILED;
+    if (access(folder, W_OK | X_OK) != 0) return TONESHAPER_PLUGIN_SAVE_FAILED;
+    char temporary[4200];
+    int n = snprintf(temporary, sizeof temporary, "%s.%ld.tmp", path, (long)getpid());
+    if (n <= 0 || (size_t)n >= sizeof temporary) return TONESHAPER_PLUGIN_SAVE_FAILED;
+    int fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0600);
+    if (fd < 0) return TONESHAPER_PLUGIN_SAVE_FAILED;
+    size_t done = 0;
+    while (done < size) {
+        ssize_t wrote = write(fd, bytes + done, size - done);
+        if (wrote <= 0 && errno != EINTR) break;
+        if (wrote > 0) done += (size_t)wrote;
+    }
+    int ok = done == size && fsync(fd) == 0;
+    ok = close(fd) == 0 && ok;
+    if (ok && rename(temporary, path) == 0) return TONESHAPER_PLUGIN_SAVED;
+    unlink(temporary);
+    return TONESHAPER_PLUGIN_SAVE_FAILED;
+}
+
+/// This process's id (a window's snapshot names hold it: two hosts never share a name).
+static inline long toneshaper_plugin_process_id(void) { return (long)getpid(); }
+
+/// Removes the file `path` (nothing when it is not there).
+static inline void toneshaper_plugin_remove_file(const char *path) { unlink(path); }
+
 #endif
