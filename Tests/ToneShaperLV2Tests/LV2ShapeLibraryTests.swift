@@ -8,8 +8,9 @@ extension WithJackServer.LV2EditorWindowTests {
     /// shapes, then `$XDG_DATA_HOME/toneshaper/shapes`; a click on the user's shape goes to
     /// the plugin as a host's file chooser's document would (a patch:Set of its file
     /// parameter): the plugin loads the document (its log says so) and sends the window its
-    /// curve (four points, where the default shape has three). LV2's control ports are the
-    /// host's: the window shows the ports' values, which the document does not move.
+    /// curve (four points, where the default shape has three). (The host's ports following
+    /// the document, the undo and Save as: ``LV2EditorHostTests``, in the project's own host,
+    /// which tells the ports' values.)
     @Test(.enabled(if: available))
     func aShapeOpenedInTheLV2WindowIsPlayedWhole() throws {
         try LV2Tools.prepare()
