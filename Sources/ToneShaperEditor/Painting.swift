@@ -312,8 +312,9 @@ struct Painter {
             }
             cairo_fill(cr)
         }
-        // The points themselves and the segments' handles, while they can be told apart.
-        if points.count <= 400 {
+        // The points themselves and the segments' handles, while they can be told apart (not
+        // under the Shapes panel, which covers the plot: the end points' dots reach past it).
+        if points.count <= 400, !w.shapePanel.open {
             let selection = w.editor.selection
             for k in curvatures.indices {
                 let handle = w.editor.curve.handle(ofSegment: k)
