@@ -224,6 +224,21 @@ static inline int toneshaper_plugin_make_folder(const char *folder) {
     return dir != NULL;
 }
 
+/// Writes `size` bytes into a new file `path` (opened with `flags` and `mode`), synced and
+/// closed: 1 when all of it is on disk (what both atomic writers below put in place).
+static inline int toneshaper_plugin_write_synced(const char *path, int flags, mode_t mode, const unsigned char *bytes, size_t size) {
+    int fd = open(path, flags, mode);
+    if (fd < 0) return 0;
+    size_t done = 0;
+    while (done < size) {
+        ssize_t wrote = write(fd, bytes + done, size - done);
+        if (wrote <= 0 && errno != EINTR) break;
+        if (wrote > 0) done += (size_t)wrote;
+    }
+    int ok = done == size && fsync(fd) == 0;
+    return close(fd) == 0 && ok;
+}
+
 /// Writes `size` bytes as the file `path` atomically and never over another: into a hidden
 /// temporary file beside it, synced, then linked to its name (link refuses a name that
 /// exists), the temporary removed. SAVED, EXISTS (nothing changed) or FAILED (nothing left).
@@ -233,16 +248,7 @@ static inline int toneshaper_plugin_save_file(const char *folder, const char *pa
     char temporary[4200];
     int n = snprintf(temporary, sizeof temporary, "%s/.saving-%ld.tmp", folder, (long)getpid());
     if (n <= 0 || (size_t)n >= sizeof temporary) return TONESHAPER_PLUGIN_SAVE_FAILED;
-    int fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (fd < 0) return TONESHAPER_PLUGIN_SAVE_FAILED;
-    size_t done = 0;
-    while (done < size) {
-        ssize_t wrote = write(fd, bytes + done, size - done);
-        if (wrote <= 0 && errno != EINTR) break;
-        if (wrote > 0) done += (size_t)wrote;
-    }
-    int ok = done == size && fsync(fd) == 0;
-    ok = close(fd) == 0 && ok;
+    int ok = toneshaper_plugin_write_synced(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0644, bytes, size);
     int result = TONESHAPER_PLUGIN_SAVE_FAILED;
     if (ok) result = link(temporary, path) == 0 ? TONESHAPER_PLUGIN_SAVED : errno == EEXIST ? TONESHAPER_PLUGIN_SAVE_EXISTS : result;
     unlink(temporary);
@@ -280,16 +286,7 @@ static inline int toneshaper_plugin_replace_file(const char *folder, const char 
     char temporary[4200];
     int n = snprintf(temporary, sizeof temporary, "%s.%ld.tmp", path, (long)getpid());
     if (n <= 0 || (size_t)n >= sizeof temporary) return TONESHAPER_PLUGIN_SAVE_FAILED;
-    int fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0600);
-    if (fd < 0) return TONESHAPER_PLUGIN_SAVE_FAILED;
-    size_t done = 0;
-    while (done < size) {
-        ssize_t wrote = write(fd, bytes + done, size - done);
-        if (wrote <= 0 && errno != EINTR) break;
-        if (wrote > 0) done += (size_t)wrote;
-    }
-    int ok = done == size && fsync(fd) == 0;
-    ok = close(fd) == 0 && ok;
+    int ok = toneshaper_plugin_write_synced(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0600, bytes, size);
     if (ok && rename(temporary, path) == 0) return TONESHAPER_PLUGIN_SAVED;
     unlink(temporary);
     return TONESHAPER_PLUGIN_SAVE_FAILED;
